@@ -1,0 +1,97 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Wavelength",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "wavelength", targets: ["wavelength"]),
+        .library(name: "WavelengthCore", targets: ["WavelengthCore"]),
+        .library(name: "WavelengthWire", targets: ["WavelengthWire"]),
+        .library(name: "WavelengthServer", targets: ["WavelengthServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        // FFmpeg's libavformat/libavcodec/libavutil from Debian's -dev packages.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
+        // Pure domain: stations, the timeline, the robot DJ. No I/O.
+        .target(name: "WavelengthCore", swiftSettings: strict),
+        // Codable messages shared by the server and clients.
+        .target(name: "WavelengthWire", dependencies: ["WavelengthCore"], swiftSettings: strict),
+        // The music library: scanning folders and reading tags through FFmpeg.
+        .target(
+            name: "WavelengthLibrary",
+            dependencies: [
+                "CFFmpeg",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // SQLite through GRDB: stations, timelines, history, the library index.
+        .target(
+            name: "WavelengthStorage",
+            dependencies: [
+                "WavelengthCore", "WavelengthLibrary",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "WavelengthServer",
+            dependencies: [
+                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("openapi.json")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "wavelength",
+            dependencies: [
+                "WavelengthServer", "WavelengthLibrary", "WavelengthStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "WavelengthCoreTests", dependencies: ["WavelengthCore"], swiftSettings: strict),
+        .testTarget(
+            name: "WavelengthLibraryTests",
+            dependencies: ["WavelengthLibrary"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WavelengthStorageTests",
+            dependencies: ["WavelengthStorage", "WavelengthLibrary", "WavelengthCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WavelengthServerTests",
+            dependencies: [
+                "WavelengthServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

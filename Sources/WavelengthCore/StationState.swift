@@ -1,0 +1,221 @@
+/// The authoritative, mutable part of a station: its timeline, revision and
+/// whether anyone is listening. Every method is pure: the clock and the
+/// randomness come from the caller.
+public struct StationState: Sendable, Equatable {
+    public let id: StationID
+    /// Raised by every change a client can see.
+    public private(set) var revision: Int64
+    public private(set) var timeline: Timeline
+    /// When the last listener left; nil while the station is on the air.
+    public private(set) var quietSince: EpochMillis?
+    /// The most recent plays, oldest first (storage keeps all of them).
+    public private(set) var recentHistory: [TimelineEntry]
+
+    /// How many plays `recentHistory` keeps.
+    public static let recentHistoryLimit = 50
+
+    public init(
+        id: StationID, revision: Int64 = 0, timeline: Timeline = Timeline(), quietSince: EpochMillis?,
+        recentHistory: [TimelineEntry] = []
+    ) {
+        self.id = id
+        self.revision = revision
+        self.timeline = timeline
+        self.quietSince = quietSince
+        self.recentHistory = Array(recentHistory.suffix(Self.recentHistoryLimit))
+    }
+
+    public var isOnAir: Bool { quietSince == nil }
+
+    /// What a change did, for storage and for listeners.
+    public struct Outcome: Sendable, Equatable {
+        /// Entries that finished (or were cut) and belong in history.
+        public var played: [TimelineEntry] = []
+        /// Whether clients must be told (the revision was raised).
+        public var changed = false
+        /// Whether anything must be saved, even without a new revision.
+        public var needsSave: Bool { changed || !played.isEmpty }
+
+        public init(played: [TimelineEntry] = [], changed: Bool = false) {
+            self.played = played
+            self.changed = changed
+        }
+
+        mutating func merge(_ other: Outcome) {
+            played += other.played
+            changed = changed || other.changed
+        }
+    }
+
+    // MARK: Time passing
+
+    /// Moves expired entries to history.
+    ///
+    /// While on the air everything that expired was heard. While quiet only
+    /// what started before the station went quiet was; a DJ's picks that came
+    /// due while nobody listened are kept and moved up to now, and the robot's
+    /// unheard picks are dropped.
+    public mutating func settle(at now: EpochMillis) -> Outcome {
+        let outcome = settleTimeline(at: now)
+        remember(outcome.played)
+        return outcome
+    }
+
+    private mutating func settleTimeline(at now: EpochMillis) -> Outcome {
+        let expired = timeline.prune(at: now)
+        guard let quietSince else { return Outcome(played: expired) }
+        var played: [TimelineEntry] = []
+        var kept: [TimelineEntry] = []
+        var dropped = false
+        for entry in expired {
+            if entry.start < quietSince {
+                played.append(entry)
+            } else if entry.source == .dj {
+                kept.append(entry)
+            } else {
+                dropped = true
+            }
+        }
+        guard !kept.isEmpty else { return Outcome(played: played, changed: dropped && bump()) }
+        var remaining = timeline.entries
+        if let current = timeline.current(at: now) {
+            remaining.removeFirst()
+            timeline.replaceAll(with: [current] + kept + remaining, firstStart: current.start)
+        } else {
+            timeline.replaceAll(with: kept + remaining, firstStart: now)
+        }
+        return Outcome(played: played, changed: bump())
+    }
+
+    /// The last listener left: from now on the station does no work.
+    public mutating func goQuiet(at now: EpochMillis) -> Outcome {
+        let outcome = settle(at: now)
+        // Going quiet is invisible to clients, so the revision stays.
+        if quietSince == nil { quietSince = now }
+        return outcome
+    }
+
+    /// A listener arrived at a quiet station: it goes back on the air. With
+    /// nothing left playing, the robot puts on a track at a random point inside
+    /// it, like a radio that was already on; the DJ's kept picks follow.
+    public mutating func wake(
+        at now: EpochMillis, robot: RobotDJ, pool: [PoolTrack], fallback: [PoolTrack],
+        artistOf: (TrackID) -> String?, using rng: inout some RandomNumberGenerator
+    ) -> Outcome {
+        guard quietSince != nil else { return Outcome() }
+        // Still inside the schedule (a quick return): carry on as if never quiet.
+        let stillPlaying = timeline.current(at: now) != nil
+        var outcome = settle(at: now)
+        quietSince = nil
+        guard !stillPlaying else { return outcome }
+        let source = robot.effectivePool(pool, fallback: fallback)
+        let lastArtist = recentHistory.last.flatMap { artistOf($0.trackID) }
+        guard let pick = robot.pick(from: source, recent: recentTrackIDs, lastArtist: lastArtist, using: &rng)
+        else {
+            return outcome
+        }
+        // Join somewhere in the first three quarters, so there is still a good
+        // stretch of the song to hear.
+        let intoTrack = Int64.random(in: 0..<max(1, pick.duration * 3 / 4), using: &rng)
+        let entry = TimelineEntry(
+            id: EntryIDs.make(using: &rng), trackID: pick.id, start: now - intoTrack,
+            duration: pick.duration, source: .robot)
+        timeline.replaceAll(with: [entry] + timeline.entries, firstStart: now - intoTrack)
+        outcome.changed = bump() || outcome.changed
+        return outcome
+    }
+
+    /// Tops the schedule up to the robot's horizon. Only call while on the air.
+    public mutating func fill(
+        at now: EpochMillis, robot: RobotDJ, pool: [PoolTrack], fallback: [PoolTrack],
+        artistOf: (TrackID) -> String?, using rng: inout some RandomNumberGenerator
+    ) -> Outcome {
+        var outcome = settle(at: now)
+        guard robot.needsFill(timeline, at: now) else { return outcome }
+        let source = robot.effectivePool(pool, fallback: fallback)
+        var recent = recentTrackIDs
+        var lastArtist = (timeline.entries.last ?? recentHistory.last).flatMap { artistOf($0.trackID) }
+        var added = false
+        while robot.needsFill(timeline, at: now),
+            let pick = robot.pick(from: source, recent: recent, lastArtist: lastArtist, using: &rng)
+        {
+            let entry = TimelineEntry(
+                id: EntryIDs.make(using: &rng), trackID: pick.id, start: now, duration: pick.duration,
+                source: .robot)
+            do {
+                try timeline.append(entry, at: now)
+            } catch {
+                break
+            }
+            recent.append(pick.id)
+            lastArtist = pick.artist
+            added = true
+        }
+        if added { outcome.changed = bump() }
+        return outcome
+    }
+
+    // MARK: DJ commands
+
+    /// Applies a DJ's command at `now`.
+    ///
+    /// - Parameter track: looks up a library track by id (nil when unknown).
+    public mutating func apply(
+        _ command: StationCommand, at now: EpochMillis,
+        track: (TrackID) -> PoolTrack?, using rng: inout some RandomNumberGenerator
+    ) throws(TimelineError) -> Outcome {
+        // Work on a copy so a refused command leaves no trace.
+        var next = self
+        var outcome = next.settle(at: now)
+        switch command {
+        case .append(let trackID), .queueNext(let trackID):
+            guard let found = track(trackID), found.duration > 0 else { throw .unknownTrack(trackID) }
+            let entry = TimelineEntry(
+                id: EntryIDs.make(using: &rng), trackID: found.id, start: now, duration: found.duration,
+                source: .dj)
+            if case .append = command {
+                try next.timeline.append(entry, at: now)
+            } else {
+                try next.timeline.insertNext(entry, at: now)
+            }
+        case .remove(let entryID):
+            try next.refuseIfPlayed(entryID)
+            _ = try next.timeline.remove(entryID, at: now)
+        case .skip(let entryID):
+            if let entryID { try next.refuseIfPlayed(entryID) }
+            let cut = try next.timeline.skip(expected: entryID, at: now)
+            next.remember([cut])
+            outcome.played.append(cut)
+        case .move(let entryID, let toIndex):
+            try next.refuseIfPlayed(entryID)
+            try next.timeline.move(entryID, toIndex: toIndex, at: now)
+        }
+        _ = next.bump()
+        outcome.changed = true
+        self = next
+        return outcome
+    }
+
+    /// Track ids played and scheduled, oldest first: what the robot avoids.
+    private var recentTrackIDs: [TrackID] {
+        recentHistory.map(\.trackID) + timeline.entries.map(\.trackID)
+    }
+
+    private func refuseIfPlayed(_ entryID: EntryID) throws(TimelineError) {
+        if recentHistory.contains(where: { $0.id == entryID }) { throw .alreadyPlayed(entryID) }
+    }
+
+    private mutating func remember(_ played: [TimelineEntry]) {
+        guard !played.isEmpty else { return }
+        recentHistory.append(contentsOf: played)
+        if recentHistory.count > Self.recentHistoryLimit {
+            recentHistory.removeFirst(recentHistory.count - Self.recentHistoryLimit)
+        }
+    }
+
+    /// Raises the revision; returns true so call sites read as "changed".
+    private mutating func bump() -> Bool {
+        revision += 1
+        return true
+    }
+}

@@ -1,0 +1,151 @@
+/// A station's schedule: entries back to back at absolute instants.
+///
+/// Invariant: every entry starts exactly when the one before it expires (no
+/// gaps, no overlaps). Each edit takes `now` from the caller and re-times the
+/// entries after the edit point, so the invariant holds after every call.
+/// Entries that have expired stay until `prune(at:)` hands them to history.
+public struct Timeline: Sendable, Codable, Equatable {
+    public private(set) var entries: [TimelineEntry]
+
+    /// The most upcoming entries a timeline holds; bounds memory per station.
+    public static let maximumUpcoming = 500
+
+    public init(entries: [TimelineEntry] = []) {
+        self.entries = entries
+    }
+
+    // MARK: Reading
+
+    /// The entry playing at `now`, derived from the clock.
+    public func current(at now: EpochMillis) -> TimelineEntry? {
+        entries.first { $0.isPlaying(at: now) }
+    }
+
+    /// Entries that start after `now`, in order.
+    public func upcoming(at now: EpochMillis) -> [TimelineEntry] {
+        entries.filter { $0.start > now }
+    }
+
+    /// How far ahead of `now` the schedule reaches.
+    public func scheduledAhead(at now: EpochMillis) -> Int64 {
+        guard let last = entries.last else { return 0 }
+        return max(0, last.expiration - now)
+    }
+
+    public var isConsistent: Bool {
+        zip(entries, entries.dropFirst()).allSatisfy { $0.expiration == $1.start }
+    }
+
+    // MARK: Edits
+
+    /// Removes and returns the entries that expired at or before `now`.
+    public mutating func prune(at now: EpochMillis) -> [TimelineEntry] {
+        let expiredCount = entries.prefix { $0.expiration <= now }.count
+        let expired = Array(entries.prefix(expiredCount))
+        entries.removeFirst(expiredCount)
+        return expired
+    }
+
+    /// Adds an entry at the end. An empty timeline starts it at `now`.
+    public mutating func append(_ entry: TimelineEntry, at now: EpochMillis) throws(TimelineError) {
+        try checkRoom(at: now)
+        var entry = entry
+        entry.start = entries.last?.expiration ?? now
+        entries.append(entry)
+    }
+
+    /// Inserts an entry as "Up Next": after the current entry and after any DJ
+    /// picks already lined up behind it, so several picks play in the order
+    /// they were added, ahead of the robot's.
+    public mutating func insertNext(_ entry: TimelineEntry, at now: EpochMillis) throws(TimelineError) {
+        try checkRoom(at: now)
+        var index = currentIndex(at: now).map { $0 + 1 } ?? 0
+        while index < entries.count, entries[index].source == .dj {
+            index += 1
+        }
+        var entry = entry
+        entry.start = index == 0 ? now : entries[index - 1].expiration
+        entries.insert(entry, at: index)
+        retime(from: index + 1, at: now)
+    }
+
+    /// Removes an upcoming entry; the ones after it move earlier.
+    public mutating func remove(_ id: EntryID, at now: EpochMillis) throws(TimelineError) -> TimelineEntry {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else {
+            throw .unknownEntry(id)
+        }
+        let entry = entries[index]
+        if entry.expiration <= now { throw .alreadyPlayed(id) }
+        if entry.start <= now { throw .entryIsPlaying(id) }
+        entries.remove(at: index)
+        retime(from: index, at: now)
+        return entry
+    }
+
+    /// Cuts the current entry at `now`; everything after it moves earlier.
+    /// Returns the cut entry, which has now played.
+    ///
+    /// - Parameter expected: the entry the client believes is playing. When
+    ///   given and different, the skip is refused, so a resent or racing skip
+    ///   never skips two tracks.
+    public mutating func skip(expected: EntryID? = nil, at now: EpochMillis) throws(TimelineError) -> TimelineEntry {
+        guard let index = currentIndex(at: now) else { throw .nothingPlaying }
+        if let expected, entries[index].id != expected {
+            throw .notCurrent(expected: expected)
+        }
+        var cut = entries.remove(at: index)
+        cut.duration = max(0, now - cut.start)
+        entries.removeFirst(index)  // anything before the current entry had expired
+        retime(from: 0, at: now)
+        return cut
+    }
+
+    /// Moves an upcoming entry to `toIndex` among the upcoming entries (0 = next).
+    public mutating func move(_ id: EntryID, toIndex: Int, at now: EpochMillis) throws(TimelineError) {
+        let upcomingStart = entries.firstIndex { $0.start > now } ?? entries.count
+        let upcomingCount = entries.count - upcomingStart
+        guard let from = entries.firstIndex(where: { $0.id == id }) else { throw .unknownEntry(id) }
+        if entries[from].expiration <= now { throw .alreadyPlayed(id) }
+        if from < upcomingStart { throw .entryIsPlaying(id) }
+        guard toIndex >= 0, toIndex < upcomingCount else {
+            throw .indexOutOfRange(toIndex, count: upcomingCount)
+        }
+        let entry = entries.remove(at: from)
+        entries.insert(entry, at: upcomingStart + toIndex)
+        retime(from: upcomingStart, at: now)
+    }
+
+    /// Replaces every entry; used when a quiet station goes back on the air.
+    /// The first entry keeps its start; the rest follow it back to back.
+    mutating func replaceAll(with newEntries: [TimelineEntry], firstStart: EpochMillis) {
+        entries = newEntries
+        guard !entries.isEmpty else { return }
+        entries[0].start = firstStart
+        retime(from: 1, at: firstStart)
+    }
+
+    // MARK: Helpers
+
+    private func currentIndex(at now: EpochMillis) -> Int? {
+        entries.firstIndex { $0.isPlaying(at: now) }
+    }
+
+    private func checkRoom(at now: EpochMillis) throws(TimelineError) {
+        if upcoming(at: now).count >= Self.maximumUpcoming {
+            throw .timelineFull(limit: Self.maximumUpcoming)
+        }
+    }
+
+    /// Re-times entries from `index` on so each starts when the previous one
+    /// expires. An entry with nothing before it starts at `now`.
+    private mutating func retime(from index: Int, at now: EpochMillis) {
+        guard index < entries.count else { return }
+        for i in index..<entries.count {
+            if i > 0 {
+                entries[i].start = entries[i - 1].expiration
+            } else if !entries[i].isPlaying(at: now) {
+                entries[i].start = now
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// Who put an entry on the timeline.
+public enum EntrySource: String, Sendable, Codable, Equatable {
+    /// A person at the controls.
+    case dj
+    /// The robot DJ filling the horizon from the song pool.
+    case robot
+}
+
+/// One scheduled play of a track, at an absolute instant on the server clock.
+public struct TimelineEntry: Sendable, Codable, Equatable, Identifiable {
+    public var id: EntryID
+    public var trackID: TrackID
+    /// When the entry starts playing.
+    public var start: EpochMillis
+    /// How long it plays. Shorter than the track when it was skipped.
+    public var duration: Int64
+    /// Where in the audio file playback begins (non-zero after a resume, later).
+    public var offset: Int64
+    public var source: EntrySource
+
+    public init(
+        id: EntryID, trackID: TrackID, start: EpochMillis, duration: Int64,
+        offset: Int64 = 0, source: EntrySource
+    ) {
+        self.id = id
+        self.trackID = trackID
+        self.start = start
+        self.duration = duration
+        self.offset = offset
+        self.source = source
+    }
+
+    /// The seed's "expiration time": start plus duration.
+    public var expiration: EpochMillis { start + duration }
+
+    public func isPlaying(at now: EpochMillis) -> Bool {
+        start <= now && now < expiration
+    }
+}
+
+/// A track the robot DJ may pick, with what it needs to know to pick well.
+public struct PoolTrack: Sendable, Equatable, Hashable {
+    public var id: TrackID
+    public var artist: String
+    public var duration: Int64
+
+    public init(id: TrackID, artist: String, duration: Int64) {
+        self.id = id
+        self.artist = artist
+        self.duration = duration
+    }
+}

@@ -1,0 +1,38 @@
+/// Why an edit to a timeline was refused. Each case maps to a 4xx answer.
+public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownEntry(EntryID)
+    case alreadyPlayed(EntryID)
+    case entryIsPlaying(EntryID)
+    case nothingPlaying
+    case notCurrent(expected: EntryID)
+    case indexOutOfRange(Int, count: Int)
+    case unknownTrack(TrackID)
+    case timelineFull(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .unknownEntry(let id): "No upcoming entry with id \(id)."
+        case .alreadyPlayed(let id): "Entry \(id) has already played."
+        case .entryIsPlaying(let id): "Entry \(id) is playing now; skip it instead."
+        case .nothingPlaying: "Nothing is playing on this station."
+        case .notCurrent(let id): "Entry \(id) is not the one playing now."
+        case .indexOutOfRange(let index, let count): "Index \(index) is outside the \(count) upcoming entries."
+        case .unknownTrack(let id): "No track with id \(id) in the library."
+        case .timelineFull(let limit): "The timeline already holds \(limit) upcoming entries."
+        }
+    }
+
+    /// A stable machine-readable code for clients.
+    public var code: String {
+        switch self {
+        case .unknownEntry: "unknown_entry"
+        case .alreadyPlayed: "already_played"
+        case .entryIsPlaying: "entry_is_playing"
+        case .nothingPlaying: "nothing_playing"
+        case .notCurrent: "not_current"
+        case .indexOutOfRange: "index_out_of_range"
+        case .unknownTrack: "unknown_track"
+        case .timelineFull: "timeline_full"
+        }
+    }
+}

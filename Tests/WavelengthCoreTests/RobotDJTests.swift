@@ -1,0 +1,73 @@
+import Testing
+@testable import WavelengthCore
+
+@Suite("Robot DJ")
+struct RobotDJTests {
+    let robot = RobotDJ(horizon: 30 * 60 * 1000, minimumUpcoming: 3, repeatWindow: 20)
+
+    @Test func picksAreRepeatableWithTheSameSeed() {
+        var a = SeededRandom(seed: 1)
+        var b = SeededRandom(seed: 1)
+        let first = (0..<10).map { _ in robot.pick(from: Fixtures.tracks, recent: [], lastArtist: nil, using: &a)?.id }
+        let second = (0..<10).map { _ in robot.pick(from: Fixtures.tracks, recent: [], lastArtist: nil, using: &b)?.id }
+        #expect(first == second)
+    }
+
+    @Test func noTrackRepeatsWithinTheWindow() {
+        var rng = SeededRandom(seed: 3)
+        var recent: [TrackID] = []
+        for _ in 0..<200 {
+            let pick = robot.pick(from: Fixtures.tracks, recent: recent, lastArtist: nil, using: &rng)!
+            // The window is the pool size minus one, so the last 4 plays are never repeated.
+            #expect(!recent.suffix(4).contains(pick.id))
+            recent.append(pick.id)
+        }
+    }
+
+    @Test func sameArtistIsNotPlayedBackToBackWhenThePoolAllows() {
+        var rng = SeededRandom(seed: 5)
+        var last: String? = nil
+        for _ in 0..<200 {
+            let pick = robot.pick(from: Fixtures.tracks, recent: [], lastArtist: last, using: &rng)!
+            #expect(pick.artist != last)
+            last = pick.artist
+        }
+    }
+
+    @Test func aOneArtistPoolStillPlays() {
+        var rng = SeededRandom(seed: 5)
+        let pool = Array(Fixtures.tracks.prefix(2))  // both by Ada
+        let pick = robot.pick(from: pool, recent: ["t1"], lastArtist: "Ada", using: &rng)
+        #expect(pick?.id == "t2")
+    }
+
+    @Test func emptyPoolPicksNothingAndFallsBack() {
+        var rng = SeededRandom(seed: 5)
+        #expect(robot.pick(from: [], recent: [], lastArtist: nil, using: &rng) == nil)
+        #expect(robot.effectivePool([], fallback: Fixtures.tracks) == Fixtures.tracks)
+        let subset = [Fixtures.tracks[0]]
+        #expect(robot.effectivePool(subset, fallback: Fixtures.tracks) == subset)
+    }
+
+    @Test func tracksWithoutDurationAreNeverPicked() {
+        var rng = SeededRandom(seed: 9)
+        let pool = [PoolTrack(id: "z", artist: "Z", duration: 0)]
+        #expect(robot.pick(from: pool, recent: [], lastArtist: nil, using: &rng) == nil)
+    }
+
+    @Test func needsFillUntilTheHorizon() throws {
+        var timeline = Timeline()
+        #expect(robot.needsFill(timeline, at: 0))
+        for (i, id) in ["t1", "t2", "t3"].enumerated() {
+            try timeline.append(Fixtures.entry("e\(i)", id), at: 0)
+        }
+        // One playing and two upcoming: still short of three upcoming.
+        #expect(robot.needsFill(timeline, at: 1))
+        try timeline.append(Fixtures.entry("e4", "t4"), at: 0)
+        #expect(!robot.needsFill(timeline, at: 1))
+        // A long track alone reaches the time horizon.
+        var long = Timeline()
+        try long.append(TimelineEntry(id: "l", trackID: "x", start: 0, duration: 31 * 60 * 1000, source: .dj), at: 0)
+        #expect(!robot.needsFill(long, at: 0))
+    }
+}
