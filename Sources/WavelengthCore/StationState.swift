@@ -41,7 +41,7 @@ public struct StationState: Sendable, Equatable {
             self.changed = changed
         }
 
-        mutating func merge(_ other: Outcome) {
+        public mutating func merge(_ other: Outcome) {
             played += other.played
             changed = changed || other.changed
         }

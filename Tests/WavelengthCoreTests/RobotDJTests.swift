@@ -71,3 +71,31 @@ struct RobotDJTests {
         #expect(!robot.needsFill(long, at: 0))
     }
 }
+
+@Suite("Frequency dial")
+struct FrequencyDialTests {
+    @Test func bandLooksLikeFM() {
+        #expect(FrequencyDial.band.first == "87.5")
+        #expect(FrequencyDial.band.last == "107.9")
+        #expect(FrequencyDial.band.count == 103)
+        #expect(FrequencyDial.band.allSatisfy(FrequencyDial.isWellFormed))
+    }
+
+    @Test func pickAvoidsTakenCodesAndMovesToFinerSteps() {
+        var rng = SeededRandom(seed: 1)
+        let taken = Set(FrequencyDial.band)
+        let code = FrequencyDial.pick(excluding: taken, using: &rng)
+        #expect(code != nil)
+        #expect(!taken.contains(code!))
+        #expect(FrequencyDial.isWellFormed(code!))
+        #expect(code!.split(separator: ".")[1].count == 2)
+    }
+
+    @Test func wellFormedRejectsJunk() {
+        for junk in ["", "107", "1073.", ".5", "abc.d", "107.333", "<script>", "10 7.3"] {
+            #expect(!FrequencyDial.isWellFormed(junk))
+        }
+        #expect(FrequencyDial.isWellFormed("107.3"))
+        #expect(FrequencyDial.isWellFormed("98.35"))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import WavelengthCore
+import WavelengthLibrary
+import WavelengthStorage
+import WavelengthWire
+
+/// Builds the whole server: storage, the library, the stations and the routes.
+public func buildApplication(
+    _ configuration: ServerConfiguration, logger: Logger = Logger(label: "wavelength")
+) async throws -> some ApplicationProtocol {
+    let services = try await ServerServices.start(configuration, logger: logger)
+    let router = try buildRouter(services)
+    let webSocket = WebSocketServerConfiguration(
+        maxFrameSize: WireLimits.maxWebSocketFrameBytes,
+        autoPing: .enabled(timePeriod: configuration.pingInterval),
+        closeTimeout: configuration.pingInterval)
+    return Application(
+        router: router,
+        server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
+        onServerRunning: { channel in
+            logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
+        },
+        logger: logger)
+}
+
+/// The routes, for `buildApplication` and for router-level tests.
+public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: JSONErrorMiddleware())
+    if let webRoot = services.configuration.webRoot {
+        router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: services.logger))
+    }
+    HealthController(tracks: services.database, openAPIDocument: try HealthController.bundledDocument())
+        .addRoutes(to: router)
+    StationsController(directory: services.directory, stations: services.database, catalog: services.catalog)
+        .addRoutes(to: router)
+    LibraryController(tracks: services.database).addRoutes(to: router)
+    TracksController(tracks: services.database, transcoder: services.transcoder).addRoutes(to: router)
+    LiveController(directory: services.directory, clock: services.clock).addRoutes(to: router)
+    return router
+}
+
+/// The long-lived parts of a running server.
+public struct ServerServices: Sendable {
+    public let configuration: ServerConfiguration
+    public let database: AppDatabase
+    let catalog: LibraryCatalog
+    let directory: StationDirectory
+    let transcoder: Transcoder
+    let clock: any ServerClock
+    let logger: Logger
+
+    /// Opens storage, scans the library (or makes the demo library), and
+    /// puts a first station on the dial when there is none.
+    public static func start(
+        _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(),
+        robot: RobotDJ = RobotDJ(), logger: Logger
+    ) async throws -> ServerServices {
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let database = try AppDatabase.open(path: configuration.databasePath)
+        var roots = configuration.libraryRoots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if roots.isEmpty, configuration.demoLibrary {
+            roots = [try await DemoLibrary.ensure(in: configuration.dataDirectory + "/demo-library")]
+        }
+        if !roots.isEmpty {
+            let report = try await LibraryScanner(index: database, logger: logger).scan(roots: roots)
+            logger.info(
+                "Library scanned: \(report.seen) files, \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged, \(report.removed) removed, \(report.failed) failed in \(String(format: "%.2f", report.elapsedSeconds)) s"
+            )
+            for failure in report.failures.prefix(20) {
+                logger.warning("Skipped \(failure.path): \(failure.reason)")
+            }
+        }
+        let catalog = LibraryCatalog(tracks: database)
+        let context = StationContext(repository: database, catalog: catalog, clock: clock, robot: robot, logger: logger)
+        let services = ServerServices(
+            configuration: configuration, database: database, catalog: catalog,
+            directory: StationDirectory(context: context),
+            transcoder: Transcoder(cacheDirectory: configuration.cacheDirectory, logger: logger), clock: clock,
+            logger: logger)
+        try await services.ensureFirstStation()
+        return services
+    }
+
+    /// A fresh server has one station so there is something on the dial.
+    /// Its owner key goes to the log and to a file only the server's user can read.
+    private func ensureFirstStation() async throws {
+        guard try await database.allStations().isEmpty else { return }
+        let (hub, key) = try await directory.create(name: "Wavelength Radio", owner: "wavelength")
+        let record = await hub.record
+        let keyFile = configuration.dataDirectory + "/owner-keys.txt"
+        let line = "\(record.id) \(record.frequency) \(key)\n"
+        FileManager.default.createFile(atPath: keyFile, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600])
+        logger.info("Created station \"\(record.name)\" on \(record.frequency) (id \(record.id)); its owner key is in \(keyFile)")
+    }
+}

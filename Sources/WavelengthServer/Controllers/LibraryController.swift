@@ -1,0 +1,43 @@
+import Hummingbird
+import WavelengthStorage
+import WavelengthWire
+
+/// Find-as-you-type search and browsing by artist, album and song.
+struct LibraryController {
+    let tracks: any TrackRepository
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/library/search", use: search)
+        router.get("/api/library/artists", use: artists)
+        router.get("/api/library/albums", use: albums)
+        router.get("/api/library/tracks", use: list)
+    }
+
+    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> SearchResponse {
+        let query = try request.stringQuery("q") ?? ""
+        let limit = try request.intQuery("limit", default: 25, range: 1...100)
+        let found = try await tracks.search(query, limit: limit)
+        return SearchResponse(query: query, tracks: found.map(TrackSummary.init))
+    }
+
+    @Sendable func artists(_ request: Request, context: AppRequestContext) async throws -> [ArtistSummary] {
+        try await tracks.artists().map { ArtistSummary(name: $0.name, albumCount: $0.albumCount, trackCount: $0.trackCount) }
+    }
+
+    @Sendable func albums(_ request: Request, context: AppRequestContext) async throws -> [AlbumSummary] {
+        let artist = try request.stringQuery("artist")
+        return try await tracks.albums(artist: artist).map {
+            AlbumSummary(
+                title: $0.title, artist: $0.artist, year: $0.year, trackCount: $0.trackCount,
+                artworkURL: $0.artworkTrackID.map { "/api/tracks/\($0)/artwork" })
+        }
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [TrackSummary] {
+        let artist = try request.stringQuery("artist")
+        let album = try request.stringQuery("album")
+        let limit = try request.intQuery("limit", default: 100, range: 1...500)
+        let offset = try request.intQuery("offset", default: 0, range: 0...1_000_000)
+        return try await tracks.tracks(artist: artist, album: album, limit: limit, offset: offset).map(TrackSummary.init)
+    }
+}

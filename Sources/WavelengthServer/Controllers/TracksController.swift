@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import WavelengthLibrary
+import WavelengthStorage
+import WavelengthWire
+
+/// Track details, the audio itself (with Range requests), artwork and lyrics.
+struct TracksController {
+    let tracks: any TrackRepository
+    let transcoder: Transcoder
+    let fileIO = FileIO()
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/tracks/{id}", use: details)
+        router.get("/api/tracks/{id}/audio", use: audio)
+        router.head("/api/tracks/{id}/audio", use: audio)
+        router.get("/api/tracks/{id}/artwork", use: artwork)
+        router.get("/api/tracks/{id}/lyrics", use: lyrics)
+    }
+
+    @Sendable func details(_ request: Request, context: AppRequestContext) async throws -> TrackDetails {
+        TrackDetails(try await track(context))
+    }
+
+    /// Serves the file as it is when the browser can play it, else (or when
+    /// `?format=` asks) a cached transcode. Paths come from the index only,
+    /// never from the request, so nothing outside the library is reachable.
+    @Sendable func audio(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let track = try await track(context)
+        let requested = try request.stringQuery("format", maxLength: 8)
+        var path = track.path
+        var contentType = track.audioFormat?.contentType ?? "application/octet-stream"
+        let target: Transcoder.Target?
+        if let requested {
+            guard let parsed = Transcoder.Target(rawValue: requested) else {
+                throw APIError.badRequest("Unknown format \(requested); use mp3, m4a or opus.", code: "unknown_format")
+            }
+            target = parsed.rawValue == track.format ? nil : parsed
+        } else {
+            target = (track.audioFormat?.isBrowserPlayable ?? false) ? nil : .mp3
+        }
+        if let target {
+            path = try await transcoder.file(for: track, as: target)
+            contentType = target.contentType
+        }
+        return try await serveFile(path: path, contentType: contentType, request: request, context: context)
+    }
+
+    @Sendable func artwork(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let track = try await track(context)
+        if track.hasEmbeddedArt, let art = try? TagReader.embeddedArtwork(path: track.path) {
+            return Response(
+                status: .ok,
+                headers: [.contentType: art.mimeType, .cacheControl: "public, max-age=86400"],
+                body: .init(byteBuffer: ByteBuffer(bytes: art.data)))
+        }
+        if let artworkPath = track.artworkPath {
+            let type = artworkPath.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"
+            return try await serveFile(path: artworkPath, contentType: type, request: request, context: context)
+        }
+        throw APIError.notFound("Track \(track.id) has no artwork.")
+    }
+
+    @Sendable func lyrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let track = try await track(context)
+        guard let path = track.lyricsPath else { throw APIError.notFound("Track \(track.id) has no lyrics.") }
+        return try await serveFile(path: path, contentType: "text/plain; charset=utf-8", request: request, context: context)
+    }
+
+    private func track(_ context: AppRequestContext) async throws -> TrackRecord {
+        let id = try context.id("id")
+        guard let track = try await tracks.track(id: id) else { throw APIError.notFound("No track with id \(id).") }
+        return track
+    }
+
+    /// A whole file (200) or one byte range of it (206), with Accept-Ranges.
+    private func serveFile(path: String, contentType: String, request: Request, context: AppRequestContext)
+        async throws -> Response
+    {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = (attributes[.size] as? NSNumber)?.intValue
+        else {
+            throw APIError.notFound("The file for this item is missing from disk; rescan the library.")
+        }
+        var headers: HTTPFields = [.contentType: contentType, .acceptRanges: "bytes", .cacheControl: "public, max-age=3600"]
+        let isHead = request.method == .head
+        if let rangeHeader = request.headers[.range] {
+            switch ByteRange.parse(rangeHeader, fileSize: size) {
+            case .success(let range):
+                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+                headers[.contentLength] = String(range.count)
+                let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: path, range: range, context: context)
+                return Response(status: .partialContent, headers: headers, body: body)
+            case .failure(let failure):
+                let reason = failure == .malformed ? "is not a single byte range" : "starts past the end of the \(size)-byte file"
+                var error = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable", "The Range header \(reason).")
+                error.headers[.contentRange] = "bytes */\(size)"
+                throw error
+            }
+        }
+        headers[.contentLength] = String(size)
+        let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: path, context: context)
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}

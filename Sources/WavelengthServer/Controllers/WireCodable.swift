@@ -1,0 +1,14 @@
+import Hummingbird
+import WavelengthWire
+
+// The wire types are answered as JSON directly from route handlers.
+extension StationView: ResponseEncodable {}
+extension TimelineWindow: ResponseEncodable {}
+extension CreateStationResponse: ResponseEncodable {}
+extension CommandAck: ResponseEncodable {}
+extension SearchResponse: ResponseEncodable {}
+extension TrackDetails: ResponseEncodable {}
+extension TrackSummary: ResponseEncodable {}
+extension EntryView: ResponseEncodable {}
+extension ArtistSummary: ResponseEncodable {}
+extension AlbumSummary: ResponseEncodable {}

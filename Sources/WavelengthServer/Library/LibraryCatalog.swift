@@ -1,0 +1,44 @@
+import WavelengthCore
+import WavelengthStorage
+import WavelengthWire
+
+/// The server's view of the music library: track lookups for timelines and
+/// the robot DJ's pool, cached until the next scan changes the library.
+actor LibraryCatalog {
+    private let tracks: any TrackRepository
+    private var cachedPool: [PoolTrack]?
+    private var cachedArtists: [TrackID: String] = [:]
+
+    init(tracks: any TrackRepository) {
+        self.tracks = tracks
+    }
+
+    /// The whole library as the robot sees it (the default pool and the fallback).
+    func pool() async throws -> [PoolTrack] {
+        if let cachedPool { return cachedPool }
+        let pool = try await tracks.poolTracks()
+        cachedPool = pool
+        cachedArtists = Dictionary(pool.map { ($0.id, $0.artist) }, uniquingKeysWith: { first, _ in first })
+        return pool
+    }
+
+    func artistsByTrack() async throws -> [TrackID: String] {
+        _ = try await pool()
+        return cachedArtists
+    }
+
+    func poolTrack(_ id: TrackID) async throws -> PoolTrack? {
+        guard let record = try await tracks.track(id: id) else { return nil }
+        return PoolTrack(id: record.id, artist: record.artist, duration: record.durationMs)
+    }
+
+    /// Call after a scan so the next fill sees the new library.
+    func invalidate() {
+        cachedPool = nil
+        cachedArtists = [:]
+    }
+
+    func summaries(for ids: [TrackID]) async throws -> [TrackID: TrackSummary] {
+        try await tracks.tracks(ids: ids).mapValues(TrackSummary.init)
+    }
+}

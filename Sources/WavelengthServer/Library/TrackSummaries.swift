@@ -1,0 +1,30 @@
+import WavelengthStorage
+import WavelengthWire
+
+extension TrackSummary {
+    init(_ record: TrackRecord) {
+        self.init(
+            id: record.id, title: record.title, artist: record.artist, album: record.album,
+            albumArtist: record.albumArtist, trackNumber: record.trackNumber, discNumber: record.discNumber,
+            year: record.year, genre: record.genre, durationMs: record.durationMs, format: record.format,
+            audioURL: "/api/tracks/\(record.id)/audio",
+            artworkURL: record.hasArtwork ? "/api/tracks/\(record.id)/artwork" : nil)
+    }
+
+    /// Stands in for a track that left the library while still on a timeline.
+    static func unavailable(_ id: TrackID, duration: Int64) -> TrackSummary {
+        TrackSummary(
+            id: id, title: "Unavailable track", artist: "", album: "", albumArtist: "", trackNumber: nil,
+            discNumber: nil, year: nil, genre: nil, durationMs: duration, format: "", audioURL: "/api/tracks/\(id)/audio",
+            artworkURL: nil)
+    }
+}
+
+extension TrackDetails {
+    init(_ record: TrackRecord) {
+        self.init(
+            track: TrackSummary(record), codec: record.codec, isrc: record.isrc,
+            musicBrainzRecordingID: record.musicBrainzRecordingID, hasLyrics: record.lyricsPath != nil,
+            lyricsURL: record.lyricsPath == nil ? nil : "/api/tracks/\(record.id)/lyrics")
+    }
+}

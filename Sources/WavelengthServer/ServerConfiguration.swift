@@ -1,0 +1,47 @@
+import Foundation
+
+/// Everything `wavelength serve` can be told, with the embedded defaults.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Holds the SQLite database, the demo library and the transcode cache.
+    public var dataDirectory: String
+    /// Folders to scan at start. Empty means: use the generated demo library.
+    public var libraryRoots: [String]
+    /// The web app's static files; nil serves none.
+    public var webRoot: String?
+    /// How often WebSocket clients are pinged; one that misses a pong is dropped.
+    public var pingInterval: Duration
+    /// Whether to create a demo library when no library is configured.
+    public var demoLibrary: Bool
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
+        libraryRoots: [String] = [], webRoot: String? = ServerConfiguration.defaultWebRoot,
+        pingInterval: Duration = .seconds(15), demoLibrary: Bool = true
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.libraryRoots = libraryRoots
+        self.webRoot = webRoot
+        self.pingInterval = pingInterval
+        self.demoLibrary = demoLibrary
+    }
+
+    /// `$XDG_DATA_HOME/wavelength`, else `~/.local/share/wavelength`.
+    public static var defaultDataDirectory: String {
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/wavelength" }
+        return FileManager.default.homeDirectoryForCurrentUser.path + "/.local/share/wavelength"
+    }
+
+    /// `./web` when run from a checkout, which is how the README runs it.
+    public static var defaultWebRoot: String? {
+        let candidate = FileManager.default.currentDirectoryPath + "/web"
+        return FileManager.default.fileExists(atPath: candidate + "/index.html") ? candidate : nil
+    }
+
+    public var databasePath: String { dataDirectory + "/wavelength.sqlite" }
+    public var cacheDirectory: String { dataDirectory + "/cache" }
+}

@@ -1,0 +1,12 @@
+import Logging
+import WavelengthCore
+import WavelengthStorage
+
+/// What every station hub needs from the rest of the server.
+struct StationContext: Sendable {
+    let repository: any StationRepository
+    let catalog: LibraryCatalog
+    let clock: any ServerClock
+    let robot: RobotDJ
+    let logger: Logger
+}

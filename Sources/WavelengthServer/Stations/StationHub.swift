@@ -1,0 +1,268 @@
+import Foundation
+import Logging
+import WavelengthCore
+import WavelengthStorage
+import WavelengthWire
+
+/// The one authoritative owner of a station while the server runs.
+///
+/// Every change goes through here, one at a time: it is applied to a copy of
+/// the state, saved in one transaction, and only then made current, sent to
+/// the listeners and acknowledged. While nobody listens the hub holds no
+/// timer and does no work.
+actor StationHub {
+    typealias ListenerID = UUID
+
+    nonisolated let id: StationID
+    private(set) var record: StationRecord
+    private var state: StationState
+    private var ledger = CommandLedger()
+    private var listeners: [ListenerID: AsyncStream<String>.Continuation] = [:]
+    private var ticker: Task<Void, Never>?
+    private let context: StationContext
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(loaded: LoadedStation, context: StationContext) {
+        self.id = loaded.record.id
+        self.record = loaded.record
+        self.state = loaded.state
+        self.context = context
+        for command in loaded.recentCommands {
+            ledger.record(command.id, revision: command.revision)
+        }
+    }
+
+    var listenerCount: Int { listeners.count }
+    var revision: Int64 { state.revision }
+    var isOnAir: Bool { state.isOnAir }
+
+    // MARK: Reading
+
+    func window(historyLimit: Int = 10) async throws -> TimelineWindow {
+        let now = context.clock.now()
+        let current = state.timeline.current(at: now)
+        let upcoming = state.timeline.upcoming(at: now)
+        let history = Array(state.recentHistory.filter { $0.expiration <= now }.reversed().prefix(historyLimit))
+        let all = [current].compactMap { $0 } + upcoming + history
+        let tracks = try await context.catalog.summaries(for: all.map(\.trackID))
+        func view(_ entry: TimelineEntry) -> EntryView {
+            EntryView(entry: entry, track: tracks[entry.trackID] ?? .unavailable(entry.trackID, duration: entry.duration))
+        }
+        return TimelineWindow(
+            stationID: id, revision: state.revision, serverTime: now, current: current.map(view),
+            positionMs: current.map { now - $0.start }, upNext: upcoming.map(view), history: history.map(view))
+    }
+
+    func view() async throws -> StationView {
+        let now = context.clock.now()
+        let playing = state.isOnAir ? state.timeline.current(at: now) : nil
+        var track: TrackSummary?
+        if let playing {
+            track = try await context.catalog.summaries(for: [playing.trackID])[playing.trackID]
+        }
+        return StationView(
+            id: id, name: record.name, owner: record.owner, frequency: record.frequency, revision: state.revision,
+            listeners: listeners.count, onAir: state.isOnAir && !listeners.isEmpty, nowPlaying: track,
+            createdAt: record.createdAt)
+    }
+
+    func authorizesDJ(_ caller: Caller) -> Bool {
+        OwnerKey.matches(caller.ownerKey, hash: record.ownerKeyHash)
+    }
+
+    // MARK: Listeners
+
+    /// Adds a listener. A quiet station goes back on the air first. The
+    /// listener's first message is a snapshot, or `resumed` when `since` shows
+    /// it missed nothing.
+    func connect(_ listener: ListenerID, stream: AsyncStream<String>.Continuation, since: Int64?) async throws {
+        await lock()
+        defer { unlock() }
+        if listeners.isEmpty {
+            try await wakeAndFill()
+        }
+        listeners[listener] = stream
+        let first: ServerMessage
+        if let since, since == state.revision {
+            first = .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: listeners.count)
+        } else {
+            first = .snapshot(.init(station: try await view(), timeline: try await window(), listeners: listeners.count))
+        }
+        stream.yield(try Self.encode(first))
+        broadcast(.listeners(count: listeners.count), except: listener)
+        reschedule()
+    }
+
+    func disconnect(_ listener: ListenerID) async {
+        await lock()
+        defer { unlock() }
+        guard let stream = listeners.removeValue(forKey: listener) else { return }
+        stream.finish()
+        broadcast(.listeners(count: listeners.count))
+        guard listeners.isEmpty else { return }
+        // Tree in the forest: the last listener left, so stop all work.
+        ticker?.cancel()
+        ticker = nil
+        do {
+            try await commit { state in state.goQuiet(at: context.clock.now()) }
+        } catch {
+            context.logger.error("Could not save station \(id) going quiet: \(error)")
+        }
+    }
+
+    /// Sends a message to one listener, in order with the broadcasts.
+    func send(_ message: ServerMessage, to listener: ListenerID) {
+        guard let stream = listeners[listener], let text = try? Self.encode(message) else { return }
+        stream.yield(text)
+    }
+
+    // MARK: Commands
+
+    /// Applies a DJ command once. A command id seen before is acknowledged
+    /// with the revision it produced and not applied again.
+    func apply(_ request: CommandRequest, caller: Caller) async throws -> CommandAck {
+        guard authorizesDJ(caller) else {
+            throw APIError(.forbidden, code: "forbidden", "Only the station's owner can do that; check the owner key.")
+        }
+        await lock()
+        defer { unlock() }
+        if let revision = try await appliedRevision(request.id) {
+            return CommandAck(id: request.id, revision: revision, duplicate: true)
+        }
+        var knownTrack: PoolTrack?
+        switch request.command {
+        case .append(let trackID), .queueNext(let trackID):
+            knownTrack = try await context.catalog.poolTrack(trackID)
+        default:
+            break
+        }
+        let now = context.clock.now()
+        var rng = SystemRandomNumberGenerator()
+        var next = state
+        let outcome = try next.apply(request.command, at: now, track: { _ in knownTrack }, using: &rng)
+        let applied = AppliedCommand(id: request.id, revision: next.revision, appliedAt: now)
+        try await context.repository.saveStation(next, played: outcome.played, command: applied)
+        state = next
+        ledger.record(request.id, revision: next.revision)
+        // A skip or an edit may leave the robot short of its horizon.
+        if !listeners.isEmpty { try await fillIfNeeded() }
+        try await broadcastWindow()
+        reschedule()
+        return CommandAck(id: request.id, revision: applied.revision, duplicate: false)
+    }
+
+    private func appliedRevision(_ commandID: String) async throws -> Int64? {
+        if let revision = ledger.revision(for: commandID) { return revision }
+        return try await context.repository.appliedRevision(stationID: id, commandID: commandID)
+    }
+
+    // MARK: Time passing
+
+    private func wakeAndFill() async throws {
+        let pool = try await context.catalog.pool()
+        let artists = try await context.catalog.artistsByTrack()
+        let now = context.clock.now()
+        let changed = try await commit { state in
+            var rng = SystemRandomNumberGenerator()
+            var outcome = state.wake(
+                at: now, robot: context.robot, pool: pool, fallback: pool, artistOf: { artists[$0] }, using: &rng)
+            outcome.merge(
+                state.fill(
+                    at: now, robot: context.robot, pool: pool, fallback: pool, artistOf: { artists[$0] },
+                    using: &rng))
+            return outcome
+        }
+        if changed { try await broadcastWindow() }
+    }
+
+    /// Settles what has played and tops the schedule up. Returns whether
+    /// clients must be told.
+    @discardableResult
+    private func fillIfNeeded() async throws -> Bool {
+        let pool = try await context.catalog.pool()
+        let artists = try await context.catalog.artistsByTrack()
+        let now = context.clock.now()
+        return try await commit { state in
+            var rng = SystemRandomNumberGenerator()
+            return state.fill(
+                at: now, robot: context.robot, pool: pool, fallback: pool, artistOf: { artists[$0] }, using: &rng)
+        }
+    }
+
+    private func tick() async {
+        await lock()
+        defer { unlock() }
+        guard !listeners.isEmpty, !Task.isCancelled else { return }
+        do {
+            if try await fillIfNeeded() { try await broadcastWindow() }
+        } catch {
+            context.logger.error("Station \(id) could not advance: \(error)")
+        }
+        reschedule()
+    }
+
+    /// Wakes up when the current entry ends, and only while someone listens.
+    private func reschedule() {
+        ticker?.cancel()
+        ticker = nil
+        guard !listeners.isEmpty else { return }
+        let now = context.clock.now()
+        guard let next = state.timeline.entries.first(where: { $0.expiration > now }) else { return }
+        let delay = next.expiration - now
+        ticker = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(delay))
+            guard !Task.isCancelled else { return }
+            await self?.tick()
+        }
+    }
+
+    // MARK: Saving and telling
+
+    /// Applies `change` to a copy, saves it, then makes it current.
+    private func commit(_ change: (inout StationState) -> StationState.Outcome) async throws -> Bool {
+        var next = state
+        let outcome = change(&next)
+        if outcome.needsSave || next.quietSince != state.quietSince {
+            try await context.repository.saveStation(next, played: outcome.played, command: nil)
+        }
+        state = next
+        return outcome.changed
+    }
+
+    private func broadcastWindow() async throws {
+        guard !listeners.isEmpty else { return }
+        broadcast(.update(try await window()))
+    }
+
+    private func broadcast(_ message: ServerMessage, except skipped: ListenerID? = nil) {
+        guard !listeners.isEmpty, let text = try? Self.encode(message) else { return }
+        for (listener, stream) in listeners where listener != skipped {
+            stream.yield(text)
+        }
+    }
+
+    static func encode(_ message: ServerMessage) throws -> String {
+        String(decoding: try JSONEncoder().encode(message), as: UTF8.self)
+    }
+
+    // MARK: One change at a time
+
+    /// Actor methods interleave at every `await`; this keeps whole changes
+    /// (apply, save, broadcast) from interleaving with each other.
+    private func lock() async {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+    }
+
+    private func unlock() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()  // hand over: `busy` stays true
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import WavelengthCore
+import WavelengthWire
+
+/// A 4xx/5xx answer with a JSON body `{"error": {"message", "code"}}`.
+public struct APIError: Error, HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    public var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONEncoder().encode(ErrorBody(message: message, code: code))
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(
+            status: status, headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    public static func notFound(_ what: String) -> APIError {
+        APIError(.notFound, code: "not_found", what)
+    }
+
+    public static func badRequest(_ message: String, code: String = "bad_request") -> APIError {
+        APIError(.badRequest, code: code, message)
+    }
+
+    /// The HTTP answer for a refused timeline edit.
+    public init(_ error: TimelineError) {
+        let status: HTTPResponse.Status =
+            switch error {
+            case .unknownEntry, .unknownTrack: .notFound
+            case .alreadyPlayed, .entryIsPlaying, .nothingPlaying, .notCurrent, .timelineFull: .conflict
+            case .indexOutOfRange: .badRequest
+            }
+        self.init(status, code: error.code, error.description)
+    }
+}
+
+/// Turns every error into a JSON body, so clients never have to parse HTML
+/// or an empty 500.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError {
+            var converted = APIError(error.status, code: Self.code(for: error.status), error.body ?? error.status.reasonPhrase)
+            converted.headers = error.headers
+            throw converted
+        } catch let error as TimelineError {
+            throw APIError(error)
+        } catch is NIOTooManyBytesError {
+            throw APIError(
+                .contentTooLarge, code: "too_large",
+                "The request body is larger than \(context.maxUploadSize) bytes.")
+        } catch let error as any HTTPResponseError {
+            throw APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)
+        } catch {
+            context.logger.error("Unhandled error: \(error)")
+            throw APIError(.internalServerError, code: "internal", "Something went wrong on the server.")
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "bad_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 409: "conflict"
+        case 413: "too_large"
+        case 416: "range_not_satisfiable"
+        default: "http_\(status.code)"
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+import WavelengthCore
+
+/// The server's wall clock. Injected so tests can move time.
+public protocol ServerClock: Sendable {
+    func now() -> EpochMillis
+}
+
+public struct SystemClock: ServerClock {
+    public init() {}
+
+    public func now() -> EpochMillis {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return EpochMillis(spec.tv_sec) * 1000 + EpochMillis(spec.tv_nsec) / 1_000_000
+    }
+}

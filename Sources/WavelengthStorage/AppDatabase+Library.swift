@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import WavelengthCore
+import WavelengthLibrary
+
+extension AppDatabase: LibraryIndex {
+    public func knownFiles(under roots: [String]) async throws -> [IndexedFile] {
+        try await writer.read { db in
+            var files: [IndexedFile] = []
+            for root in roots {
+                let prefix = root.hasSuffix("/") ? root : root + "/"
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT id, path, size, mtimeNs, fingerprint FROM track WHERE substr(path, 1, ?) = ?",
+                    arguments: [prefix.utf8.count, prefix])
+                for row in rows {
+                    files.append(
+                        IndexedFile(
+                            trackID: row["id"], path: row["path"],
+                            stamp: FileStamp(size: row["size"], mtimeNs: row["mtimeNs"]),
+                            fingerprint: row["fingerprint"]))
+                }
+            }
+            return files
+        }
+    }
+
+    /// Applies a whole scan in one transaction, so a crash mid-scan leaves
+    /// the previous index intact.
+    public func applyScan(_ changes: ScanChanges) async throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await writer.write { db in
+            for trackID in changes.removed {
+                _ = try TrackRecord.deleteOne(db, key: trackID)
+            }
+            for (trackID, file) in changes.updated + changes.moved {
+                let addedAt = try Int64.fetchOne(db, sql: "SELECT addedAt FROM track WHERE id = ?", arguments: [trackID])
+                try TrackRecord(id: trackID, file: file, addedAt: addedAt ?? now).save(db)
+            }
+            for file in changes.added {
+                try TrackRecord(id: Self.newTrackID(), file: file, addedAt: now).insert(db, onConflict: .replace)
+            }
+        }
+    }
+
+    static func newTrackID() -> TrackID {
+        "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+    }
+}
+
+extension AppDatabase: TrackRepository {
+    public func track(id: TrackID) async throws -> TrackRecord? {
+        try await writer.read { db in try TrackRecord.fetchOne(db, key: id) }
+    }
+
+    public func tracks(ids: [TrackID]) async throws -> [TrackID: TrackRecord] {
+        guard !ids.isEmpty else { return [:] }
+        return try await writer.read { db in
+            let records = try TrackRecord.fetchAll(db, keys: Array(Set(ids)))
+            return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    public func search(_ query: String, limit: Int) async throws -> [TrackRecord] {
+        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: String(query.prefix(200))) else { return [] }
+        return try await writer.read { db in
+            // bm25 weights: a title hit counts most, then artist, then album.
+            try TrackRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT track.* FROM track
+                    JOIN track_search ON track_search.rowid = track.rowid
+                    WHERE track_search MATCH ?
+                    ORDER BY bm25(track_search, 10.0, 6.0, 3.0, 2.0), track.title
+                    LIMIT ?
+                    """,
+                arguments: [pattern, limit])
+        }
+    }
+
+    public func artists() async throws -> [ArtistRow] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT albumArtist AS name, COUNT(DISTINCT album) AS albumCount, COUNT(*) AS trackCount
+                    FROM track GROUP BY albumArtist ORDER BY albumArtist COLLATE NOCASE
+                    """
+            ).map { ArtistRow(name: $0["name"], albumCount: $0["albumCount"], trackCount: $0["trackCount"]) }
+        }
+    }
+
+    public func albums(artist: String?) async throws -> [AlbumRow] {
+        try await writer.read { db in
+            let filter = artist == nil ? "" : "WHERE albumArtist = ?"
+            let arguments: StatementArguments = artist.map { [$0] } ?? []
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT album AS title, albumArtist AS artist, MAX(year) AS year, COUNT(*) AS trackCount,
+                           (SELECT t2.id FROM track t2 WHERE t2.album = track.album AND t2.albumArtist = track.albumArtist
+                            AND (t2.hasEmbeddedArt OR t2.artworkPath IS NOT NULL) LIMIT 1) AS artworkTrackID
+                    FROM track \(filter)
+                    GROUP BY albumArtist, album ORDER BY albumArtist COLLATE NOCASE, album COLLATE NOCASE
+                    """,
+                arguments: arguments
+            ).map {
+                AlbumRow(
+                    title: $0["title"], artist: $0["artist"], year: $0["year"], trackCount: $0["trackCount"],
+                    artworkTrackID: $0["artworkTrackID"])
+            }
+        }
+    }
+
+    public func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord] {
+        try await writer.read { db in
+            var request = TrackRecord.all()
+            if let artist { request = request.filter(Column("albumArtist") == artist) }
+            if let album { request = request.filter(Column("album") == album) }
+            return
+                try request
+                .order(
+                    Column("albumArtist").collating(.nocase), Column("album").collating(.nocase),
+                    Column("discNumber"), Column("trackNumber"), Column("title").collating(.nocase)
+                )
+                .limit(limit, offset: offset)
+                .fetchAll(db)
+        }
+    }
+
+    public func poolTracks() async throws -> [PoolTrack] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, artist, durationMs FROM track WHERE durationMs > 0").map {
+                PoolTrack(id: $0["id"], artist: $0["artist"], duration: $0["durationMs"])
+            }
+        }
+    }
+
+    public func trackCount() async throws -> Int {
+        try await writer.read { db in try TrackRecord.fetchCount(db) }
+    }
+}

@@ -1,0 +1,103 @@
+import GRDB
+import WavelengthCore
+
+extension AppDatabase: StationRepository {
+    public func insertStation(_ record: StationRecord) async throws {
+        do {
+            try await writer.write { db in try record.insert(db) }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw StorageError.frequencyTaken(record.frequency)
+        }
+    }
+
+    public func allStations() async throws -> [StationRecord] {
+        try await writer.read { db in
+            try StationRecord.order(Column("createdAt"), Column("id")).fetchAll(db)
+        }
+    }
+
+    public func station(id: StationID) async throws -> StationRecord? {
+        try await writer.read { db in try StationRecord.fetchOne(db, key: id) }
+    }
+
+    public func station(frequency: String) async throws -> StationRecord? {
+        try await writer.read { db in
+            try StationRecord.filter(Column("frequency") == frequency).fetchOne(db)
+        }
+    }
+
+    public func takenFrequencies() async throws -> Set<String> {
+        try await writer.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT frequency FROM station"))
+        }
+    }
+
+    public func loadStation(id: StationID) async throws -> LoadedStation? {
+        try await writer.read { db in
+            guard let record = try StationRecord.fetchOne(db, key: id) else { return nil }
+            let entries = try TimelineEntryRecord
+                .filter(Column("stationID") == id)
+                .order(Column("position"))
+                .fetchAll(db)
+                .map(\.entry)
+            let recent = try PlayRecord
+                .filter(Column("stationID") == id)
+                .order(Column("seq").desc)
+                .limit(StationState.recentHistoryLimit)
+                .fetchAll(db)
+                .reversed()
+                .map(\.entry)
+            let commands = try AppliedCommandRecord
+                .filter(Column("stationID") == id)
+                .order(Column("revision").desc)
+                .limit(512)
+                .fetchAll(db)
+                .reversed()
+                .map { AppliedCommand(id: $0.commandID, revision: $0.revision, appliedAt: $0.appliedAt) }
+            let state = StationState(
+                id: id, revision: record.revision, timeline: Timeline(entries: entries),
+                quietSince: record.quietSince, recentHistory: Array(recent))
+            return LoadedStation(record: record, state: state, recentCommands: Array(commands))
+        }
+    }
+
+    public func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE station SET revision = ?, quietSince = ? WHERE id = ?",
+                arguments: [state.revision, state.quietSince, state.id])
+            try TimelineEntryRecord.filter(Column("stationID") == state.id).deleteAll(db)
+            for (position, entry) in state.timeline.entries.enumerated() {
+                try TimelineEntryRecord(stationID: state.id, position: position, entry: entry).insert(db)
+            }
+            for entry in played {
+                try PlayRecord(stationID: state.id, entry: entry).insert(db)
+            }
+            if let command {
+                try AppliedCommandRecord(
+                    stationID: state.id, commandID: command.id, revision: command.revision,
+                    appliedAt: command.appliedAt
+                ).insert(db, onConflict: .ignore)
+            }
+        }
+    }
+
+    public func appliedRevision(stationID: StationID, commandID: String) async throws -> Int64? {
+        try await writer.read { db in
+            try Int64.fetchOne(
+                db, sql: "SELECT revision FROM appliedCommand WHERE stationID = ? AND commandID = ?",
+                arguments: [stationID, commandID])
+        }
+    }
+
+    public func history(stationID: StationID, before: EpochMillis, limit: Int) async throws -> [TimelineEntry] {
+        try await writer.read { db in
+            try PlayRecord
+                .filter(Column("stationID") == stationID && Column("start") < before)
+                .order(Column("start").desc)
+                .limit(limit)
+                .fetchAll(db)
+                .map(\.entry)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import GRDB
+
+extension AppDatabase {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: library, stations, timelines, history") { db in
+            try db.create(table: "track") { t in
+                t.primaryKey("id", .text)
+                t.column("path", .text).notNull().unique()
+                t.column("size", .integer).notNull()
+                t.column("mtimeNs", .integer).notNull()
+                t.column("fingerprint", .text).notNull().indexed()
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("albumArtist", .text).notNull()
+                t.column("trackNumber", .integer)
+                t.column("discNumber", .integer)
+                t.column("year", .integer)
+                t.column("genre", .text)
+                t.column("durationMs", .integer).notNull()
+                t.column("isrc", .text)
+                t.column("musicBrainzRecordingID", .text)
+                t.column("format", .text).notNull()
+                t.column("codec", .text).notNull()
+                t.column("hasEmbeddedArt", .boolean).notNull()
+                t.column("artworkPath", .text)
+                t.column("lyricsPath", .text)
+                t.column("addedAt", .integer).notNull()
+            }
+            try db.create(index: "track_on_artist_album", on: "track", columns: ["albumArtist", "album"])
+            // Find-as-you-type: prefix queries over title, artist and album,
+            // case- and diacritic-insensitive, kept in step by triggers.
+            try db.create(virtualTable: "track_search", using: FTS5()) { t in
+                t.synchronize(withTable: "track")
+                t.tokenizer = .unicode61(diacritics: .remove)
+                t.prefixes = [1, 2, 3]
+                t.column("title")
+                t.column("artist")
+                t.column("album")
+                t.column("albumArtist")
+            }
+
+            try db.create(table: "station") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("owner", .text).notNull()
+                t.column("ownerKeyHash", .text).notNull()
+                t.column("frequency", .text).notNull().unique()
+                t.column("revision", .integer).notNull()
+                t.column("quietSince", .integer)
+                t.column("createdAt", .integer).notNull()
+            }
+            try db.create(table: "timelineEntry") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("id", .text).notNull()
+                t.column("trackID", .text).notNull()
+                t.column("start", .integer).notNull()
+                t.column("duration", .integer).notNull()
+                t.column("offset", .integer).notNull()
+                t.column("source", .text).notNull()
+                t.primaryKey(["stationID", "position"])
+            }
+            try db.create(table: "play") { t in
+                t.autoIncrementedPrimaryKey("seq")
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("entryID", .text).notNull()
+                t.column("trackID", .text).notNull()
+                t.column("start", .integer).notNull()
+                t.column("duration", .integer).notNull()
+                t.column("offset", .integer).notNull()
+                t.column("source", .text).notNull()
+            }
+            try db.create(index: "play_on_station_start", on: "play", columns: ["stationID", "start"])
+            try db.create(table: "appliedCommand") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("commandID", .text).notNull()
+                t.column("revision", .integer).notNull()
+                t.column("appliedAt", .integer).notNull()
+                t.primaryKey(["stationID", "commandID"])
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,79 @@
+import WavelengthCore
+
+/// Everything the server needs to keep stations. `AppDatabase` is the real
+/// one; the protocol keeps the server testable and ready for PostgreSQL.
+public protocol StationRepository: Sendable {
+    /// Throws `StorageError.frequencyTaken` when another station has the code.
+    func insertStation(_ record: StationRecord) async throws
+    func allStations() async throws -> [StationRecord]
+    func station(id: StationID) async throws -> StationRecord?
+    func station(frequency: String) async throws -> StationRecord?
+    func takenFrequencies() async throws -> Set<String>
+    /// The station with its timeline, recent history and recent command ids.
+    func loadStation(id: StationID) async throws -> LoadedStation?
+    /// Saves a station's new state in one transaction: the timeline, the
+    /// plays that went to history and the command that caused it, if any.
+    func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws
+    /// The revision a command produced, when the station applied it before.
+    func appliedRevision(stationID: StationID, commandID: String) async throws -> Int64?
+    /// Plays that started before `before`, most recent first.
+    func history(stationID: StationID, before: EpochMillis, limit: Int) async throws -> [TimelineEntry]
+}
+
+public struct LoadedStation: Sendable {
+    public var record: StationRecord
+    public var state: StationState
+    public var recentCommands: [AppliedCommand]
+}
+
+public struct AppliedCommand: Sendable, Equatable {
+    public var id: String
+    public var revision: Int64
+    public var appliedAt: EpochMillis
+
+    public init(id: String, revision: Int64, appliedAt: EpochMillis) {
+        self.id = id
+        self.revision = revision
+        self.appliedAt = appliedAt
+    }
+}
+
+/// Read access to the library index.
+public protocol TrackRepository: Sendable {
+    func track(id: TrackID) async throws -> TrackRecord?
+    func tracks(ids: [TrackID]) async throws -> [TrackID: TrackRecord]
+    /// Find-as-you-type: every word of `query` must prefix-match a word of
+    /// the title, artist or album; best matches first.
+    func search(_ query: String, limit: Int) async throws -> [TrackRecord]
+    func artists() async throws -> [ArtistRow]
+    func albums(artist: String?) async throws -> [AlbumRow]
+    func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord]
+    /// Every playable track, with what the robot DJ needs.
+    func poolTracks() async throws -> [PoolTrack]
+    func trackCount() async throws -> Int
+}
+
+public struct ArtistRow: Sendable, Equatable, Codable {
+    public var name: String
+    public var albumCount: Int
+    public var trackCount: Int
+}
+
+public struct AlbumRow: Sendable, Equatable, Codable {
+    public var title: String
+    public var artist: String
+    public var year: Int?
+    public var trackCount: Int
+    /// A track of the album that has artwork, to show as the album's cover.
+    public var artworkTrackID: TrackID?
+}
+
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    case frequencyTaken(String)
+
+    public var description: String {
+        switch self {
+        case .frequencyTaken(let code): "The frequency \(code) is already taken."
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// What a client sends on a station's WebSocket. Every message is a JSON
+/// object with a `type`.
+public enum ClientMessage: Sendable, Equatable {
+    /// `{"type":"command","id":"c-1","command":{"op":"skip"}}`
+    case command(CommandRequest)
+    /// `{"type":"ping","nonce":"…"}`: answered with a pong carrying the server time.
+    case ping(nonce: String?)
+}
+
+/// What the server sends on a station's WebSocket.
+public enum ServerMessage: Sendable, Equatable {
+    /// First message on a new connection, and after a reconnect that missed changes.
+    case snapshot(Snapshot)
+    /// After a reconnect with nothing missed: the client's state is current.
+    case resumed(revision: Int64, serverTime: EpochMillis, listeners: Int)
+    /// The timeline changed.
+    case update(TimelineWindow)
+    /// The number of listeners changed.
+    case listeners(count: Int)
+    /// A command was applied (or had been, when `duplicate`).
+    case ack(CommandAck)
+    /// A message was refused. `id` names the command when there was one.
+    case error(id: String?, code: String, message: String)
+    case pong(nonce: String?, serverTime: EpochMillis)
+
+    public struct Snapshot: Sendable, Codable, Equatable {
+        public var station: StationView
+        public var timeline: TimelineWindow
+        public var listeners: Int
+
+        public init(station: StationView, timeline: TimelineWindow, listeners: Int) {
+            self.station = station
+            self.timeline = timeline
+            self.listeners = listeners
+        }
+
+        public var revision: Int64 { timeline.revision }
+        public var serverTime: EpochMillis { timeline.serverTime }
+    }
+}
+
+private enum TypeKey: String, CodingKey {
+    case type
+}
+
+extension ClientMessage: Codable {
+    private enum Keys: String, CodingKey {
+        case id, command, nonce
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let type = try decoder.container(keyedBy: TypeKey.self).decode(String.self, forKey: .type)
+        let container = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "command":
+            self = .command(
+                CommandRequest(
+                    id: try container.decode(String.self, forKey: .id),
+                    command: try container.decode(StationCommand.self, forKey: .command)))
+        case "ping":
+            self = .ping(nonce: try container.decodeIfPresent(String.self, forKey: .nonce))
+        default:
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [TypeKey.type],
+                    debugDescription: "Unknown message type '\(type.prefix(40))'; expected command or ping."))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var typeContainer = encoder.container(keyedBy: TypeKey.self)
+        var container = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .command(let request):
+            try typeContainer.encode("command", forKey: .type)
+            try container.encode(request.id, forKey: .id)
+            try container.encode(request.command, forKey: .command)
+        case .ping(let nonce):
+            try typeContainer.encode("ping", forKey: .type)
+            try container.encodeIfPresent(nonce, forKey: .nonce)
+        }
+    }
+}
+
+extension ServerMessage: Codable {
+    private enum Keys: String, CodingKey {
+        case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
+    }
+
+    public var type: String {
+        switch self {
+        case .snapshot: "snapshot"
+        case .resumed: "resumed"
+        case .update: "update"
+        case .listeners: "listeners"
+        case .ack: "ack"
+        case .error: "error"
+        case .pong: "pong"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let type = try decoder.container(keyedBy: TypeKey.self).decode(String.self, forKey: .type)
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "snapshot": self = .snapshot(try c.decode(Snapshot.self, forKey: .snapshot))
+        case "resumed":
+            self = .resumed(
+                revision: try c.decode(Int64.self, forKey: .revision),
+                serverTime: try c.decode(Int64.self, forKey: .serverTime),
+                listeners: try c.decode(Int.self, forKey: .listeners))
+        case "update": self = .update(try c.decode(TimelineWindow.self, forKey: .timeline))
+        case "listeners": self = .listeners(count: try c.decode(Int.self, forKey: .count))
+        case "ack": self = .ack(try c.decode(CommandAck.self, forKey: .ack))
+        case "error":
+            self = .error(
+                id: try c.decodeIfPresent(String.self, forKey: .id), code: try c.decode(String.self, forKey: .code),
+                message: try c.decode(String.self, forKey: .message))
+        case "pong":
+            self = .pong(
+                nonce: try c.decodeIfPresent(String.self, forKey: .nonce),
+                serverTime: try c.decode(Int64.self, forKey: .serverTime))
+        default:
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var typeContainer = encoder.container(keyedBy: TypeKey.self)
+        try typeContainer.encode(type, forKey: .type)
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .snapshot(let snapshot): try c.encode(snapshot, forKey: .snapshot)
+        case .resumed(let revision, let serverTime, let listeners):
+            try c.encode(revision, forKey: .revision)
+            try c.encode(serverTime, forKey: .serverTime)
+            try c.encode(listeners, forKey: .listeners)
+        case .update(let window): try c.encode(window, forKey: .timeline)
+        case .listeners(let count): try c.encode(count, forKey: .count)
+        case .ack(let ack): try c.encode(ack, forKey: .ack)
+        case .error(let id, let code, let message):
+            try c.encodeIfPresent(id, forKey: .id)
+            try c.encode(code, forKey: .code)
+            try c.encode(message, forKey: .message)
+        case .pong(let nonce, let serverTime):
+            try c.encodeIfPresent(nonce, forKey: .nonce)
+            try c.encode(serverTime, forKey: .serverTime)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// Size limits on everything a client sends. The server refuses anything
+/// larger with a clear error before it touches state.
+public enum WireLimits {
+    public static let maxHTTPBodyBytes = 16 * 1024
+    public static let maxWebSocketMessageBytes = 8 * 1024
+    public static let maxWebSocketFrameBytes = 64 * 1024
+    public static let maxCommandIDLength = 64
+    public static let maxNameLength = 80
+    public static let maxQueryLength = 200
+    public static let maxIDLength = 64
+}
+
+public struct CreateStationRequest: Sendable, Codable, Equatable {
+    public var name: String
+    public var owner: String?
+
+    public init(name: String, owner: String? = nil) {
+        self.name = name
+        self.owner = owner
+    }
+}
+
+public struct CreateStationResponse: Sendable, Codable, Equatable {
+    public var station: StationView
+    /// The secret that authorises DJ commands until accounts exist. Shown once.
+    public var ownerKey: String
+
+    public init(station: StationView, ownerKey: String) {
+        self.station = station
+        self.ownerKey = ownerKey
+    }
+}
+
+/// A DJ command with the client-chosen id that makes resending it safe.
+public struct CommandRequest: Sendable, Codable, Equatable {
+    public var id: String
+    public var command: StationCommand
+
+    public init(id: String, command: StationCommand) {
+        self.id = id
+        self.command = command
+    }
+}
+
+public struct CommandAck: Sendable, Codable, Equatable {
+    public var id: String
+    /// The station revision the command produced.
+    public var revision: Int64
+    /// True when the command had been applied before and was not applied again.
+    public var duplicate: Bool
+
+    public init(id: String, revision: Int64, duplicate: Bool) {
+        self.id = id
+        self.revision = revision
+        self.duplicate = duplicate
+    }
+}
+
+public struct SearchResponse: Sendable, Codable, Equatable {
+    public var query: String
+    public var tracks: [TrackSummary]
+
+    public init(query: String, tracks: [TrackSummary]) {
+        self.query = query
+        self.tracks = tracks
+    }
+}
+
+/// The body of every 4xx/5xx answer: `{"error": {"message": …, "code": …}}`.
+public struct ErrorBody: Sendable, Codable, Equatable {
+    public struct Detail: Sendable, Codable, Equatable {
+        public var message: String
+        public var code: String?
+    }
+
+    public var error: Detail
+
+    public init(message: String, code: String? = nil) {
+        self.error = Detail(message: message, code: code)
+    }
+}

@@ -1,0 +1,169 @@
+@_exported import WavelengthCore
+
+/// A library track as clients see it.
+public struct TrackSummary: Sendable, Codable, Equatable {
+    public var id: TrackID
+    public var title: String
+    public var artist: String
+    public var album: String
+    public var albumArtist: String
+    public var trackNumber: Int?
+    public var discNumber: Int?
+    public var year: Int?
+    public var genre: String?
+    public var durationMs: Int64
+    public var format: String
+    /// Where to fetch the audio (Range requests supported).
+    public var audioURL: String
+    /// Where to fetch cover art, when there is any.
+    public var artworkURL: String?
+
+    public init(
+        id: TrackID, title: String, artist: String, album: String, albumArtist: String, trackNumber: Int?,
+        discNumber: Int?, year: Int?, genre: String?, durationMs: Int64, format: String, audioURL: String,
+        artworkURL: String?
+    ) {
+        self.id = id
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.albumArtist = albumArtist
+        self.trackNumber = trackNumber
+        self.discNumber = discNumber
+        self.year = year
+        self.genre = genre
+        self.durationMs = durationMs
+        self.format = format
+        self.audioURL = audioURL
+        self.artworkURL = artworkURL
+    }
+}
+
+/// Full track details: the summary plus identifiers and sidecar files.
+public struct TrackDetails: Sendable, Codable, Equatable {
+    public var track: TrackSummary
+    public var codec: String
+    public var isrc: String?
+    public var musicBrainzRecordingID: String?
+    public var hasLyrics: Bool
+    public var lyricsURL: String?
+
+    public init(
+        track: TrackSummary, codec: String, isrc: String?, musicBrainzRecordingID: String?, hasLyrics: Bool,
+        lyricsURL: String?
+    ) {
+        self.track = track
+        self.codec = codec
+        self.isrc = isrc
+        self.musicBrainzRecordingID = musicBrainzRecordingID
+        self.hasLyrics = hasLyrics
+        self.lyricsURL = lyricsURL
+    }
+}
+
+/// One timeline entry with its track resolved.
+public struct EntryView: Sendable, Codable, Equatable {
+    public var id: EntryID
+    public var track: TrackSummary
+    public var start: EpochMillis
+    /// start + duration: when the entry stops playing.
+    public var expiration: EpochMillis
+    public var durationMs: Int64
+    /// Where in the audio file playback of this entry begins.
+    public var offsetMs: Int64
+    public var source: EntrySource
+
+    public init(entry: TimelineEntry, track: TrackSummary) {
+        self.id = entry.id
+        self.track = track
+        self.start = entry.start
+        self.expiration = entry.expiration
+        self.durationMs = entry.duration
+        self.offsetMs = entry.offset
+        self.source = entry.source
+    }
+}
+
+/// What a station is doing around now: the current entry, Up Next and the
+/// recent history, stamped with the revision and the server's clock.
+public struct TimelineWindow: Sendable, Codable, Equatable {
+    public var stationID: StationID
+    public var revision: Int64
+    public var serverTime: EpochMillis
+    public var current: EntryView?
+    /// How far into the current entry the server clock is, in ms.
+    public var positionMs: Int64?
+    public var upNext: [EntryView]
+    /// Most recent first.
+    public var history: [EntryView]
+
+    public init(
+        stationID: StationID, revision: Int64, serverTime: EpochMillis, current: EntryView?, positionMs: Int64?,
+        upNext: [EntryView], history: [EntryView]
+    ) {
+        self.stationID = stationID
+        self.revision = revision
+        self.serverTime = serverTime
+        self.current = current
+        self.positionMs = positionMs
+        self.upNext = upNext
+        self.history = history
+    }
+}
+
+public struct StationView: Sendable, Codable, Equatable {
+    public var id: StationID
+    public var name: String
+    public var owner: String
+    /// The short code shown as a radio frequency, e.g. "107.3".
+    public var frequency: String
+    public var revision: Int64
+    public var listeners: Int
+    /// True while someone is listening.
+    public var onAir: Bool
+    public var nowPlaying: TrackSummary?
+    public var createdAt: EpochMillis
+
+    public init(
+        id: StationID, name: String, owner: String, frequency: String, revision: Int64, listeners: Int,
+        onAir: Bool, nowPlaying: TrackSummary?, createdAt: EpochMillis
+    ) {
+        self.id = id
+        self.name = name
+        self.owner = owner
+        self.frequency = frequency
+        self.revision = revision
+        self.listeners = listeners
+        self.onAir = onAir
+        self.nowPlaying = nowPlaying
+        self.createdAt = createdAt
+    }
+}
+
+public struct ArtistSummary: Sendable, Codable, Equatable {
+    public var name: String
+    public var albumCount: Int
+    public var trackCount: Int
+
+    public init(name: String, albumCount: Int, trackCount: Int) {
+        self.name = name
+        self.albumCount = albumCount
+        self.trackCount = trackCount
+    }
+}
+
+public struct AlbumSummary: Sendable, Codable, Equatable {
+    public var title: String
+    public var artist: String
+    public var year: Int?
+    public var trackCount: Int
+    public var artworkURL: String?
+
+    public init(title: String, artist: String, year: Int?, trackCount: Int, artworkURL: String?) {
+        self.title = title
+        self.artist = artist
+        self.year = year
+        self.trackCount = trackCount
+        self.artworkURL = artworkURL
+    }
+}

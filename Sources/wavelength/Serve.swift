@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import WavelengthServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server. With no library it generates and plays a demo library.")
+
+    @Option(help: "Address to listen on (env WAVELENGTH_HOST).")
+    var host: String = Environment.value("WAVELENGTH_HOST") ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on (env WAVELENGTH_PORT).")
+    var port: Int = Environment.value("WAVELENGTH_PORT").flatMap { Int($0) } ?? 8080
+
+    @Option(help: "Data folder for the database and caches (env WAVELENGTH_DATA).")
+    var data: String = Environment.value("WAVELENGTH_DATA") ?? ServerConfiguration.defaultDataDirectory
+
+    @Option(name: .customLong("library"), help: "A music folder to scan at start; repeatable (env WAVELENGTH_LIBRARY, ':'-separated).")
+    var libraries: [String] = Environment.libraryRoots
+
+    @Option(help: "Folder of the web app's static files (env WAVELENGTH_WEB).")
+    var web: String? = Environment.value("WAVELENGTH_WEB") ?? ServerConfiguration.defaultWebRoot
+
+    @Option(help: "Seconds between WebSocket pings; a client that misses one is dropped.")
+    var pingInterval: Int = 15
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        var logger = Logger(label: "wavelength")
+        logger.logLevel = logLevel
+        guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0…65535") }
+        guard (1...3600).contains(pingInterval) else { throw ValidationError("--ping-interval must be 1…3600") }
+        let configuration = ServerConfiguration(
+            host: host, port: port, dataDirectory: data, libraryRoots: libraries, webRoot: web,
+            pingInterval: .seconds(pingInterval))
+        let app = try await buildApplication(configuration, logger: logger)
+        // runService stops gracefully on SIGTERM and SIGINT.
+        try await app.runService()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Wavelength: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wavelength",
+        abstract: "Self-hosted social radio: everyone gets a station.",
+        subcommands: [Serve.self, Scan.self, Bench.self],
+        defaultSubcommand: Serve.self)
+}
