@@ -12,6 +12,13 @@ public func buildApplication(
     _ configuration: ServerConfiguration, logger: Logger = Logger(label: "wavelength")
 ) async throws -> some ApplicationProtocol {
     let services = try await ServerServices.start(configuration, logger: logger)
+    return try buildApplication(services)
+}
+
+/// Builds the server around services that are already running (tests use this).
+public func buildApplication(_ services: ServerServices) throws -> some ApplicationProtocol {
+    let configuration = services.configuration
+    let logger = services.logger
     let router = try buildRouter(services)
     let webSocket = WebSocketServerConfiguration(
         maxFrameSize: WireLimits.maxWebSocketFrameBytes,

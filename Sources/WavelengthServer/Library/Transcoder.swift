@@ -47,7 +47,7 @@ actor Transcoder {
             let partial = output + ".partial"
             try await Self.runFFmpeg(["-nostdin", "-v", "error", "-y", "-i", track.path, "-vn"] + target.ffmpegArguments + [partial])
             // Rename is atomic, so a crash never leaves a half file under the real name.
-            _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: output), withItemAt: URL(fileURLWithPath: partial))
+            guard rename(partial, output) == 0 else { throw LibraryError.generationFailed("could not move \(partial) into the cache") }
             logger.info("Transcoded \(track.path) to \(target.rawValue)")
             return output
         }

@@ -1,0 +1,161 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WavelengthWire
+
+@Suite("Library and audio over HTTP", .timeLimit(.minutes(2)))
+struct LibraryRouteTests {
+    @Test func searchIsPrefixCaseAndDiacriticInsensitive() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            for query in ["caf", "CAFE", "caf%C3%A9", "nocturne%20caf", "aurora"] {
+                let found = try await client.execute(uri: "/api/library/search?q=\(query)", method: .get)
+                    .decode(SearchResponse.self)
+                #expect(found.tracks.contains { $0.title == "Café Nocturne" }, "\(query)")
+            }
+            let nothing = try await client.execute(uri: "/api/library/search?q=zzzzqqq", method: .get)
+                .decode(SearchResponse.self)
+            #expect(nothing.tracks.isEmpty)
+            let empty = try await client.execute(uri: "/api/library/search?q=", method: .get).decode(SearchResponse.self)
+            #expect(empty.tracks.isEmpty)
+            let odd = try await client.execute(uri: "/api/library/search?q=%22%2A%28OR", method: .get)
+            #expect(odd.status == .ok)
+            let long = try await client.execute(uri: "/api/library/search?q=\(String(repeating: "a", count: 300))", method: .get)
+            #expect(long.status == .badRequest)
+            let badLimit = try await client.execute(uri: "/api/library/search?q=a&limit=0", method: .get)
+            #expect(badLimit.status == .badRequest)
+        }
+    }
+
+    @Test func browseByArtistAlbumAndSong() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let artists = try await client.execute(uri: "/api/library/artists", method: .get).decode([ArtistSummary].self)
+            #expect(artists.count >= 3)
+            #expect(artists.contains { $0.name == "Studio Tapes" && $0.trackCount == 1 })
+            let artist = try #require(artists.first { $0.name != "Studio Tapes" })
+            let encoded = artist.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            let albums = try await client.execute(uri: "/api/library/albums?artist=\(encoded)", method: .get)
+                .decode([AlbumSummary].self)
+            #expect(albums.count == artist.albumCount)
+            #expect(albums.allSatisfy { $0.artist == artist.name })
+            let album = albums[0]
+            let tracks = try await client.execute(
+                uri: "/api/library/tracks?artist=\(encoded)&album=\(album.title.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                method: .get
+            ).decode([TrackSummary].self)
+            #expect(tracks.count == album.trackCount)
+            let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            #expect(all.count == artists.reduce(0) { $0 + $1.trackCount })
+        }
+    }
+
+    @Test func trackDetailsArtworkAndLyrics() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            var sawArtwork = false
+            var sawLyrics = false
+            for track in all {
+                let details = try await client.execute(uri: "/api/tracks/\(track.id)", method: .get).decode(TrackDetails.self)
+                #expect(details.track == track)
+                if let artwork = track.artworkURL {
+                    let image = try await client.execute(uri: artwork, method: .get)
+                    #expect(image.status == .ok)
+                    #expect(image.headers[.contentType]?.hasPrefix("image/") == true)
+                    #expect(image.body.readableBytes > 100)
+                    sawArtwork = true
+                }
+                if let lyrics = details.lyricsURL {
+                    let text = try await client.execute(uri: lyrics, method: .get)
+                    #expect(text.status == .ok)
+                    #expect(String(buffer: text.body).contains("["))
+                    sawLyrics = true
+                }
+            }
+            #expect(sawArtwork)
+            #expect(sawLyrics)
+            let missing = try await client.execute(uri: "/api/tracks/nope", method: .get)
+            #expect(missing.status == .notFound)
+            let escape = try await client.execute(uri: "/api/tracks/..%2F..%2Fetc%2Fpasswd/audio", method: .get)
+            #expect(escape.status == .badRequest)
+        }
+    }
+
+    @Test func audioIsServedWithRanges() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let track = try await client.firstTrack(matching: "cafe")
+            let whole = try await client.execute(uri: track.audioURL, method: .get)
+            #expect(whole.status == .ok)
+            #expect(whole.headers[.contentType] == "audio/mpeg")
+            #expect(whole.headers[.acceptRanges] == "bytes")
+            let size = whole.body.readableBytes
+            #expect(size > 10_000)
+
+            let part = try await client.execute(uri: track.audioURL, method: .get, headers: [.range: "bytes=100-199"])
+            #expect(part.status == .partialContent)
+            #expect(part.headers[.contentRange] == "bytes 100-199/\(size)")
+            #expect(part.body.readableBytes == 100)
+            #expect(Array(buffer: part.body) == Array(Array(buffer: whole.body)[100..<200]))
+
+            let tail = try await client.execute(uri: track.audioURL, method: .get, headers: [.range: "bytes=-10"])
+            #expect(tail.headers[.contentRange] == "bytes \(size - 10)-\(size - 1)/\(size)")
+            let open = try await client.execute(uri: track.audioURL, method: .get, headers: [.range: "bytes=\(size - 5)-"])
+            #expect(open.body.readableBytes == 5)
+
+            for bad in ["bytes=\(size)-", "bytes=\(size + 100)-\(size + 200)", "bytes=50-10", "lines=1-2", "bytes=0-1,5-6"] {
+                let refused = try await client.execute(uri: track.audioURL, method: .get, headers: [.range: bad])
+                #expect(refused.status == .rangeNotSatisfiable, "\(bad)")
+                #expect(refused.headers[.contentRange] == "bytes */\(size)", "\(bad)")
+                #expect(refused.errorCode == "range_not_satisfiable")
+            }
+            let head = try await client.execute(uri: track.audioURL, method: .head)
+            #expect(head.headers[.contentLength] == String(size))
+        }
+    }
+
+    @Test func contentTypesMatchTheFormats() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            let expected = [
+                "mp3": "audio/mpeg", "flac": "audio/flac", "ogg": "audio/ogg", "m4a": "audio/mp4",
+                "aiff": "audio/mpeg",  // not playable in browsers: transcoded
+            ]
+            var seen = Set<String>()
+            for track in all {
+                let response = try await client.execute(uri: track.audioURL, method: .get, headers: [.range: "bytes=0-15"])
+                #expect(response.status == .partialContent)
+                if let type = expected[track.format] {
+                    #expect(response.headers[.contentType] == type, "\(track.format)")
+                }
+                if track.format == "opus" { #expect(response.headers[.contentType]?.contains("opus") == true) }
+                seen.insert(track.format)
+            }
+            #expect(seen.isSuperset(of: ["mp3", "ogg", "flac", "m4a", "opus", "aiff"]))
+        }
+    }
+
+    @Test func formatsCanBeAskedForAndAreCached() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            let ogg = try #require(all.first { $0.format == "ogg" })
+            let mp3 = try await client.execute(uri: ogg.audioURL + "?format=mp3", method: .get)
+            #expect(mp3.status == .ok)
+            #expect(mp3.headers[.contentType] == "audio/mpeg")
+            // An MP3 starts with an ID3 tag or a frame sync.
+            let bytes = Array(buffer: mp3.body)
+            #expect(bytes.starts(with: Array("ID3".utf8)) || (bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0))
+            let cached = try FileManager.default.contentsOfDirectory(
+                atPath: server.services.configuration.cacheDirectory + "/transcoded")
+            #expect(cached.contains { $0.hasPrefix(ogg.id) && $0.hasSuffix(".mp3") })
+            let again = try await client.execute(uri: ogg.audioURL + "?format=mp3", method: .get)
+            #expect(Array(buffer: again.body) == bytes)
+            let unknown = try await client.execute(uri: ogg.audioURL + "?format=wma", method: .get)
+            #expect(unknown.status == .badRequest)
+        }
+    }
+}

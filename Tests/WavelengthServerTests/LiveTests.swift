@@ -1,0 +1,189 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WavelengthWire
+
+@Suite("Station WebSocket", .timeLimit(.minutes(2)))
+struct LiveTests {
+    @Test func aListenerWakesAQuietStationMidSong() async throws {
+        let server = try await TestServer.make()
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let quiet = try await client.execute(uri: "/api/stations/\(station)", method: .get).decode(StationView.self)
+            #expect(!quiet.onAir)
+            #expect(try await client.timeline(station).current == nil)
+
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            let snapshot = try await listener.snapshot()
+            let current = try #require(snapshot.timeline.current)
+            #expect(current.start < snapshot.serverTime)  // joined a song already playing
+            #expect(current.expiration > snapshot.serverTime)
+            #expect(snapshot.timeline.positionMs == snapshot.serverTime - current.start)
+            #expect(snapshot.timeline.upNext.count >= 3)  // the robot filled the horizon
+            #expect(snapshot.listeners == 1)
+            #expect(snapshot.station.onAir)
+
+            listener.close()
+            await listener.closed()
+            // Going quiet is saved; poll the station until the hub has caught up.
+            var view = try await client.execute(uri: "/api/stations/\(station)", method: .get).decode(StationView.self)
+            while view.listeners > 0 {
+                await Task.yield()
+                view = try await client.execute(uri: "/api/stations/\(station)", method: .get).decode(StationView.self)
+            }
+            #expect(!view.onAir)
+        }
+    }
+
+    @Test func twoClientsSeeTheSameRevisionAndEveryChange() async throws {
+        let server = try await TestServer.make()
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            let djSnapshot = try await dj.snapshot()
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            let listenerSnapshot = try await listener.snapshot()
+            #expect(listenerSnapshot.revision == djSnapshot.revision)
+            #expect(listenerSnapshot.timeline.current?.id == djSnapshot.timeline.current?.id)
+            try await dj.listeners(2)
+
+            let track = try await client.firstTrack(matching: "nandu")
+            try dj.send(.command(CommandRequest(id: "ws-1", command: .queueNext(trackID: track.id))))
+            let ack = try await dj.ack("ws-1")
+            #expect(!ack.duplicate)
+            let seenByListener = try await listener.update(atLeast: ack.revision)
+            #expect(seenByListener.revision == ack.revision)
+            #expect(seenByListener.upNext.first?.track.id == track.id)
+            let seenByDJ = try await dj.update(atLeast: ack.revision)
+            #expect(seenByDJ.upNext == seenByListener.upNext)
+
+            // Skips reach both.
+            let playing = try #require(seenByDJ.current)
+            try dj.send(.command(CommandRequest(id: "ws-2", command: .skip(entryID: playing.id))))
+            let skipAck = try await dj.ack("ws-2")
+            let afterSkip = try await listener.update(atLeast: skipAck.revision)
+            #expect(afterSkip.current?.track.id == track.id)
+            dj.close()
+            listener.close()
+        }
+    }
+
+    @Test func aResentCommandAppliesOnce() async throws {
+        let server = try await TestServer.make()
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            _ = try await dj.snapshot()
+            let track = try await client.firstTrack(matching: "cafe")
+            let command = ClientMessage.command(CommandRequest(id: "once", command: .append(trackID: track.id)))
+            try dj.send(command)
+            let first = try await dj.ack("once")
+            try dj.send(command)
+            let second = try await dj.ack("once")
+            #expect(second.duplicate)
+            #expect(second.revision == first.revision)
+            let window = try await client.timeline(station)
+            #expect(window.revision == first.revision)
+            #expect(window.upNext.filter { $0.track.id == track.id && $0.source == .dj }.count == 1)
+            dj.close()
+        }
+    }
+
+    @Test func aReconnectingClientCatchesUp() async throws {
+        let server = try await TestServer.make()
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            let snapshot = try await listener.snapshot()
+            // Reconnecting with nothing missed: told it is current, no resend.
+            let current = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?since=\(snapshot.revision)")
+            let first = try await current.next()
+            guard case .resumed(let revision, _, let listeners) = first else {
+                Issue.record("expected resumed, got \(first)")
+                return
+            }
+            #expect(revision == snapshot.revision)
+            #expect(listeners == 2)
+            current.close()
+
+            // Something changes while a client is away.
+            let track = try await client.firstTrack(matching: "cafe")
+            let ack = try await client.command(station, key: key, id: "away", .queueNext(trackID: track.id))
+                .decode(CommandAck.self)
+            let behind = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?since=\(snapshot.revision)")
+            let caughtUp = try await behind.snapshot()
+            #expect(caughtUp.revision == ack.revision)
+            #expect(caughtUp.timeline.upNext.first?.track.id == track.id)
+            behind.close()
+            listener.close()
+        }
+    }
+
+    @Test func aVanishedClientStopsBeingCounted() async throws {
+        let server = try await TestServer.make(pingInterval: .seconds(1))
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            _ = try await listener.snapshot()
+            let silent = try SilentSocket(port: client.port!, path: "/api/stations/\(station)/live")
+            try await listener.listeners(2)
+            // The silent client never answers a ping, so the server drops it.
+            try await listener.listeners(1)
+            let view = try await client.execute(uri: "/api/stations/\(station)", method: .get).decode(StationView.self)
+            #expect(view.listeners == 1)
+            withExtendedLifetime(silent) {}
+            listener.close()
+        }
+    }
+
+    @Test func badMessagesGetErrorsAndChangeNothing() async throws {
+        let server = try await TestServer.make()
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            let snapshot = try await dj.snapshot()
+            let cases: [(String, String)] = [
+                ("{not json", "bad_message"),
+                (#"{"type":"dance"}"#, "unknown_type"),
+                (#"{"type":"command","id":"x","command":{"op":"explode"}}"#, "bad_message"),
+                (#"{"type":"command","command":{"op":"skip"}}"#, "bad_message"),
+                (#"{"type":"command","id":"","command":{"op":"skip"}}"#, "invalid_command_id"),
+                (#"{"type":"command","id":"r","command":{"op":"remove","entryID":"nope"}}"#, "unknown_entry"),
+                (#"{"type":"command","id":"m","command":{"op":"move","entryID":"nope","toIndex":0}}"#, "unknown_entry"),
+                (#"{"type":"ping","nonce":"\#(String(repeating: "n", count: 9000))"}"#, "too_large"),
+            ]
+            for (text, code) in cases {
+                dj.sendRaw(text)
+                let error = try await dj.error()
+                #expect(error.code == code, "\(text.prefix(60))")
+                #expect(!error.message.isEmpty)
+            }
+            dj.sendBinary([1, 2, 3])
+            #expect(try await dj.error().code == "bad_message")
+            // Still connected and answering.
+            try dj.send(.ping(nonce: "still-here"))
+            let pong = try await dj.next { $0.type == "pong" }
+            guard case .pong(let nonce, _) = pong else { return }
+            #expect(nonce == "still-here")
+            #expect(try await client.timeline(station).revision == snapshot.revision)
+
+            // A listener without the key cannot command.
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            _ = try await listener.snapshot()
+            try listener.send(.command(CommandRequest(id: "sneaky", command: .skip(entryID: nil))))
+            #expect(try await listener.error().code == "forbidden")
+            #expect(try await client.timeline(station).revision == snapshot.revision)
+            dj.close()
+            listener.close()
+        }
+    }
+
+    @Test func unknownStationsAreRefusedBeforeUpgrading() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/api/stations/nope/live", method: .get)
+            #expect(response.status == .notFound)
+        }
+    }
+}

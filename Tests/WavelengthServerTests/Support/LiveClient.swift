@@ -1,0 +1,149 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import WavelengthWire
+
+/// A station WebSocket client for tests: collects every server message and
+/// lets a test wait for the next one that matches, without sleeping.
+final class LiveClient: Sendable {
+    private let inbox = Inbox()
+    private let outgoing: AsyncStream<WebSocketOutboundFrame>.Continuation
+    private let connection: Task<Void, any Error>
+
+    init(port: Int, path: String) {
+        let (stream, continuation) = AsyncStream<WebSocketOutboundFrame>.makeStream()
+        outgoing = continuation
+        let inbox = self.inbox
+        connection = Task {
+            var logger = Logger(label: "live-client")
+            logger.logLevel = .error
+            defer { Task { await inbox.close() } }
+            _ = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: logger) {
+                inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await frame in stream {
+                            switch frame {
+                            case .text(let text): try await outbound.write(.text(text))
+                            case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                            case .close: try await outbound.close(.normalClosure, reason: "bye")
+                            }
+                        }
+                    }
+                    group.addTask {
+                        for try await message in inbound.messages(maxSize: 1 << 20) {
+                            if case .text(let text) = message,
+                                let decoded = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
+                            {
+                                await inbox.append(decoded)
+                            }
+                        }
+                    }
+                    _ = try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    enum WebSocketOutboundFrame: Sendable {
+        case text(String)
+        case binary([UInt8])
+        case close
+    }
+
+    func send(_ message: ClientMessage) throws {
+        outgoing.yield(.text(String(decoding: try JSONEncoder().encode(message), as: UTF8.self)))
+    }
+
+    func sendRaw(_ text: String) {
+        outgoing.yield(.text(text))
+    }
+
+    func sendBinary(_ bytes: [UInt8]) {
+        outgoing.yield(.binary(bytes))
+    }
+
+    /// Waits for the first message not yet taken that matches.
+    func next(where predicate: @escaping @Sendable (ServerMessage) -> Bool = { _ in true }) async throws -> ServerMessage {
+        guard let message = await inbox.next(where: predicate) else { throw ClosedError() }
+        return message
+    }
+
+    /// Waits until the connection has closed.
+    func closed() async {
+        _ = try? await connection.value
+    }
+
+    func close() {
+        outgoing.yield(.close)
+        outgoing.finish()
+    }
+
+    struct ClosedError: Error {}
+}
+
+extension LiveClient {
+    func snapshot() async throws -> ServerMessage.Snapshot {
+        guard case .snapshot(let snapshot) = try await next(where: { $0.type == "snapshot" }) else { throw ClosedError() }
+        return snapshot
+    }
+
+    func ack(_ id: String) async throws -> CommandAck {
+        let message = try await next { if case .ack(let ack) = $0 { ack.id == id } else { false } }
+        guard case .ack(let ack) = message else { throw ClosedError() }
+        return ack
+    }
+
+    func error() async throws -> (id: String?, code: String, message: String) {
+        guard case .error(let id, let code, let message) = try await next(where: { $0.type == "error" }) else {
+            throw ClosedError()
+        }
+        return (id, code, message)
+    }
+
+    func update(atLeast revision: Int64) async throws -> TimelineWindow {
+        let message = try await next { if case .update(let window) = $0 { window.revision >= revision } else { false } }
+        guard case .update(let window) = message else { throw ClosedError() }
+        return window
+    }
+
+    func listeners(_ count: Int) async throws {
+        _ = try await next { if case .listeners(let n) = $0 { n == count } else { false } }
+    }
+}
+
+/// Messages in arrival order. `next(where:)` takes out the first match and
+/// leaves the others for later questions.
+actor Inbox {
+    private var messages: [ServerMessage] = []
+    private var isClosed = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func append(_ message: ServerMessage) {
+        messages.append(message)
+        wakeAll()
+    }
+
+    func close() {
+        isClosed = true
+        wakeAll()
+    }
+
+    func next(where predicate: @Sendable (ServerMessage) -> Bool) async -> ServerMessage? {
+        while true {
+            if let index = messages.firstIndex(where: predicate) {
+                return messages.remove(at: index)
+            }
+            if isClosed { return nil }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+    }
+
+    private func wakeAll() {
+        let current = waiters
+        waiters.removeAll()
+        current.forEach { $0.resume() }
+    }
+}

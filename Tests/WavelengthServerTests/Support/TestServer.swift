@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import WavelengthServer
+import WavelengthWire
+
+/// A server on a fresh data folder over the shared test library.
+struct TestServer {
+    let dataDirectory: String
+    let services: ServerServices
+
+    static func make(dataDirectory: String? = nil, pingInterval: Duration = .seconds(1)) async throws -> TestServer {
+        let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, dataDirectory: data, libraryRoots: try await TestLibrary.shared.roots(),
+            webRoot: nil, pingInterval: pingInterval, demoLibrary: false)
+        let services = try await ServerServices.start(configuration, logger: logger)
+        return TestServer(dataDirectory: data, services: services)
+    }
+
+    func application() throws -> some ApplicationProtocol {
+        try buildApplication(services)
+    }
+
+    /// The first station's id and owner key, from the file the server writes.
+    func firstStation() throws -> (id: String, key: String) {
+        let line = try String(contentsOfFile: dataDirectory + "/owner-keys.txt", encoding: .utf8)
+        let parts = line.split(separator: " ")
+        return (String(parts[0]), String(parts[2]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+let jsonDecoder = JSONDecoder()
+let jsonEncoder = JSONEncoder()
+
+extension TestResponse {
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try jsonDecoder.decode(T.self, from: Data(buffer: body))
+    }
+
+    var errorCode: String? {
+        (try? jsonDecoder.decode(ErrorBody.self, from: Data(buffer: body)))?.error.code
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a DJ command over HTTP.
+    @discardableResult
+    func command(
+        _ station: String, key: String?, id: String, _ command: StationCommand
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        let body = try jsonEncoder.encode(CommandRequest(id: id, command: command))
+        return try await execute(
+            uri: "/api/stations/\(station)/commands", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+    }
+
+    func timeline(_ station: String) async throws -> TimelineWindow {
+        try await execute(uri: "/api/stations/\(station)/timeline", method: .get).decode(TimelineWindow.self)
+    }
+
+    func firstTrack(matching query: String) async throws -> TrackSummary {
+        let response = try await execute(uri: "/api/library/search?q=\(query)", method: .get).decode(SearchResponse.self)
+        guard let track = response.tracks.first else { throw CocoaError(.fileNoSuchFile) }
+        return track
+    }
+}
