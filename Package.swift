@@ -80,7 +80,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WavelengthStorageTests",
-            dependencies: ["WavelengthStorage", "WavelengthLibrary", "WavelengthCore"],
+            dependencies: [
+                "WavelengthStorage", "WavelengthLibrary", "WavelengthCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WavelengthServer
+
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    /// Every route the router knows is in the document, and nothing else.
+    @Test func documentMatchesTheRoutes() async throws {
+        let server = try await TestServer.make()
+        let router = try buildRouter(server.services)
+        let routes = Set(router.routes.map { "\($0.method.rawValue) \(Self.normalize($0.path.description))" })
+
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/openapi.json", method: .get)
+            #expect(response.status == .ok)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            #expect((document["openapi"] as? String)?.hasPrefix("3.") == true)
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            let methods = ["get", "post", "put", "patch", "delete", "head"]
+            let documented = Set(
+                paths.flatMap { path, operations in
+                    operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(Self.normalize(path))" }
+                })
+            #expect(routes == documented, "only in router: \(routes.subtracting(documented)); only in document: \(documented.subtracting(routes))")
+        }
+    }
+
+    /// `{id}` and `:id` both become `{}` so the two spellings compare equal.
+    static func normalize(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { part in
+            part.hasPrefix(":") || (part.hasPrefix("{") && part.hasSuffix("}")) ? "{}" : String(part)
+        }.joined(separator: "/")
+    }
+}
