@@ -34,3 +34,21 @@ struct OpenAPITests {
         }.joined(separator: "/")
     }
 }
+
+@Suite("Static web files")
+struct StaticFileTests {
+    @Test func theWebFolderIsServed() async throws {
+        let folder = NSTemporaryDirectory() + "wavelength-web-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "<h1>hello dial</h1>".write(toFile: folder + "/index.html", atomically: true, encoding: .utf8)
+        let server = try await TestServer.make(webRoot: folder)
+        try await server.application().test(.router) { client in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body).contains("hello dial"))
+            let escape = try await client.execute(uri: "/../../etc/passwd", method: .get)
+            #expect(escape.status == .notFound || escape.status == .badRequest)
+            #expect(!String(buffer: escape.body).contains("root:"))
+        }
+    }
+}

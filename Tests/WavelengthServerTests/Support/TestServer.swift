@@ -10,13 +10,15 @@ struct TestServer {
     let dataDirectory: String
     let services: ServerServices
 
-    static func make(dataDirectory: String? = nil, pingInterval: Duration = .seconds(1)) async throws -> TestServer {
+    static func make(
+        dataDirectory: String? = nil, pingInterval: Duration = .seconds(1), webRoot: String? = nil
+    ) async throws -> TestServer {
         let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: data, libraryRoots: try await TestLibrary.shared.roots(),
-            webRoot: nil, pingInterval: pingInterval, demoLibrary: false)
+            webRoot: webRoot, pingInterval: pingInterval, demoLibrary: false)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)
     }
