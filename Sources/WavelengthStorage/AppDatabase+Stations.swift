@@ -100,4 +100,21 @@ extension AppDatabase: StationRepository {
                 .map(\.entry)
         }
     }
+
+    public func pool(stationID: StationID) async throws -> [TrackID] {
+        try await writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT trackID FROM stationPool WHERE stationID = ? ORDER BY trackID", arguments: [stationID])
+        }
+    }
+
+    public func setPool(stationID: StationID, trackIDs: [TrackID]) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM stationPool WHERE stationID = ?", arguments: [stationID])
+            for trackID in Set(trackIDs) {
+                try db.execute(
+                    sql: "INSERT INTO stationPool (stationID, trackID) VALUES (?, ?)", arguments: [stationID, trackID])
+            }
+        }
+    }
 }

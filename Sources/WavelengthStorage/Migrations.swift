@@ -81,6 +81,14 @@ extension AppDatabase {
                 t.primaryKey(["stationID", "commandID"])
             }
         }
+        migrator.registerMigration("v2: station song pools") { db in
+            // No rows for a station means its pool is the whole library.
+            try db.create(table: "stationPool") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("trackID", .text).notNull()
+                t.primaryKey(["stationID", "trackID"])
+            }
+        }
         return migrator
     }
 }

@@ -16,6 +16,10 @@ public protocol StationRepository: Sendable {
     func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws
     /// The revision a command produced, when the station applied it before.
     func appliedRevision(stationID: StationID, commandID: String) async throws -> Int64?
+    /// The tracks the robot DJ picks from; empty means the whole library.
+    func pool(stationID: StationID) async throws -> [TrackID]
+    /// Replaces the station's pool in one transaction; empty means the whole library.
+    func setPool(stationID: StationID, trackIDs: [TrackID]) async throws
     /// Plays that started before `before`, most recent first.
     func history(stationID: StationID, before: EpochMillis, limit: Int) async throws -> [TimelineEntry]
 }

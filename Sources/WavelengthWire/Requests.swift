@@ -56,6 +56,17 @@ public struct CommandAck: Sendable, Codable, Equatable {
     }
 }
 
+/// The tracks a station's robot DJ picks from. Empty means the whole library.
+public struct StationPool: Sendable, Codable, Equatable {
+    public var trackIDs: [TrackID]
+
+    public static let maxTracks = 500
+
+    public init(trackIDs: [TrackID]) {
+        self.trackIDs = trackIDs
+    }
+}
+
 public struct SearchResponse: Sendable, Codable, Equatable {
     public var query: String
     public var tracks: [TrackSummary]

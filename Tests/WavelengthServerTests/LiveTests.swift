@@ -187,3 +187,41 @@ struct LiveTests {
         }
     }
 }
+
+@Suite("Song pool", .timeLimit(.minutes(2)))
+struct SongPoolTests {
+    @Test func theRobotPlaysFromTheChosenPool() async throws {
+        let server = try await TestServer.make()
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let track = try await client.firstTrack(matching: "nandu")
+            let body = ByteBuffer(data: try JSONEncoder().encode(StationPool(trackIDs: [track.id])))
+            let refused = try await client.execute(uri: "/api/stations/\(station)/pool", method: .put, body: body)
+            #expect(refused.status == .forbidden)
+            let unknown = try await client.execute(
+                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"],
+                body: ByteBuffer(string: #"{"trackIDs":["nope"]}"#))
+            #expect(unknown.status == .notFound)
+            let tooMany = try JSONEncoder().encode(StationPool(trackIDs: (0...500).map { "t\($0)" }))
+            let big = try await client.execute(
+                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"],
+                body: ByteBuffer(data: tooMany))
+            #expect(big.status == .badRequest || big.status == .contentTooLarge)
+            let set = try await client.execute(
+                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"], body: body)
+            #expect(try set.decode(StationPool.self).trackIDs == [track.id])
+
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            let snapshot = try await listener.snapshot()
+            let robotPicks = ([snapshot.timeline.current].compactMap { $0 } + snapshot.timeline.upNext).filter { $0.source == .robot }
+            #expect(!robotPicks.isEmpty)
+            #expect(robotPicks.allSatisfy { $0.track.id == track.id })
+            listener.close()
+
+            let cleared = try await client.execute(
+                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"],
+                body: ByteBuffer(string: #"{"trackIDs":[]}"#))
+            #expect(try cleared.decode(StationPool.self).trackIDs.isEmpty)
+        }
+    }
+}

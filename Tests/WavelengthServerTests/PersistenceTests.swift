@@ -84,5 +84,9 @@ struct PersistenceTests {
         let djEntries = ([window.current].compactMap { $0 } + window.upNext + window.history).filter { $0.source == .dj }
         #expect(djEntries.count >= 25)
         #expect(window.revision >= 25)
+        // SIGTERM shuts down gracefully.
+        restarted.stop()
+        #expect(restarted.process.terminationReason == .exit)
+        #expect(restarted.process.terminationStatus == 0)
     }
 }

@@ -17,7 +17,7 @@ enum DemoCatalog {
         var codecArguments: [String] {
             switch self {
             case .mp3: ["-c:a", "libmp3lame", "-q:a", "4", "-id3v2_version", "3"]
-            case .flac: ["-c:a", "flac"]
+            case .flac: ["-c:a", "flac", "-sample_fmt", "s16"]
             case .opus: ["-c:a", "libopus", "-b:a", "96k"]
             case .vorbis: ["-c:a", "libvorbis", "-q:a", "4"]
             case .aac: ["-c:a", "aac", "-b:a", "128k"]

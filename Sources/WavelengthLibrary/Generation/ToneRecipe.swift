@@ -28,9 +28,11 @@ struct ToneRecipe: Sendable {
     func filterGraph(seconds: Int) -> String {
         let echoMs = Int(noteSeconds * 1000 * 1.5)
         return "aevalsrc=exprs='\(expression)':s=\(Self.sampleRate):d=\(format(cycleSeconds)),"
-            + "aloop=loop=-1:size=\(cycleSamples),atrim=duration=\(seconds),"
-            + "aecho=0.8:0.6:\(echoMs):0.25,"
-            + "afade=t=in:d=0.8,afade=t=out:st=\(seconds - 3):d=3"
+            + "aloop=loop=-1:size=\(cycleSamples),aecho=0.8:0.6:\(echoMs):0.25,"
+            // Trim after the echo, which would otherwise add its tail to the stated length.
+            + "atrim=duration=\(seconds),afade=t=in:d=0.8,afade=t=out:st=\(seconds - 3):d=3,"
+            // Haas delay on one side: a mono source turned into a gentle, wide stereo image.
+            + "haas"
     }
 
     /// Registers: 0 note number, 1 chord number, 2 chord root, 3 chord third, 4 pattern step,
@@ -43,7 +45,9 @@ struct ToneRecipe: Sendable {
         let tones = ["0", "ld(3)", "7", "12", "(12+ld(3))", "19"]
         let step = chain(on: "ld(4)", pattern.map { tones[$0] })
         let base = format(rootHz)
-        let pluck = "(1-exp(-ld(6)*300))*exp(-ld(6)*\(format(decay)))"
+        // Fast attack, exponential decay, and a 25 ms release that reaches silence exactly at
+        // the next note: cutting a still-ringing sine would click.
+        let pluck = "(1-exp(-ld(6)*300))*exp(-ld(6)*\(format(decay)))*min(1,(\(note)-ld(6))*40)"
             + "*(0.30*sin(2*PI*ld(7)*t)+\(format(brightness))*sin(4*PI*ld(7)*t))"
         // Pad (an octave down) and bass (two down) swell in and out with each chord to avoid clicks.
         let swell = "min(1,ld(8)*3)*min(1,(\(chordSeconds)-ld(8))*3)"

@@ -17,6 +17,8 @@ struct StationsController {
         router.get("/api/stations/{id}/timeline", use: timeline)
         router.get("/api/stations/{id}/history", use: history)
         router.post("/api/stations/{id}/commands", use: command)
+        router.get("/api/stations/{id}/pool", use: pool)
+        router.put("/api/stations/{id}/pool", use: setPool)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [StationView] {
@@ -71,6 +73,24 @@ struct StationsController {
         let body = try await request.decode(as: CommandRequest.self, context: context)
         try CommandValidation.check(body)
         return try await hub.apply(body, caller: request.caller)
+    }
+
+    @Sendable func pool(_ request: Request, context: AppRequestContext) async throws -> StationPool {
+        StationPool(trackIDs: try await hub(context).pool())
+    }
+
+    /// Chooses the tracks the robot DJ plays from; `[]` means the whole library.
+    @Sendable func setPool(_ request: Request, context: AppRequestContext) async throws -> StationPool {
+        let hub = try await hub(context)
+        let body = try await request.decode(as: StationPool.self, context: context)
+        guard body.trackIDs.count <= StationPool.maxTracks else {
+            throw APIError.badRequest("A pool holds at most \(StationPool.maxTracks) tracks.", code: "too_many_tracks")
+        }
+        for id in body.trackIDs where id.isEmpty || id.utf8.count > WireLimits.maxIDLength {
+            throw APIError.badRequest("A track id in the pool is empty or too long.", code: "invalid_id")
+        }
+        try await hub.setPool(body.trackIDs, caller: request.caller)
+        return StationPool(trackIDs: try await hub.pool())
     }
 
     private func hub(_ context: AppRequestContext) async throws -> StationHub {

@@ -12,3 +12,4 @@ extension TrackSummary: ResponseEncodable {}
 extension EntryView: ResponseEncodable {}
 extension ArtistSummary: ResponseEncodable {}
 extension AlbumSummary: ResponseEncodable {}
+extension StationPool: ResponseEncodable {}

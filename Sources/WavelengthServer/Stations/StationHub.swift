@@ -20,6 +20,8 @@ actor StationHub {
     private var listeners: [ListenerID: AsyncStream<String>.Continuation] = [:]
     private var ticker: Task<Void, Never>?
     private let context: StationContext
+    /// The station's chosen pool, loaded on first use; empty = whole library.
+    private var chosenPool: Set<TrackID>?
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
@@ -160,16 +162,16 @@ actor StationHub {
     // MARK: Time passing
 
     private func wakeAndFill() async throws {
-        let pool = try await context.catalog.pool()
+        let (pool, library) = try await pools()
         let artists = try await context.catalog.artistsByTrack()
         let now = context.clock.now()
         let changed = try await commit { state in
             var rng = SystemRandomNumberGenerator()
             var outcome = state.wake(
-                at: now, robot: context.robot, pool: pool, fallback: pool, artistOf: { artists[$0] }, using: &rng)
+                at: now, robot: context.robot, pool: pool, fallback: library, artistOf: { artists[$0] }, using: &rng)
             outcome.merge(
                 state.fill(
-                    at: now, robot: context.robot, pool: pool, fallback: pool, artistOf: { artists[$0] },
+                    at: now, robot: context.robot, pool: pool, fallback: library, artistOf: { artists[$0] },
                     using: &rng))
             return outcome
         }
@@ -180,14 +182,46 @@ actor StationHub {
     /// clients must be told.
     @discardableResult
     private func fillIfNeeded() async throws -> Bool {
-        let pool = try await context.catalog.pool()
+        let (pool, library) = try await pools()
         let artists = try await context.catalog.artistsByTrack()
         let now = context.clock.now()
         return try await commit { state in
             var rng = SystemRandomNumberGenerator()
             return state.fill(
-                at: now, robot: context.robot, pool: pool, fallback: pool, artistOf: { artists[$0] }, using: &rng)
+                at: now, robot: context.robot, pool: pool, fallback: library, artistOf: { artists[$0] }, using: &rng)
         }
+    }
+
+    /// The station's pool and the fallback (the whole library). A pool whose
+    /// tracks have all left the library comes back empty, so the robot falls back.
+    private func pools() async throws -> (pool: [PoolTrack], library: [PoolTrack]) {
+        let library = try await context.catalog.pool()
+        if chosenPool == nil {
+            chosenPool = Set(try await context.repository.pool(stationID: id))
+        }
+        guard let chosenPool, !chosenPool.isEmpty else { return (library, library) }
+        return (library.filter { chosenPool.contains($0.id) }, library)
+    }
+
+    // MARK: Song pool
+
+    func pool() async throws -> [TrackID] {
+        try await context.repository.pool(stationID: id)
+    }
+
+    /// Replaces the robot DJ's pool. Owner only; every track must exist.
+    func setPool(_ trackIDs: [TrackID], caller: Caller) async throws {
+        guard authorizesDJ(caller) else {
+            throw APIError(.forbidden, code: "forbidden", "Only the station's owner can do that; check the owner key.")
+        }
+        let known = try await context.catalog.summaries(for: trackIDs)
+        if let unknown = trackIDs.first(where: { known[$0] == nil }) {
+            throw APIError(TimelineError.unknownTrack(unknown))
+        }
+        await lock()
+        defer { unlock() }
+        try await context.repository.setPool(stationID: id, trackIDs: trackIDs)
+        chosenPool = Set(trackIDs)
     }
 
     private func tick() async {

@@ -1,0 +1,265 @@
+"""Fixtures for Wavelength's browser tests: the real server binary on a free
+port with a fresh data folder, a generated library with hostile tags and a
+short track, and headless Chromium sessions driven by Selenium.
+
+Run from the repository root: python3 -m pytest -q tests/browser
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+REPO = Path(__file__).resolve().parents[2]
+WEB = REPO / "web"
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+LOGS = REPO / "test-artifacts" / "logs"
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+
+PHONE = (390, 844)
+DESKTOP = (1440, 900)
+
+# Titles that would run script if rendered as HTML.
+ALERT_TITLE = "<img src=x onerror=alert(1)>"
+XSS_TITLE = '"><img src=x onerror="window.__xss=1">'
+XSS_ARTIST = "<script>window.__xss=2</script>"
+XSS_ALBUM = "<b onmouseover=window.__xss=3>Bold</b>"
+SHORT_TITLE = "Short Wave"
+
+
+def server_binary() -> Path:
+    value = os.environ.get("WAVELENGTH_BIN", ".build/debug/wavelength")
+    path = Path(value)
+    if not path.is_absolute():
+        path = REPO / path
+    if not path.exists():
+        pytest.exit(f"The server binary {path} is missing: build it first (swift build) or set WAVELENGTH_BIN.", returncode=2)
+    return path
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """The real `wavelength serve`, started and stopped by the tests."""
+
+    def __init__(self, data: Path, port: int | None = None, libraries: list[Path] | None = None, name: str = "server"):
+        self.data = data
+        self.port = port or free_port()
+        self.libraries = libraries or []
+        self.name = name
+        self.process: subprocess.Popen | None = None
+        self.base = f"http://127.0.0.1:{self.port}"
+        LOGS.mkdir(parents=True, exist_ok=True)
+        self.log_path = LOGS / f"{name}-{self.port}.log"
+
+    def start(self, timeout: float = 90.0) -> "Server":
+        args = [
+            str(server_binary()), "serve",
+            "--data", str(self.data),
+            "--host", "127.0.0.1",
+            "--port", str(self.port),
+            "--web", str(WEB),
+            "--ping-interval", "2",
+        ]
+        for library in self.libraries:
+            args += ["--library", str(library)]
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+        log.close()
+        # A short bounded poll: the server is ready when /health answers.
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}; see {self.log_path}")
+            try:
+                with urllib.request.urlopen(self.base + "/health", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not become ready in {timeout} s; see {self.log_path}")
+
+    def stop(self) -> None:
+        if not self.process or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+    # HTTP helpers.
+    def request(self, method: str, path: str, body: dict | None = None, key: str | None = None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if key:
+            request.add_header("Authorization", f"Bearer {key}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            text = response.read().decode()
+            return json.loads(text) if text else None
+
+    def get(self, path: str):
+        return self.request("GET", path)
+
+    def create_station(self, name: str) -> tuple[dict, str]:
+        created = self.request("POST", "/api/stations", {"name": name, "owner": "tests"})
+        return created["station"], created["ownerKey"]
+
+    def command(self, station_id: str, key: str, command: dict) -> dict:
+        self.counter = getattr(self, "counter", 0) + 1
+        return self.request(
+            "POST", f"/api/stations/{station_id}/commands",
+            {"id": f"test-{os.getpid()}-{time.monotonic_ns()}-{self.counter}", "command": command}, key=key,
+        )
+
+    def timeline(self, station_id: str) -> dict:
+        return self.get(f"/api/stations/{station_id}/timeline")
+
+    def tracks(self) -> list[dict]:
+        return self.get("/api/library/tracks?limit=500")
+
+    def demo_station(self) -> tuple[str, str, str]:
+        station_id, frequency, key = (self.data / "owner-keys.txt").read_text().split()[:3]
+        return station_id, frequency, key
+
+
+@pytest.fixture(scope="session")
+def demo_server(tmp_path_factory):
+    """One server with the generated demo library, shared by most tests;
+    each test makes its own station."""
+    server = Server(tmp_path_factory.mktemp("demo-data"), name="demo").start()
+    yield server
+    server.stop()
+
+
+def make_tone(path: Path, seconds: float, hz: int, title: str, artist: str, album: str, track: int) -> None:
+    subprocess.run(
+        [
+            "ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
+            "-f", "lavfi", "-i", f"sine=frequency={hz}:sample_rate=44100:duration={seconds}",
+            "-ac", "2", "-c:a", "libmp3lame", "-b:a", "96k",
+            "-metadata", f"title={title}",
+            "-metadata", f"artist={artist}",
+            "-metadata", f"album_artist={artist}",
+            "-metadata", f"album={album}",
+            "-metadata", f"track={track}",
+            "-metadata", "genre=Test",
+            str(path),
+        ],
+        check=True,
+    )
+
+
+@pytest.fixture(scope="session")
+def tone_library(tmp_path_factory) -> Path:
+    """Five tagged sine tones: a 6 s one (so a track ends quickly) and two
+    with titles, artists and albums that are HTML."""
+    if not shutil.which("ffmpeg"):
+        pytest.exit("ffmpeg is needed to generate the test library", returncode=2)
+    root = tmp_path_factory.mktemp("tone-library")
+    make_tone(root / "01-short.mp3", 6, 440, SHORT_TITLE, "Test Signal", "Calibration", 1)
+    make_tone(root / "02-alert.mp3", 30, 330, ALERT_TITLE, XSS_ARTIST, XSS_ALBUM, 2)
+    make_tone(root / "03-xss.mp3", 25, 550, XSS_TITLE, XSS_ARTIST, XSS_ALBUM, 3)
+    make_tone(root / "04-long.mp3", 40, 262, "Long Tone", "Test Signal", "Calibration", 4)
+    make_tone(root / "05-mid.mp3", 20, 392, "Middle Tone", "Test Signal", "Calibration", 5)
+    return root
+
+
+@pytest.fixture(scope="session")
+def tone_server(tmp_path_factory, tone_library):
+    server = Server(tmp_path_factory.mktemp("tone-data"), libraries=[tone_library], name="tones").start()
+    yield server
+    server.stop()
+
+
+def new_driver(size=PHONE, mobile: bool | None = None) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--autoplay-policy=no-user-gesture-required",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--mute-audio",
+        "--no-first-run",
+        "--hide-scrollbars",
+        f"--window-size={size[0]},{size[1]}",
+    ):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The system chromedriver, given explicitly: Selenium Manager never runs.
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    set_viewport(driver, size, mobile)
+    return driver
+
+
+def set_viewport(driver, size, mobile: bool | None = None) -> None:
+    if mobile is None:
+        mobile = size[0] < 700
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile},
+    )
+
+
+@pytest.fixture
+def browser(request):
+    """A factory of headless Chromium sessions (separate browser contexts),
+    all closed after the test. Console errors are written to the logs."""
+    drivers: list[webdriver.Chrome] = []
+
+    def make(size=PHONE, mobile: bool | None = None) -> webdriver.Chrome:
+        driver = new_driver(size, mobile)
+        drivers.append(driver)
+        return driver
+
+    yield make
+    LOGS.mkdir(parents=True, exist_ok=True)
+    for index, driver in enumerate(drivers):
+        try:
+            entries = driver.get_log("browser")
+            if entries:
+                with open(LOGS / f"{request.node.name}-browser{index}.log", "w") as f:
+                    for entry in entries:
+                        f.write(f"{entry['level']} {entry['message']}\n")
+        except Exception:
+            pass
+        driver.quit()
+
+
+@pytest.fixture
+def shot(request):
+    """shot(driver, "screen-name") saves a PNG of the viewport."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name)
+
+    def take(driver, name: str) -> Path:
+        path = SCREENSHOTS / f"{test_name}--{name}.png"
+        driver.save_screenshot(str(path))
+        return path
+
+    return take

@@ -1,0 +1,165 @@
+"""Helpers shared by the browser tests: waiting on page conditions,
+reading the player, measuring sync against the server's timeline, and
+moving focus with the keyboard alone."""
+
+from __future__ import annotations
+
+import time
+
+from selenium.common.exceptions import JavascriptException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+AUDIO_JS = """
+const a = document.getElementById('wl-audio');
+const screen = document.querySelector('.station-screen');
+return {
+  paused: a.paused,
+  currentTime: a.currentTime,
+  readyState: a.readyState,
+  entryId: a.dataset.entryId || null,
+  state: a.dataset.state || null,
+  src: a.currentSrc || a.getAttribute('src') || '',
+  connection: screen ? screen.dataset.connection || null : null,
+  revision: screen ? Number(screen.dataset.revision || -1) : -1,
+};
+"""
+
+
+def wait_for(driver, condition, timeout: float = 10.0, message: str = ""):
+    """Polls condition(driver) until truthy (WebDriverWait, 50 ms steps)."""
+    return WebDriverWait(
+        driver, timeout, poll_frequency=0.05,
+        ignored_exceptions=(StaleElementReferenceException, JavascriptException),
+    ).until(condition, message)
+
+
+def audio(driver) -> dict:
+    return driver.execute_script(AUDIO_JS)
+
+
+def is_playing(driver, entry_id: str | None = None) -> bool:
+    a = audio(driver)
+    return (
+        not a["paused"]
+        and a["state"] == "playing"
+        and a["readyState"] >= 3
+        and a["currentTime"] > 0
+        and (entry_id is None or a["entryId"] == entry_id)
+    )
+
+
+def wait_playing(driver, entry_id: str | None = None, timeout: float = 15.0) -> dict:
+    wait_for(driver, lambda d: is_playing(d, entry_id), timeout, f"audio never played entry {entry_id}")
+    return audio(driver)
+
+
+def sync_error_ms(server, driver, station_id: str) -> float | None:
+    """How far the page's audio is from where the server's timeline says
+    the current entry is, in ms (positive = ahead), measured from Python
+    around the same instant. None when the sample straddled a track change."""
+    t0 = time.monotonic()
+    timeline = server.timeline(station_id)
+    t1 = time.monotonic()
+    a = audio(driver)
+    t2 = time.monotonic()
+    current = timeline.get("current")
+    if not current or a["entryId"] != current["id"]:
+        return None
+    # The server's clock when the page was read: its stamp plus the time
+    # from the middle of the HTTP call to the middle of the script call.
+    server_ms = timeline["serverTime"] + ((t1 + t2) / 2 - (t0 + t1) / 2) * 1000
+    expected_s = (server_ms - current["start"] + current["offsetMs"]) / 1000
+    return (a["currentTime"] - expected_s) * 1000
+
+
+def sync_samples(server, driver, station_id: str, count: int = 5) -> list[float]:
+    samples: list[float] = []
+    attempts = 0
+    while len(samples) < count and attempts < count * 4:
+        attempts += 1
+        error = sync_error_ms(server, driver, station_id)
+        if error is not None:
+            samples.append(error)
+    return samples
+
+
+def wait_in_sync(server, driver, station_id: str, limit_ms: float = 250, timeout: float = 10) -> list[float]:
+    """Waits until five back-to-back samples are all within limit_ms."""
+    result: dict = {}
+
+    def check(d):
+        samples = sync_samples(server, d, station_id)
+        result["samples"] = samples
+        return len(samples) == 5 and all(abs(s) < limit_ms for s in samples)
+
+    try:
+        wait_for(driver, check, timeout)
+    except Exception as error:
+        raise AssertionError(f"not within {limit_ms} ms of the timeline: {result.get('samples')}") from error
+    return result["samples"]
+
+
+def text_of(driver, selector: str) -> str:
+    return driver.execute_script(
+        "const el = document.querySelector(arguments[0]); return el ? el.textContent : null;", selector
+    )
+
+
+def active(driver) -> dict:
+    return driver.execute_script(
+        """
+        const el = document.activeElement;
+        if (!el) return {};
+        const style = getComputedStyle(el);
+        return {
+          tag: el.tagName.toLowerCase(),
+          cls: el.className && el.className.baseVal === undefined ? el.className : '',
+          label: el.getAttribute('aria-label') || el.textContent.trim().slice(0, 80),
+          stationId: el.dataset.stationId || null,
+          trackId: el.dataset.trackId || null,
+          outline: style.outlineStyle + ' ' + style.outlineWidth,
+        };
+        """
+    )
+
+
+def press(driver, key) -> None:
+    ActionChains(driver).send_keys(key).perform()
+
+
+def tab_to(driver, predicate, limit: int = 80, shift: bool = False) -> dict:
+    """Presses TAB until the focused element satisfies predicate(active)."""
+    for _ in range(limit):
+        if shift:
+            ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        else:
+            press(driver, Keys.TAB)
+        focused = active(driver)
+        if predicate(focused):
+            return focused
+    raise AssertionError(f"TAB never reached the element; last focus: {active(driver)}")
+
+
+def has_focus_ring(focused: dict) -> bool:
+    style, _, width = focused.get("outline", "none 0px").partition(" ")
+    return style not in ("none", "") and not width.startswith("0")
+
+
+def art_loaded(driver) -> bool:
+    return driver.execute_script(
+        "const img = document.querySelector('.art-slot img');"
+        "return !img || (img.complete && img.naturalWidth > 0);"
+    )
+
+
+def upnext_track_ids(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.upnext-row')].map(r => r.dataset.trackId);"
+    )
+
+
+def find(driver, selector: str):
+    return driver.find_element(By.CSS_SELECTOR, selector)

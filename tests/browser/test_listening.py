@@ -1,0 +1,198 @@
+"""Tuning in, following a station live, the DJ booth seen from a second
+browser, and tracks ending on their own."""
+
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import DESKTOP, PHONE, SHORT_TITLE
+from helpers import (
+    art_loaded, audio, find, text_of, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
+)
+
+
+def screen_station_id(driver):
+    return driver.execute_script("return document.querySelector('.station-screen')?.dataset.stationId || null")
+
+
+def dial_ready(driver):
+    return driver.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready"
+
+
+def latin(track):
+    """Latin-script titles first: the simplest to type in a search."""
+    return all(ord(c) < 0x250 for c in track["title"])
+
+
+def test_tune_in_by_frequency_plays_in_sync(demo_server, browser, shot):
+    station, _ = demo_server.create_station("Tune-in Test")
+    d = browser(PHONE)
+    d.get(demo_server.base + "/#/")
+    wait_for(d, dial_ready)
+    shot(d, "dial")
+
+    # Reach the station by typing its frequency code.
+    field = find(d, "#tune-frequency")
+    field.send_keys(station["frequency"], Keys.ENTER)
+    wait_for(d, lambda d: screen_station_id(d) == station["id"])
+    wait_playing(d)
+    samples = wait_in_sync(demo_server, d, station["id"], limit_ms=250)
+    print("sync error ms:", [round(s, 1) for s in samples])
+
+    timeline = demo_server.timeline(station["id"])
+    current = timeline["current"]
+    wait_for(d, lambda d: text_of(d, ".np-title") == current["track"]["title"])
+    assert text_of(d, ".np-artist") == current["track"]["artist"]
+    assert text_of(d, ".freq-chip-num") == station["frequency"]
+    assert upnext_track_ids(d) == [e["track"]["id"] for e in timeline["upNext"]]
+    wait_for(d, lambda d: "1 listening" in text_of(d, ".listeners"))
+    progress = float(d.execute_script("return document.querySelector('.progress').getAttribute('aria-valuenow')"))
+    assert progress >= 0
+
+    # Lock screen / media keys: the Media Session shows the track.
+    meta = d.execute_script(
+        "const m = navigator.mediaSession.metadata;"
+        "return m && {title: m.title, artist: m.artist, artwork: m.artwork.length};"
+    )
+    assert meta["title"] == current["track"]["title"]
+    assert meta["artist"] == current["track"]["artist"]
+    assert meta["artwork"] >= 1
+    assert d.execute_script("return navigator.mediaSession.playbackState") == "playing"
+    wait_for(d, art_loaded)
+    shot(d, "listener")
+
+    # Leaving the screen stops playback and the station loses its listener.
+    find(d, ".btn-back-dial").click()
+    wait_for(d, dial_ready)
+    wait_for(d, lambda d: audio(d)["paused"] and audio(d)["src"] == "")
+    wait_for(d, lambda d: demo_server.get(f"/api/stations/{station['id']}")["listeners"] == 0, 10)
+    shot(d, "dial-after-leaving")
+
+
+def test_frequency_link_owner_key_link_and_own_station_first(demo_server, browser, shot):
+    station, key = demo_server.create_station("Link Test")
+    d = browser(DESKTOP)
+
+    # A link by frequency lands on the listener screen, with no DJ controls.
+    d.get(f"{demo_server.base}/#/f/{station['frequency']}")
+    wait_for(d, lambda d: screen_station_id(d) == station["id"])
+    wait_playing(d)
+    assert not d.find_elements(By.CSS_SELECTOR, ".btn-skip")
+    shot(d, "listener-by-frequency-link")
+
+    # A frequency with nothing on it says so.
+    d.get(f"{demo_server.base}/#/f/50.5")
+    wait_for(d, lambda d: "Nothing is broadcasting on 50.5" in (text_of(d, "#view") or ""))
+    shot(d, "unknown-frequency")
+
+    # An owner link opens the DJ booth, keeps the key, and strips it from the address bar.
+    d.get(f"{demo_server.base}/#/station/{station['id']}?key={key}")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"))
+    assert "key=" not in d.execute_script("return location.href")
+    stored = d.execute_script("return JSON.parse(localStorage.getItem('wavelength.ownerKeys'))")
+    assert stored[station["id"]] == key
+    wait_playing(d)
+    shot(d, "dj-booth-from-owner-link")
+
+    # Your own station comes first on the dial.
+    d.get(f"{demo_server.base}/#/")
+    wait_for(d, dial_ready)
+    first = d.execute_script("return document.querySelector('.station-card')?.dataset.stationId")
+    assert first == station["id"]
+    assert text_of(d, "#list-mine") in ("Your station", "Your stations")
+    assert text_of(d, ".readout-name") == "Link Test"
+    shot(d, "dial-own-first")
+
+
+def test_two_browsers_dj_adds_and_skips(demo_server, browser, shot):
+    station, key = demo_server.create_station("Two Browsers")
+    listener = browser(PHONE)
+    dj = browser(DESKTOP)
+    listener.get(f"{demo_server.base}/#/station/{station['id']}")
+    wait_playing(listener)
+    dj.get(f"{demo_server.base}/#/station/{station['id']}?key={key}")
+    wait_playing(dj)
+    shot(listener, "listener")
+    shot(dj, "dj-booth")
+
+    timeline = demo_server.timeline(station["id"])
+    taken = {timeline["current"]["track"]["id"], *(e["track"]["id"] for e in timeline["upNext"])}
+    free = [t for t in demo_server.tracks() if t["id"] not in taken]
+    free.sort(key=lambda t: not latin(t))
+    assert len(free) >= 2, "the demo library should have tracks the robot hasn't queued"
+    first, second = free[0], free[1]
+
+    search = find(dj, ".add-col .input-search")
+
+    def add_from_search(track):
+        search.send_keys(Keys.CONTROL, "a")
+        search.send_keys(track["title"])
+        selector = f'.btn-toggle[data-track-id="{track["id"]}"]'
+        toggle = wait_for(dj, lambda d: d.find_element(By.CSS_SELECTOR, selector))
+        toggle.click()
+        started = time.monotonic()
+        wait_for(listener, lambda d: track["id"] in upnext_track_ids(d), timeout=1.0,
+                 message="the listener's Up Next didn't show the DJ's pick within 1 s")
+        elapsed = time.monotonic() - started
+        wait_for(dj, lambda d: d.find_element(By.CSS_SELECTOR, selector).get_attribute("aria-pressed") == "true", 2)
+        return elapsed
+
+    # Several adds without leaving search; each reaches the listener within 1 s.
+    elapsed = [add_from_search(first), add_from_search(second)]
+    print("listener saw the picks after (s):", [round(e, 3) for e in elapsed])
+    ids = upnext_track_ids(listener)
+    assert ids[:2] == [first["id"], second["id"]], "DJ picks play next, in the order chosen"
+    shot(dj, "dj-search-two-added")
+    shot(listener, "listener-sees-picks")
+
+    # The toggle takes a pick off again.
+    toggle = find(dj, f'.btn-toggle[data-track-id="{second["id"]}"]')
+    toggle.click()
+    wait_for(listener, lambda d: second["id"] not in upnext_track_ids(d), timeout=1.0)
+    wait_for(dj, lambda d: toggle.get_attribute("aria-pressed") == "false", 2)
+
+    # The DJ skips: both move to the DJ's pick.
+    timeline = demo_server.timeline(station["id"])
+    nxt = timeline["upNext"][0]
+    assert nxt["track"]["id"] == first["id"]
+    find(dj, ".btn-skip").click()
+    for d in (dj, listener):
+        wait_playing(d, nxt["id"], timeout=5)
+        wait_for(d, lambda d: text_of(d, ".np-title") == first["title"])
+    for d in (dj, listener):
+        wait_in_sync(demo_server, d, station["id"])
+    shot(dj, "dj-after-skip")
+    shot(listener, "listener-after-skip")
+
+
+def test_track_ends_and_next_starts_in_both(tone_server, browser, shot):
+    station, key = tone_server.create_station("Track Ends")
+    a = browser(PHONE)
+    b = browser(PHONE)
+    a.get(f"{tone_server.base}/#/station/{station['id']}")
+    b.get(f"{tone_server.base}/#/station/{station['id']}?key={key}")
+    wait_playing(a)
+    wait_playing(b)
+
+    # Put the 6 s track on the air now.
+    short = next(t for t in tone_server.tracks() if t["title"] == SHORT_TITLE)
+    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
+    current = tone_server.timeline(station["id"])["current"]
+    tone_server.command(station["id"], key, {"op": "skip", "entryID": current["id"]})
+    timeline = tone_server.timeline(station["id"])
+    assert timeline["current"]["track"]["id"] == short["id"]
+    short_entry, next_entry = timeline["current"], timeline["upNext"][0]
+    for d in (a, b):
+        wait_playing(d, short_entry["id"], timeout=5)
+    shot(a, "short-track-playing")
+
+    # Nobody does anything: the track ends and the next one starts in both.
+    wait_playing(a, next_entry["id"], timeout=15)
+    wait_playing(b, next_entry["id"], timeout=5)
+    for d in (a, b):
+        wait_for(d, lambda d: text_of(d, ".np-title") == next_entry["track"]["title"])
+        wait_in_sync(tone_server, d, station["id"])
+        assert audio(d)["currentTime"] < 10
+    shot(a, "next-track-listener")
+    shot(b, "next-track-dj")

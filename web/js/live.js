@@ -1,0 +1,279 @@
+// A station's live WebSocket: snapshot, updates, listener counts and DJ
+// commands, with pings for the clock and reconnection with backoff that
+// resumes from the last revision seen (`since`).
+
+import { api, ApiError } from "./api.js";
+import { randomID } from "./dom.js";
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+const BACKOFF_CAP_MS = 10000;
+const PING_EVERY_MS = 4000;
+const BURST = 5;
+const SILENCE_LIMIT_MS = 12000;
+const ACK_TIMEOUT_MS = 4000;
+
+export class LiveConnection extends EventTarget {
+  /** @param {{stationID: string, key?: string|null, clock: import("./clock.js").ServerClock}} options */
+  constructor({ stationID, key = null, clock }) {
+    super();
+    this.stationID = stationID;
+    this.key = key;
+    this.clock = clock;
+    this.revision = null;
+    this.state = "connecting"; // connecting | live | reconnecting | closed
+    this.attempt = 0;
+    this.ws = null;
+    this.closed = false;
+    this.pending = new Map(); // command id → {resolve, reject, timer, command}
+    this.pings = new Map(); // nonce → t0
+    this.timers = new Set();
+    this.lastMessageAt = 0;
+  }
+
+  start() {
+    this.connect();
+    return this;
+  }
+
+  close() {
+    this.closed = true;
+    this.setState("closed");
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    clearInterval(this.pingTimer);
+    clearInterval(this.watchdog);
+    if (this.ws) {
+      this.ws.onopen = this.ws.onmessage = this.ws.onclose = this.ws.onerror = null;
+      try {
+        this.ws.close(1000, "leaving");
+      } catch {}
+      this.ws = null;
+    }
+    for (const [, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new ApiError("Left the station.", { code: "closed" }));
+    }
+    this.pending.clear();
+  }
+
+  /** Sends a DJ command; resolves with its ack, rejects with an ApiError. */
+  command(command) {
+    const id = randomID("c");
+    return new Promise((resolve, reject) => {
+      const entry = { resolve, reject, command, timer: null, viaHTTP: false };
+      this.pending.set(id, entry);
+      if (this.isOpen()) {
+        this.ws.send(JSON.stringify({ type: "command", id, command }));
+        entry.timer = this.later(() => this.commandOverHTTP(id), ACK_TIMEOUT_MS);
+      } else {
+        this.commandOverHTTP(id);
+      }
+    });
+  }
+
+  // The same id over HTTP: the server applies a command id at most once,
+  // so this is safe even if the WebSocket copy arrived.
+  async commandOverHTTP(id) {
+    const entry = this.pending.get(id);
+    if (!entry || entry.viaHTTP) return;
+    entry.viaHTTP = true;
+    try {
+      const ack = await api.command(this.stationID, this.key, id, entry.command);
+      this.settle(id, ack, null);
+    } catch (error) {
+      this.settle(id, null, error);
+    }
+  }
+
+  settle(id, ack, error) {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    if (error) entry.reject(error);
+    else entry.resolve(ack);
+  }
+
+  isOpen() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  later(fn, ms) {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+    return t;
+  }
+
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.emit("state", { state, attempt: this.attempt });
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const params = new URLSearchParams();
+    if (this.revision !== null) params.set("since", String(this.revision));
+    if (this.key) params.set("key", this.key);
+    const query = params.toString();
+    return `${proto}//${location.host}/api/stations/${encodeURIComponent(this.stationID)}/live${query ? `?${query}` : ""}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastMessageAt = performance.now();
+      this.startPinging();
+    };
+    ws.onmessage = (event) => {
+      this.lastMessageAt = performance.now();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.handle(message);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      clearInterval(this.watchdog);
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => {
+      // A close event follows; reconnection happens there.
+    };
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    this.setState("reconnecting");
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = Math.min(BACKOFF_CAP_MS, base * (this.attempt >= BACKOFF_MS.length ? 1.25 : 1));
+    const jitter = delay * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    this.emit("retry", { attempt: this.attempt, delay: jitter });
+    this.later(() => this.connect(), jitter);
+  }
+
+  /** Reconnect at once (e.g. the browser came back online). */
+  retryNow() {
+    if (this.closed || this.isOpen()) return;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    if (this.ws) return;
+    this.connect();
+  }
+
+  startPinging() {
+    clearInterval(this.pingTimer);
+    clearInterval(this.watchdog);
+    for (let i = 0; i < BURST; i++) this.later(() => this.ping(), i * 150);
+    this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
+    // A connection that has gone silent (no pong, no update) is dead even
+    // if the browser hasn't noticed: drop it and reconnect.
+    this.watchdog = setInterval(() => {
+      if (this.ws && performance.now() - this.lastMessageAt > SILENCE_LIMIT_MS) {
+        const ws = this.ws;
+        this.ws = null;
+        ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+        try {
+          ws.close();
+        } catch {}
+        clearInterval(this.pingTimer);
+        clearInterval(this.watchdog);
+        this.scheduleReconnect();
+      }
+    }, 2000);
+  }
+
+  ping() {
+    if (!this.isOpen()) return;
+    const nonce = randomID("p").slice(0, 16);
+    this.pings.set(nonce, this.clock.localNow());
+    if (this.pings.size > 32) this.pings.delete(this.pings.keys().next().value);
+    this.ws.send(JSON.stringify({ type: "ping", nonce }));
+  }
+
+  handle(message) {
+    switch (message.type) {
+      case "snapshot": {
+        const { station, timeline, listeners } = message.snapshot;
+        this.clock.hint(timeline.serverTime);
+        this.revision = timeline.revision;
+        this.attempt = 0;
+        this.setState("live");
+        this.emit("snapshot", { station, timeline, listeners });
+        this.resendPending();
+        break;
+      }
+      case "resumed":
+        this.clock.hint(message.serverTime);
+        this.attempt = 0;
+        this.setState("live");
+        this.emit("resumed", { revision: message.revision, listeners: message.listeners });
+        this.resendPending();
+        break;
+      case "update": {
+        const timeline = message.timeline;
+        if (this.revision !== null && timeline.revision < this.revision) break;
+        this.revision = timeline.revision;
+        this.emit("timeline", { timeline });
+        break;
+      }
+      case "listeners":
+        this.emit("listeners", { count: message.count });
+        break;
+      case "ack":
+        this.settle(message.ack.id, message.ack, null);
+        break;
+      case "error":
+        if (message.id && this.pending.has(message.id)) {
+          this.settle(message.id, null, new ApiError(message.message, { code: message.code, status: 400 }));
+        } else {
+          this.emit("servererror", { code: message.code, message: message.message });
+        }
+        break;
+      case "pong": {
+        const t1 = this.clock.localNow();
+        const t0 = this.pings.get(message.nonce);
+        if (t0 !== undefined) {
+          this.pings.delete(message.nonce);
+          this.clock.addSample(t0, t1, message.serverTime);
+          this.emit("clock", { rtt: t1 - t0 });
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // Commands sent on a socket that died before their ack: send again with
+  // the same id (applied at most once by the server).
+  resendPending() {
+    for (const [id, entry] of this.pending) {
+      if (entry.viaHTTP) continue;
+      clearTimeout(entry.timer);
+      this.ws.send(JSON.stringify({ type: "command", id, command: entry.command }));
+      entry.timer = this.later(() => this.commandOverHTTP(id), ACK_TIMEOUT_MS);
+    }
+  }
+}

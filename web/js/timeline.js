@@ -1,0 +1,42 @@
+// Pure helpers over a TimelineWindow. Entries carry absolute start and
+// expiration instants on the server clock, so "what plays now" is derived.
+
+/** The current entry and everything upcoming, in play order. */
+export function playOrder(timeline) {
+  if (!timeline) return [];
+  return [timeline.current, ...(timeline.upNext || [])].filter(Boolean);
+}
+
+/** The entry playing at `now` (server ms), or null. */
+export function entryAt(timeline, now) {
+  for (const entry of playOrder(timeline)) {
+    if (entry.start <= now && now < entry.expiration) return entry;
+  }
+  return null;
+}
+
+/** Entries that haven't started by `now`, in order. */
+export function upcomingAt(timeline, now) {
+  return playOrder(timeline).filter((entry) => entry.start > now);
+}
+
+/** The next instant at which what plays changes, or null. */
+export function nextBoundary(timeline, now) {
+  let best = null;
+  for (const entry of playOrder(timeline)) {
+    for (const t of [entry.start, entry.expiration]) {
+      if (t > now && (best === null || t < best)) best = t;
+    }
+  }
+  return best;
+}
+
+/** Where in the file the entry is at `now`, in ms. */
+export function positionIn(entry, now) {
+  return now - entry.start + (entry.offsetMs || 0);
+}
+
+/** The track length the progress bar spans: offset + duration of the entry. */
+export function spanOf(entry) {
+  return Math.max((entry.offsetMs || 0) + entry.durationMs, entry.track ? entry.track.durationMs || 0 : 0);
+}

@@ -1,0 +1,517 @@
+// The listener screen, and for a station you hold the key to, the DJ booth:
+// album art, what's on, progress, Up Next, the listener count, live from
+// the station's WebSocket; plus search with add/remove toggles, skip,
+// delete and reorder.
+
+import { api } from "../api.js";
+import { h, fill, setText, icon, artwork, formatDuration, listenersText } from "../dom.js";
+import { ownerKeys } from "../keys.js";
+import { connectMediaSession } from "../media-session.js";
+import { navigate, stationHref, stationPath } from "../router.js";
+import { StationSession } from "../station-session.js";
+import { neighbour } from "../stations.js";
+import { entryAt, upcomingAt, positionIn, spanOf } from "../timeline.js";
+import { toast } from "../toast.js";
+import { createLibraryBrowser } from "./library.js";
+import { createQueue } from "./queue.js";
+import { createStatic } from "./static.js";
+
+const FRAME_MS = 250;
+
+export function createStationView({ clock, player }, route) {
+  const stationID = route.path[1];
+  let mode = route.path[2] === "add" ? "add" : "main";
+  let key = ownerKeys.get(stationID);
+  let session = null;
+  let destroyed = false;
+  let frameTimer = null;
+  let shownEntryID = undefined;
+  let disconnectMedia = () => {};
+  let library = null;
+  let flipping = false;
+
+  // Header.
+  const freqChip = h("p", { class: "freq-chip" }, h("span", { class: "freq-chip-num" }, "··.·"), h("span", { class: "freq-chip-unit" }, "FM"));
+  const stationName = h("h1", { class: "station-name", tabindex: "-1" }, "Tuning in…");
+  const connPill = h("span", { class: "conn", dataset: { state: "connecting" }, role: "status" }, "Tuning…");
+  const listenersPill = h("span", { class: "listeners", "aria-live": "polite" }, icon("ear", { size: 18 }), h("span", { class: "listeners-text" }, "—"));
+  const bar = h(
+    "header",
+    { class: "station-bar" },
+    h("a", { class: "btn-icon btn-back-dial", href: "#/", "aria-label": "Back to the dial" }, icon("back", { size: 26 })),
+    h("div", { class: "station-title" }, freqChip, stationName),
+    h("div", { class: "station-status" }, connPill, listenersPill),
+  );
+  const banner = h("div", { class: "signal-banner" });
+
+  // Now playing.
+  const artSlot = h("div", { class: "art-slot" });
+  const staticFx = createStatic();
+  const overlay = h("div", { class: "art-overlay" });
+  const artStage = h("div", { class: "art-stage" }, artSlot, staticFx.el, overlay);
+  const npLabel = h("p", { class: "np-label" }, "Now playing");
+  const npTitle = h("h2", { class: "np-title" }, "…");
+  const npArtist = h("p", { class: "np-artist" });
+  const npAlbum = h("p", { class: "np-album" });
+  const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
+  const progressFill = h("div", { class: "progress-fill" });
+  const progress = h(
+    "div",
+    { class: "progress", role: "progressbar", "aria-label": "Track progress", "aria-valuemin": "0", "aria-valuemax": "0", "aria-valuenow": "0" },
+    h("div", { class: "progress-track" }, progressFill),
+  );
+  const elapsed = h("span", { class: "time-elapsed" }, "0:00");
+  const remaining = h("span", { class: "time-remaining" }, "");
+  const times = h("div", { class: "times", "aria-hidden": "true" }, elapsed, remaining);
+
+  const playButton = h("button", { class: "btn btn-round btn-play", type: "button", onclick: () => togglePlay() });
+  const skipButton = h(
+    "button",
+    { class: "btn btn-round btn-skip", type: "button", "aria-label": "Skip the current track", onclick: () => skip() },
+    icon("skip", { size: 28 }),
+    h("span", { class: "btn-caption" }, "Skip"),
+  );
+  const prevStation = h(
+    "button",
+    { class: "btn btn-round btn-flip", type: "button", "aria-label": "Previous station", onclick: () => flip(-1) },
+    icon("prev", { size: 26 }),
+  );
+  const nextStation = h(
+    "button",
+    { class: "btn btn-round btn-flip", type: "button", "aria-label": "Next station", onclick: () => flip(1) },
+    icon("next", { size: 26 }),
+  );
+  const transport = h("div", { class: "transport" }, prevStation, playButton, nextStation);
+  const addLink = h("a", { class: "btn btn-secondary btn-add", href: stationHref(stationID, "add") }, icon("search", { size: 22 }), "Add tracks");
+
+  const nowCol = h(
+    "div",
+    { class: "now-col" },
+    artStage,
+    h("div", { class: "now-meta" }, npLabel, npTitle, npArtist, npAlbum, announcer),
+    progress,
+    times,
+    transport,
+  );
+
+  // Up Next and history.
+  const queue = createQueue({
+    owner: Boolean(key),
+    onRemove: (entry) => command({ op: "remove", entryID: entry.id }, `Deleted ${entry.track.title}.`),
+    onMove: (entry, toIndex) => command({ op: "move", entryID: entry.id, toIndex }),
+    localTime: (serverMs) => new Date(serverMs - clock.offset).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+  });
+  const historyList = h("ol", { class: "history" });
+  const historyPanel = h(
+    "section",
+    { class: "panel history-panel", "aria-labelledby": "history-heading" },
+    h("h2", { id: "history-heading", class: "section-title" }, "Just played"),
+    historyList,
+  );
+  const ownerTools = h("div", { class: "owner-tools" });
+  const queueCol = h("div", { class: "queue-col" }, queue.el, historyPanel, ownerTools);
+
+  const addCol = h("div", { class: "add-col" });
+  const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
+
+  const el = h("section", { class: "screen station-screen", dataset: { stationId: stationID } }, bar, banner, grid);
+
+  function setupOwner() {
+    el.classList.toggle("is-owner", Boolean(key));
+    if (!key) return;
+    transport.insertBefore(skipButton, nextStation);
+    nowCol.append(addLink);
+    const nowBarArt = h("div", { class: "nowbar-art" });
+    const nowBarText = h("span", { class: "nowbar-text" });
+    const nowBar = h(
+      "div",
+      { class: "nowbar" },
+      nowBarArt,
+      nowBarText,
+      h("a", { class: "btn btn-secondary btn-done", href: stationHref(stationID) }, "Done"),
+    );
+    nowBar.update = (entry) => {
+      fill(nowBarArt, artwork(entry && entry.track, { size: "sm" }));
+      setText(nowBarText, entry ? `${entry.track.title} — ${entry.track.artist}` : "Nothing on the air");
+    };
+    addCol.nowBar = nowBar;
+    library = createLibraryBrowser({
+      queue: {
+        isQueued: (trackID) => upcoming().some((e) => e.track.id === trackID),
+        isOnAir: (trackID) => {
+          const entry = current();
+          return Boolean(entry && entry.track.id === trackID);
+        },
+        toggle: (track) => toggleTrack(track),
+      },
+    });
+    fill(
+      addCol,
+      h(
+        "section",
+        { class: "panel add-panel", "aria-labelledby": "add-heading" },
+        h("h2", { id: "add-heading", class: "section-title" }, "Find tracks"),
+        nowBar,
+        library.el,
+      ),
+    );
+
+    const link = `${location.origin}${location.pathname}#/station/${encodeURIComponent(stationID)}?key=${encodeURIComponent(key)}`;
+    const linkInput = h("input", { class: "input input-mono", type: "text", readonly: true, value: link, id: "owner-link", "aria-describedby": "owner-link-hint" });
+    fill(
+      ownerTools,
+      h(
+        "details",
+        { class: "card owner-details" },
+        h("summary", { class: "summary" }, icon("key", { size: 20 }), "DJ from another device"),
+        h("p", { class: "muted", id: "owner-link-hint" }, "This link carries your owner key. Open it on another phone or computer to DJ from there; keep it private."),
+        h("label", { for: "owner-link", class: "label" }, "Owner link"),
+        linkInput,
+        h(
+          "div",
+          { class: "input-row" },
+          h(
+            "button",
+            {
+              class: "btn btn-secondary",
+              type: "button",
+              onclick: async () => {
+                linkInput.select();
+                try {
+                  await navigator.clipboard.writeText(link);
+                  toast("Owner link copied.");
+                } catch {
+                  document.execCommand && document.execCommand("copy");
+                  toast("Owner link selected; copy it now.");
+                }
+              },
+            },
+            "Copy link",
+          ),
+          h(
+            "button",
+            {
+              class: "btn btn-ghost",
+              type: "button",
+              onclick: () => {
+                if (!confirm("Forget the owner key on this device? You'll need the owner link to DJ again.")) return;
+                ownerKeys.remove(stationID);
+                toast("Forgot the owner key on this device.");
+                navigate(stationPath(stationID), { replace: true });
+                location.reload();
+              },
+            },
+            "Forget key",
+          ),
+        ),
+      ),
+    );
+  }
+
+  // State helpers.
+  function current() {
+    return session && session.timeline ? entryAt(session.timeline, clock.now()) : null;
+  }
+
+  function upcoming() {
+    return session && session.timeline ? upcomingAt(session.timeline, clock.now()) : [];
+  }
+
+  async function command(cmd, success) {
+    if (!session) return;
+    try {
+      await session.command(cmd);
+      if (success) toast(success);
+    } catch (error) {
+      if (error.code === "forbidden") {
+        toast("This device's owner key doesn't open the booth. Forget it and use the owner link again.", { kind: "error" });
+      } else if (error.code !== "not_current" && error.code !== "closed") {
+        toast(error.message, { kind: "error" });
+      }
+      throw error;
+    }
+  }
+
+  async function toggleTrack(track) {
+    const queued = upcoming().filter((e) => e.track.id === track.id);
+    if (queued.length) {
+      const entry = queued.filter((e) => e.source === "dj").pop() || queued[queued.length - 1];
+      await command({ op: "remove", entryID: entry.id });
+    } else {
+      await command({ op: "queueNext", trackID: track.id });
+    }
+    if (library) library.refreshToggles();
+  }
+
+  async function skip() {
+    const entry = current();
+    if (!entry || skipButton.disabled) return;
+    skipButton.disabled = true;
+    try {
+      await command({ op: "skip", entryID: entry.id });
+    } catch {
+      // Reported.
+    } finally {
+      skipButton.disabled = false;
+    }
+  }
+
+  function togglePlay() {
+    if (player.wantPlay && player.state !== "blocked") player.pause();
+    else player.resume();
+    renderPlayer();
+  }
+
+  async function flip(step) {
+    if (flipping) return;
+    flipping = true;
+    const next = await neighbour(stationID, step);
+    flipping = false;
+    if (next && next.id !== stationID && !destroyed) navigate(stationPath(next.id));
+    else if (!destroyed) toast("No other station on the band yet.");
+  }
+
+  // Rendering.
+  function renderStation() {
+    const station = session.station;
+    setText(freqChip.firstChild, station.frequency);
+    setText(stationName, station.name);
+    document.title = `${station.frequency} ${station.name} · Wavelength`;
+    el.dataset.frequency = station.frequency;
+  }
+
+  function renderConnection() {
+    const state = session.connection;
+    connPill.dataset.state = state;
+    el.dataset.connection = state;
+    setText(connPill, { connecting: "Tuning…", live: "Live", reconnecting: "Reconnecting…", closed: "Off" }[state] || state);
+    if (state === "reconnecting") {
+      fill(
+        banner,
+        h(
+          "div",
+          { class: "notice notice-warn", role: "status" },
+          h("strong", {}, "Lost the signal. "),
+          "Reconnecting… the music keeps playing from what we have.",
+        ),
+      );
+    } else {
+      fill(banner);
+    }
+  }
+
+  function renderListeners() {
+    setText(listenersPill.lastChild, listenersText(session.listeners));
+  }
+
+  function renderNow(entry) {
+    const id = entry ? `${entry.id}:${entry.track.id}` : null;
+    if (id === shownEntryID) return;
+    shownEntryID = id;
+    el.dataset.entryId = entry ? entry.id : "";
+    if (!entry) {
+      fill(artSlot, artwork(null, { size: "lg" }));
+      const nothing = session && session.timeline && !session.timeline.current && !(session.timeline.upNext || []).length;
+      setText(npLabel, nothing ? "Nothing on the air" : "Between songs");
+      setText(npTitle, nothing ? "Silence on this frequency" : "…");
+      setText(npArtist, nothing ? "The library may be empty, or the robot DJ has nothing to play." : "");
+      setText(npAlbum, "");
+      if (addCol.nowBar) addCol.nowBar.update(null);
+      return;
+    }
+    const { track } = entry;
+    fill(artSlot, artwork(track, { size: "lg", alt: `Cover of ${track.album || track.title}` }));
+    artStage.classList.remove("bloom");
+    void artStage.offsetWidth;
+    artStage.classList.add("bloom");
+    setText(npLabel, entry.source === "dj" ? "Now playing · DJ pick" : "Now playing");
+    setText(npTitle, track.title);
+    setText(npArtist, track.artist);
+    setText(npAlbum, [track.album, track.year].filter(Boolean).join(" · "));
+    setText(announcer, `Now playing ${track.title} by ${track.artist}`);
+    if (addCol.nowBar) addCol.nowBar.update(entry);
+  }
+
+  function renderProgress(entry) {
+    if (!entry) {
+      progressFill.style.transform = "scaleX(0)";
+      setText(elapsed, "0:00");
+      setText(remaining, "");
+      return;
+    }
+    const span = spanOf(entry);
+    const pos = Math.min(span, Math.max(0, positionIn(entry, clock.now())));
+    progressFill.style.transform = `scaleX(${span ? pos / span : 0})`;
+    setText(elapsed, formatDuration(pos));
+    setText(remaining, `-${formatDuration(span - pos)}`);
+    const secs = String(Math.floor(pos / 1000));
+    if (progress.getAttribute("aria-valuenow") !== secs) {
+      progress.setAttribute("aria-valuemax", String(Math.floor(span / 1000)));
+      progress.setAttribute("aria-valuenow", secs);
+      progress.setAttribute("aria-valuetext", `${formatDuration(pos)} of ${formatDuration(span)}`);
+    }
+  }
+
+  function renderHistory() {
+    const items = ((session.timeline && session.timeline.history) || []).slice(0, 5);
+    historyPanel.hidden = items.length === 0;
+    const sig = items.map((e) => e.id).join(",");
+    if (historyList.dataset.sig === sig) return;
+    historyList.dataset.sig = sig;
+    fill(
+      historyList,
+      items.map((e) =>
+        h(
+          "li",
+          { class: "history-row" },
+          artwork(e.track, { size: "xs" }),
+          h("span", { class: "history-text" }, h("span", { class: "history-title" }, e.track.title), h("span", { class: "history-sub" }, e.track.artist)),
+        ),
+      ),
+    );
+  }
+
+  function renderPlayer() {
+    const state = player.state;
+    el.dataset.player = state;
+    const playing = player.wantPlay && state !== "blocked";
+    fill(playButton, icon(playing ? "stop" : "play", { size: 34 }));
+    playButton.setAttribute("aria-label", playing ? "Stop listening" : "Listen");
+    if (state === "playing") staticFx.off();
+    else if (state === "loading" || (state === "idle" && player.wantPlay)) staticFx.on();
+    fill(overlay);
+    overlay.className = "art-overlay";
+    if (state === "blocked") {
+      overlay.classList.add("is-shown");
+      overlay.append(
+        h(
+          "button",
+          { class: "btn btn-primary btn-listen", type: "button", onclick: () => togglePlay() },
+          icon("play", { size: 28 }),
+          "Tap to listen",
+        ),
+      );
+      staticFx.off();
+    } else if (state === "paused") {
+      overlay.classList.add("is-shown", "is-dim");
+      overlay.append(h("p", { class: "overlay-text" }, "Stopped · still following the station"));
+      staticFx.off();
+    } else if (state === "error") {
+      overlay.classList.add("is-shown", "is-dim");
+      overlay.append(h("p", { class: "overlay-text" }, "This track won't play here. The next one will try again."));
+      staticFx.off();
+    } else if (state === "loading" || (state === "idle" && player.wantPlay)) {
+      overlay.classList.add("is-shown", "is-tuning");
+      overlay.append(h("p", { class: "overlay-text tuning-text" }, "Tuning in…"));
+    }
+  }
+
+  function frame() {
+    if (!session || destroyed) return;
+    const entry = current();
+    renderNow(entry);
+    renderProgress(entry);
+    queue.render(upcoming());
+    if (library) library.refreshToggles();
+  }
+
+  function setMode(next) {
+    mode = next;
+    el.classList.toggle("mode-add", mode === "add" && Boolean(key));
+    if (mode === "add" && library) requestAnimationFrame(() => library.focusSearch());
+  }
+
+  // Lifecycle.
+  async function start() {
+    fill(artSlot, artwork(null, { size: "lg" }));
+    staticFx.on();
+    overlay.className = "art-overlay is-shown is-tuning";
+    fill(overlay, h("p", { class: "overlay-text tuning-text" }, "Tuning in…"));
+    let station;
+    try {
+      station = await api.station(stationID);
+    } catch (error) {
+      if (destroyed) return;
+      staticFx.off();
+      el.dataset.state = "error";
+      fill(
+        grid,
+        h(
+          "div",
+          { class: "notice notice-error big-notice", role: "alert" },
+          h("h2", {}, error.status === 404 ? "No station here" : "Can't tune in"),
+          h("p", {}, error.status === 404 ? "Nothing is broadcasting with that id. It may have been a typo in the link." : error.message),
+          h(
+            "p",
+            {},
+            h("a", { class: "btn btn-primary", href: "#/" }, "Back to the dial"),
+            " ",
+            error.status === 404 ? null : h("button", { class: "btn btn-secondary", type: "button", onclick: () => location.reload() }, "Try again"),
+          ),
+        ),
+      );
+      setText(stationName, error.status === 404 ? "Static" : "No signal");
+      return;
+    }
+    if (destroyed) return;
+    session = new StationSession({ station, key, clock });
+    setupOwner();
+    setMode(mode);
+    renderStation();
+    renderListeners();
+    session.addEventListener("change", (event) => {
+      if (destroyed) return;
+      const reason = event.detail.reason;
+      if (reason === "snapshot" || reason === "timeline") {
+        player.setTimeline(session.timeline);
+        if (reason === "snapshot") player.recover();
+        renderStation();
+        renderHistory();
+        renderListeners();
+        frame();
+        el.dataset.revision = String(session.timeline.revision);
+      }
+      if (reason === "listeners") renderListeners();
+      if (reason === "connection" && session.connection === "live") player.recover();
+      if (reason === "connection" || reason === "snapshot") renderConnection();
+    });
+    session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
+    player.addEventListener("state", renderPlayer);
+    disconnectMedia = connectMediaSession(player, {
+      stationName: () => (session ? `${session.station.frequency} ${session.station.name}` : "Wavelength"),
+      onStop: () => {
+        player.pause();
+        renderPlayer();
+      },
+      onNextStation: () => flip(1),
+      onPreviousStation: () => flip(-1),
+    });
+    player.start();
+    renderPlayer();
+    session.start();
+    frameTimer = setInterval(frame, FRAME_MS);
+    el.dataset.state = "ready";
+  }
+
+  start();
+
+  return {
+    el,
+    update(nextRoute) {
+      if (nextRoute.path[0] !== "station" || nextRoute.path[1] !== stationID) return false;
+      setMode(nextRoute.path[2] === "add" ? "add" : "main");
+      return true;
+    },
+    focusTarget: () => stationName,
+    destroy() {
+      destroyed = true;
+      clearInterval(frameTimer);
+      staticFx.destroy();
+      player.removeEventListener("state", renderPlayer);
+      disconnectMedia();
+      if (library) library.destroy();
+      if (session) session.close();
+      player.stop();
+    },
+  };
+}

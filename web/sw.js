@@ -1,0 +1,82 @@
+// Wavelength's service worker: keeps the app shell (HTML, CSS, JS, icons)
+// so the app opens offline and installs as a PWA. It never caches audio or
+// anything under /api/: radio is live, and stale timelines would be wrong.
+
+const VERSION = "wavelength-shell-v1";
+const SHELL = [
+  "/",
+  "/index.html",
+  "/styles.css",
+  "/manifest.webmanifest",
+  "/js/app.js",
+  "/js/api.js",
+  "/js/clock.js",
+  "/js/dom.js",
+  "/js/keys.js",
+  "/js/live.js",
+  "/js/media-session.js",
+  "/js/player.js",
+  "/js/router.js",
+  "/js/station-session.js",
+  "/js/stations.js",
+  "/js/timeline.js",
+  "/js/toast.js",
+  "/js/views/dial.js",
+  "/js/views/library.js",
+  "/js/views/library-screen.js",
+  "/js/views/queue.js",
+  "/js/views/static.js",
+  "/js/views/station.js",
+  "/icons/icon.svg",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+  "/icons/icon-maskable-512.png",
+  "/icons/apple-touch-icon.png",
+];
+const SHELL_PATHS = new Set(SHELL);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(VERSION)
+      .then((cache) => cache.addAll(SHELL))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("wavelength-shell-") && k !== VERSION).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+function isShell(url, request) {
+  if (url.origin !== self.location.origin) return false;
+  if (url.pathname.startsWith("/api/") || url.pathname === "/health" || url.pathname === "/openapi.json") return false;
+  if (request.destination === "audio" || request.headers.has("range")) return false;
+  return request.mode === "navigate" || SHELL_PATHS.has(url.pathname);
+}
+
+// Network first, so a server upgrade shows at once; the cache answers only
+// when the network can't.
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (!isShell(url, request)) return;
+  const key = request.mode === "navigate" ? "/index.html" : url.pathname;
+  event.respondWith(
+    fetch(request)
+      .then((response) => {
+        if (response.ok && response.type === "basic") {
+          const copy = response.clone();
+          caches.open(VERSION).then((cache) => cache.put(key, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(key).then((hit) => hit || caches.match("/index.html"))),
+  );
+});
