@@ -1,10 +1,19 @@
+/// The version of the station WebSocket protocol. Clients name it with
+/// `?v=` on the URL; a version the server does not speak gets an
+/// `unsupported_version` error and the connection is closed.
+public enum LiveProtocol {
+    public static let version = 1
+}
+
 /// What a client sends on a station's WebSocket. Every message is a JSON
 /// object with a `type`.
 public enum ClientMessage: Sendable, Equatable {
     /// `{"type":"command","id":"c-1","command":{"op":"skip"}}`
     case command(CommandRequest)
-    /// `{"type":"ping","nonce":"…"}`: answered with a pong carrying the server time.
+    /// `{"type":"ping","nonce":"…"}`: answered with a pong carrying the server's stamps.
     case ping(nonce: String?)
+    /// `{"type":"resync"}`: asks for a fresh snapshot, e.g. after a gap in `seq`.
+    case resync
 }
 
 /// What the server sends on a station's WebSocket.
@@ -21,7 +30,10 @@ public enum ServerMessage: Sendable, Equatable {
     case ack(CommandAck)
     /// A message was refused. `id` names the command when there was one.
     case error(id: String?, code: String, message: String)
-    case pong(nonce: String?, serverTime: EpochMillis)
+    /// `serverReceived` and `serverSent` are the server clock (ms, fractional)
+    /// when the ping arrived and when the pong left: the middle two of the four
+    /// NTP timestamps.
+    case pong(nonce: String?, serverTime: EpochMillis, serverReceived: Double, serverSent: Double)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -59,11 +71,13 @@ extension ClientMessage: Codable {
                     command: try container.decode(StationCommand.self, forKey: .command)))
         case "ping":
             self = .ping(nonce: try container.decodeIfPresent(String.self, forKey: .nonce))
+        case "resync":
+            self = .resync
         default:
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: [TypeKey.type],
-                    debugDescription: "Unknown message type '\(type.prefix(40))'; expected command or ping."))
+                    debugDescription: "Unknown message type '\(type.prefix(40))'; expected command, ping or resync."))
         }
     }
 
@@ -78,6 +92,8 @@ extension ClientMessage: Codable {
         case .ping(let nonce):
             try typeContainer.encode("ping", forKey: .type)
             try container.encodeIfPresent(nonce, forKey: .nonce)
+        case .resync:
+            try typeContainer.encode("resync", forKey: .type)
         }
     }
 }
@@ -85,6 +101,7 @@ extension ClientMessage: Codable {
 extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
+        case serverReceived, serverSent
     }
 
     public var type: String {
@@ -119,7 +136,9 @@ extension ServerMessage: Codable {
         case "pong":
             self = .pong(
                 nonce: try c.decodeIfPresent(String.self, forKey: .nonce),
-                serverTime: try c.decode(Int64.self, forKey: .serverTime))
+                serverTime: try c.decode(Int64.self, forKey: .serverTime),
+                serverReceived: try c.decode(Double.self, forKey: .serverReceived),
+                serverSent: try c.decode(Double.self, forKey: .serverSent))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -143,9 +162,33 @@ extension ServerMessage: Codable {
             try c.encodeIfPresent(id, forKey: .id)
             try c.encode(code, forKey: .code)
             try c.encode(message, forKey: .message)
-        case .pong(let nonce, let serverTime):
+        case .pong(let nonce, let serverTime, let serverReceived, let serverSent):
             try c.encodeIfPresent(nonce, forKey: .nonce)
             try c.encode(serverTime, forKey: .serverTime)
+            try c.encode(serverReceived, forKey: .serverReceived)
+            try c.encode(serverSent, forKey: .serverSent)
         }
+    }
+}
+
+/// A server message with its sequence number. Every message on a connection
+/// carries `seq`, 1, 2, 3, … with no gaps; a client that sees a gap asks for a
+/// `resync`. (Encoded flat: `{"seq": 7, "type": "update", …}`.)
+public struct SequencedServerMessage: Sendable, Equatable, Decodable {
+    public var seq: UInt64
+    public var message: ServerMessage
+
+    private enum Keys: String, CodingKey {
+        case seq
+    }
+
+    public init(seq: UInt64, message: ServerMessage) {
+        self.seq = seq
+        self.message = message
+    }
+
+    public init(from decoder: any Decoder) throws {
+        seq = try decoder.container(keyedBy: Keys.self).decode(UInt64.self, forKey: .seq)
+        message = try ServerMessage(from: decoder)
     }
 }

@@ -164,8 +164,10 @@ struct LiveTests {
             // Still connected and answering.
             try dj.send(.ping(nonce: "still-here"))
             let pong = try await dj.next { $0.type == "pong" }
-            guard case .pong(let nonce, _) = pong else { return }
+            guard case .pong(let nonce, let serverTime, let received, let sent) = pong else { return }
             #expect(nonce == "still-here")
+            #expect(received <= sent)
+            #expect(abs(Double(serverTime) - sent) < 1)
             #expect(try await client.timeline(station).revision == snapshot.revision)
 
             // A listener without the key cannot command.
@@ -174,8 +176,39 @@ struct LiveTests {
             try listener.send(.command(CommandRequest(id: "sneaky", command: .skip(entryID: nil))))
             #expect(try await listener.error().code == "forbidden")
             #expect(try await client.timeline(station).revision == snapshot.revision)
+            #expect(await dj.sequenceIsContiguous())
             dj.close()
             listener.close()
+        }
+    }
+
+    @Test func everyMessageIsNumberedAndResyncSendsASnapshot() async throws {
+        let server = try await TestServer.make()
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1&key=\(key)")
+            let first = try await dj.snapshot()
+            try dj.send(.resync)
+            let second = try await dj.snapshot()
+            #expect(second.revision == first.revision)
+            for i in 0..<5 { try dj.send(.ping(nonce: "n\(i)")) }
+            for i in 0..<5 { _ = try await dj.next { if case .pong(let nonce, _, _, _) = $0 { nonce == "n\(i)" } else { false } } }
+            #expect(await dj.seenSequence() == Array(1...7))
+            dj.close()
+        }
+    }
+
+    @Test func anUnknownProtocolVersionIsRefusedClearly() async throws {
+        let server = try await TestServer.make()
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let future = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=99")
+            let error = try await future.error()
+            #expect(error.code == "unsupported_version")
+            await future.closed()
+            // It was never counted as a listener.
+            let view = try await client.execute(uri: "/api/stations/\(station)", method: .get).decode(StationView.self)
+            #expect(view.listeners == 0)
         }
     }
 

@@ -29,24 +29,37 @@ struct LiveController {
     ) async throws {
         let id = try context.requestContext.id("id")
         guard let hub = try await directory.hub(id: id) else { return }
-        let since = context.request.uri.queryParameters.get("since").flatMap { Int64($0) }
-        let caller = context.request.caller
+        let query = context.request.uri.queryParameters
+        let version = query.get("v").map { Int($0) ?? -1 } ?? LiveProtocol.version
+        var writer = SequencedWriter(outbound: outbound, clock: clock)
+        guard version == LiveProtocol.version else {
+            let refusal = ServerMessage.error(
+                id: nil, code: "unsupported_version",
+                message: "This server speaks protocol version \(LiveProtocol.version); update the client.")
+            try await writer.write(.text(try StationHub.encode(refusal)))
+            try await outbound.close(.policyViolation, reason: "unsupported protocol version")
+            return
+        }
+        let since = query.get("since").flatMap { Int64($0) }
         // Each listener drains its own queue, so one slow client never holds
-        // up the station; past 256 queued messages the oldest are dropped (the
-        // newest update always carries the whole window).
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        // up the station; a client whose queue overflows is disconnected and
+        // catches up when it reconnects.
+        let (stream, queue) = AsyncStream<LiveOutgoing>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let listener = UUID()
-        try await hub.connect(listener, stream: continuation, since: since)
+        try await hub.connect(listener, stream: queue, since: since)
+        let session = LiveSession(
+            hub: hub, listener: listener, caller: context.request.caller, queue: queue, clock: clock)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await text in stream {
-                        try await outbound.write(.text(text))
+                group.addTask { [writer] in
+                    var writer = writer  // this task alone writes from here on
+                    for await outgoing in stream {
+                        try await writer.write(outgoing)
                     }
                 }
                 group.addTask {
                     for try await message in inbound.messages(maxSize: WireLimits.maxWebSocketFrameBytes) {
-                        await handle(message, hub: hub, listener: listener, caller: caller)
+                        await session.handle(message, receivedAt: clock.preciseNow())
                     }
                 }
                 _ = try await group.next()
@@ -56,49 +69,6 @@ struct LiveController {
             context.logger.debug("Listener \(listener) left with \(error)")
         }
         await hub.disconnect(listener)
-    }
-
-    private func handle(_ message: WebSocketMessage, hub: StationHub, listener: UUID, caller: Caller) async {
-        let text: String
-        switch message {
-        case .binary:
-            await hub.send(.error(id: nil, code: "bad_message", message: "Send JSON text messages, not binary."), to: listener)
-            return
-        case .text(let string):
-            text = string
-        }
-        guard text.utf8.count <= WireLimits.maxWebSocketMessageBytes else {
-            await hub.send(
-                .error(
-                    id: nil, code: "too_large",
-                    message: "Messages are limited to \(WireLimits.maxWebSocketMessageBytes) bytes."), to: listener)
-            return
-        }
-        let decoded: ClientMessage
-        do {
-            decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
-        } catch {
-            await hub.send(.error(id: nil, code: Self.code(for: error), message: Self.describe(error)), to: listener)
-            return
-        }
-        switch decoded {
-        case .ping(let nonce):
-            await hub.send(.pong(nonce: nonce.map { String($0.prefix(64)) }, serverTime: clock.now()), to: listener)
-        case .command(let request):
-            do {
-                try CommandValidation.check(request)
-                let ack = try await hub.apply(request, caller: caller)
-                await hub.send(.ack(ack), to: listener)
-            } catch let error as APIError {
-                await hub.send(.error(id: String(request.id.prefix(64)), code: error.code, message: error.message), to: listener)
-            } catch let error as TimelineError {
-                await hub.send(.error(id: String(request.id.prefix(64)), code: error.code, message: error.description), to: listener)
-            } catch {
-                await hub.send(
-                    .error(id: String(request.id.prefix(64)), code: "internal", message: "The command could not be saved."),
-                    to: listener)
-            }
-        }
     }
 
     static func code(for error: any Error) -> String {

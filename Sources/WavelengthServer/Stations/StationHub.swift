@@ -17,7 +17,7 @@ actor StationHub {
     private(set) var record: StationRecord
     private var state: StationState
     private var ledger = CommandLedger()
-    private var listeners: [ListenerID: AsyncStream<String>.Continuation] = [:]
+    private var listeners: [ListenerID: AsyncStream<LiveOutgoing>.Continuation] = [:]
     private var ticker: Task<Void, Never>?
     private let context: StationContext
     /// The station's chosen pool, loaded on first use; empty = whole library.
@@ -78,7 +78,7 @@ actor StationHub {
     /// Adds a listener. A quiet station goes back on the air first. The
     /// listener's first message is a snapshot, or `resumed` when `since` shows
     /// it missed nothing.
-    func connect(_ listener: ListenerID, stream: AsyncStream<String>.Continuation, since: Int64?) async throws {
+    func connect(_ listener: ListenerID, stream: AsyncStream<LiveOutgoing>.Continuation, since: Int64?) async throws {
         await lock()
         defer { unlock() }
         if listeners.isEmpty {
@@ -89,9 +89,9 @@ actor StationHub {
         if let since, since == state.revision {
             first = .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: listeners.count)
         } else {
-            first = .snapshot(.init(station: try await view(), timeline: try await window(), listeners: listeners.count))
+            first = try await snapshot()
         }
-        stream.yield(try Self.encode(first))
+        stream.yield(.text(try Self.encode(first)))
         broadcast(.listeners(count: listeners.count), except: listener)
         reschedule()
     }
@@ -113,10 +113,16 @@ actor StationHub {
         }
     }
 
-    /// Sends a message to one listener, in order with the broadcasts.
-    func send(_ message: ServerMessage, to listener: ListenerID) {
-        guard let stream = listeners[listener], let text = try? Self.encode(message) else { return }
-        stream.yield(text)
+    /// Sends a fresh snapshot to one listener, in order with the broadcasts.
+    func resync(_ listener: ListenerID) async throws {
+        await lock()
+        defer { unlock() }
+        guard let stream = listeners[listener] else { return }
+        stream.yield(.text(try Self.encode(try await snapshot())))
+    }
+
+    private func snapshot() async throws -> ServerMessage {
+        .snapshot(.init(station: try await view(), timeline: try await window(), listeners: listeners.count))
     }
 
     // MARK: Commands
@@ -272,7 +278,11 @@ actor StationHub {
     private func broadcast(_ message: ServerMessage, except skipped: ListenerID? = nil) {
         guard !listeners.isEmpty, let text = try? Self.encode(message) else { return }
         for (listener, stream) in listeners where listener != skipped {
-            stream.yield(text)
+            // A listener whose queue is full is too slow to follow: close it
+            // rather than silently drop a message; it reconnects and catches up.
+            if case .dropped = stream.yield(.text(text)) {
+                stream.finish()
+            }
         }
     }
 

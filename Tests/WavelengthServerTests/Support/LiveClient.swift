@@ -34,7 +34,8 @@ final class LiveClient: Sendable {
                     group.addTask {
                         for try await message in inbound.messages(maxSize: 1 << 20) {
                             if case .text(let text) = message,
-                                let decoded = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
+                                let decoded = try? JSONDecoder().decode(
+                                    SequencedServerMessage.self, from: Data(text.utf8))
                             {
                                 await inbox.append(decoded)
                             }
@@ -69,6 +70,16 @@ final class LiveClient: Sendable {
     func next(where predicate: @escaping @Sendable (ServerMessage) -> Bool = { _ in true }) async throws -> ServerMessage {
         guard let message = await inbox.next(where: predicate) else { throw ClosedError() }
         return message
+    }
+
+    /// The sequence numbers received so far, in arrival order.
+    func seenSequence() async -> [UInt64] {
+        await inbox.sequence
+    }
+
+    func sequenceIsContiguous() async -> Bool {
+        let seen = await inbox.sequence
+        return seen == Array(1...UInt64(max(seen.count, 1))).prefix(seen.count).map { $0 }
     }
 
     /// Waits until the connection has closed.
@@ -118,11 +129,13 @@ extension LiveClient {
 /// leaves the others for later questions.
 actor Inbox {
     private var messages: [ServerMessage] = []
+    private(set) var sequence: [UInt64] = []
     private var isClosed = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func append(_ message: ServerMessage) {
-        messages.append(message)
+    func append(_ message: SequencedServerMessage) {
+        sequence.append(message.seq)
+        messages.append(message.message)
         wakeAll()
     }
 

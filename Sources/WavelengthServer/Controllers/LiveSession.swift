@@ -1,0 +1,91 @@
+import Foundation
+import HummingbirdWebSocket
+import WavelengthCore
+import WavelengthWire
+
+/// Writes a connection's messages with their sequence numbers: 1, 2, 3, …
+/// so the client can tell when it missed one.
+struct SequencedWriter {
+    let outbound: WebSocketOutboundWriter
+    let clock: any ServerClock
+    private var seq: UInt64 = 0
+
+    init(outbound: WebSocketOutboundWriter, clock: any ServerClock) {
+        self.outbound = outbound
+        self.clock = clock
+    }
+
+    mutating func write(_ outgoing: LiveOutgoing) async throws {
+        let body: String
+        switch outgoing {
+        case .text(let text):
+            body = text
+        case .pong(let nonce, let received):
+            let sent = clock.preciseNow()
+            body = try StationHub.encode(
+                .pong(nonce: nonce, serverTime: EpochMillis(sent), serverReceived: received, serverSent: sent))
+        }
+        seq += 1
+        // Every message is a JSON object: splice `seq` in as its first member.
+        try await outbound.write(.text("{\"seq\":\(seq)," + body.dropFirst()))
+    }
+}
+
+/// Handles what one client sends: commands, pings and resync requests.
+/// Answers go into the client's own queue, behind any broadcast already there,
+/// so an ack always follows the update its command caused.
+struct LiveSession: Sendable {
+    let hub: StationHub
+    let listener: UUID
+    let caller: Caller
+    let queue: AsyncStream<LiveOutgoing>.Continuation
+    let clock: any ServerClock
+
+    func handle(_ message: WebSocketMessage, receivedAt: Double) async {
+        let text: String
+        switch message {
+        case .binary:
+            reply(.error(id: nil, code: "bad_message", message: "Send JSON text messages, not binary."))
+            return
+        case .text(let string):
+            text = string
+        }
+        guard text.utf8.count <= WireLimits.maxWebSocketMessageBytes else {
+            reply(
+                .error(
+                    id: nil, code: "too_large",
+                    message: "Messages are limited to \(WireLimits.maxWebSocketMessageBytes) bytes."))
+            return
+        }
+        let decoded: ClientMessage
+        do {
+            decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
+        } catch {
+            reply(.error(id: nil, code: LiveController.code(for: error), message: LiveController.describe(error)))
+            return
+        }
+        switch decoded {
+        case .ping(let nonce):
+            queue.yield(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
+        case .resync:
+            try? await hub.resync(listener)
+        case .command(let request):
+            let id = String(request.id.prefix(WireLimits.maxCommandIDLength))
+            do {
+                try CommandValidation.check(request)
+                reply(.ack(try await hub.apply(request, caller: caller)))
+            } catch let error as APIError {
+                reply(.error(id: id, code: error.code, message: error.message))
+            } catch let error as TimelineError {
+                reply(.error(id: id, code: error.code, message: error.description))
+            } catch {
+                reply(.error(id: id, code: "internal", message: "The command could not be saved."))
+            }
+        }
+    }
+
+    private func reply(_ message: ServerMessage) {
+        guard let text = try? StationHub.encode(message) else { return }
+        queue.yield(.text(text))
+    }
+}
