@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "WavelengthCore", targets: ["WavelengthCore"]),
         .library(name: "WavelengthWire", targets: ["WavelengthWire"]),
         .library(name: "WavelengthServer", targets: ["WavelengthServer"]),
+        .library(name: "WavelengthClient", targets: ["WavelengthClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -64,10 +65,20 @@ let package = Package(
             resources: [.copy("openapi.json")],
             swiftSettings: strict
         ),
+        // The Swift client SDK: connect, sync the clock, follow the timeline, play.
+        .target(
+            name: "WavelengthClient",
+            dependencies: [
+                "WavelengthWire",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "wavelength",
             dependencies: [
-                "WavelengthServer", "WavelengthLibrary", "WavelengthStorage",
+                "WavelengthServer", "WavelengthLibrary", "WavelengthStorage", "WavelengthClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -83,6 +94,14 @@ let package = Package(
             dependencies: [
                 "WavelengthStorage", "WavelengthLibrary", "WavelengthCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WavelengthClientTests",
+            dependencies: [
+                "WavelengthClient", "WavelengthServer", "WavelengthLibrary",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,51 @@
+/// Where and how a `StationClient` connects.
+public struct ClientConfiguration: Sendable {
+    /// The server's base URL, e.g. `http://127.0.0.1:8080`.
+    public var serverURL: String
+    public var stationID: String
+    /// The station's owner key, for DJ commands.
+    public var ownerKey: String?
+    public var backoff: Backoff
+    /// Probes sent right after connecting, `burstSpacing` ms apart.
+    public var burstProbes: Int
+    public var burstSpacing: Double
+    /// Then one probe every `probeInterval` ms.
+    public var probeInterval: Double
+
+    public init(
+        serverURL: String, stationID: String, ownerKey: String? = nil, backoff: Backoff = Backoff(),
+        burstProbes: Int = 8, burstSpacing: Double = 50, probeInterval: Double = 2_000
+    ) {
+        self.serverURL = serverURL
+        self.stationID = stationID
+        self.ownerKey = ownerKey
+        self.backoff = backoff
+        self.burstProbes = burstProbes
+        self.burstSpacing = burstSpacing
+        self.probeInterval = probeInterval
+    }
+
+    /// The station's WebSocket URL, resuming from `revision` when known.
+    func liveURL(since revision: Int64?) -> String {
+        var base = serverURL
+        if base.hasSuffix("/") { base.removeLast() }
+        if base.hasPrefix("https://") {
+            base = "wss://" + base.dropFirst("https://".count)
+        } else if base.hasPrefix("http://") {
+            base = "ws://" + base.dropFirst("http://".count)
+        }
+        var query = ["v=\(LiveProtocol.version)"]
+        if let revision { query.append("since=\(revision)") }
+        if let ownerKey { query.append("key=\(ownerKey)") }
+        return "\(base)/api/stations/\(stationID)/live?" + query.joined(separator: "&")
+    }
+}
+
+import WavelengthWire
+
+public enum ClientError: Error, Sendable, Equatable {
+    /// The server refused the command.
+    case refused(code: String, message: String)
+    /// The client was stopped before an answer came.
+    case stopped
+}

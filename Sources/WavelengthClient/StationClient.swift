@@ -1,0 +1,216 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import WavelengthWire
+
+/// Keeps a connection to one station: syncs the clock, follows the
+/// timeline, sends commands, and reconnects with backoff when the network
+/// drops, resuming from the last revision. While disconnected, `plan()` keeps
+/// answering from the schedule it last had.
+public actor StationClient {
+    public nonisolated let events: AsyncStream<StationEvent>
+    private let eventSink: AsyncStream<StationEvent>.Continuation
+    public let configuration: ClientConfiguration
+    private let clock: any ClientClock
+    private let logger: Logger
+
+    public private(set) var model = StationModel()
+    private var estimator = ClockEstimator()
+    private var slewed = SlewedClock()
+    private var isPlaying = false
+    private var outgoing: AsyncStream<String>.Continuation?
+    private var pending: [String: Pending] = [:]
+    private var pings: [String: Double] = [:]
+    private var pingCounter = 0
+    private var runner: Task<Void, Never>?
+    private var stopped = false
+
+    private struct Pending {
+        var request: CommandRequest
+        var continuation: CheckedContinuation<CommandAck, any Error>
+    }
+
+    public init(
+        configuration: ClientConfiguration, clock: any ClientClock = MonotonicClock(),
+        logger: Logger = Logger(label: "wavelength.client")
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        (events, eventSink) = AsyncStream<StationEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    // MARK: Life cycle
+
+    public func start() {
+        guard runner == nil else { return }
+        stopped = false
+        runner = Task { await self.run() }
+    }
+
+    public func stop() {
+        stopped = true
+        runner?.cancel()
+        runner = nil
+        outgoing?.finish()
+        for (_, pending) in pending { pending.continuation.resume(throwing: ClientError.stopped) }
+        pending.removeAll()
+        eventSink.finish()
+    }
+
+    /// Closes the current connection as a network loss would; the client
+    /// reconnects on its own. For tests and for "the network changed".
+    public func dropConnection() {
+        outgoing?.finish()
+    }
+
+    // MARK: Reading
+
+    /// The server clock now, in ms, as best the client knows it.
+    public func serverNow() -> Double? {
+        slewed.serverTime(at: clock.now())
+    }
+
+    public var clockEstimate: ClockEstimator.Estimate? { estimator.estimate }
+
+    /// What should be playing now, at which offset, and what comes next.
+    public func plan(prefetch: Double = 10_000) -> PlaybackPlan? {
+        guard let now = serverNow() else { return nil }
+        return model.plan(at: now, prefetch: prefetch)
+    }
+
+    /// Playback tells the client when it plays, so clock corrections slew
+    /// instead of stepping while music is audible.
+    public func setPlaying(_ playing: Bool) {
+        isPlaying = playing
+    }
+
+    // MARK: Commands
+
+    /// Sends a command and waits for the server's answer. The id makes it
+    /// safe to resend: after a reconnect, unanswered commands go out again
+    /// with the same id and are applied at most once.
+    @discardableResult
+    public func send(_ command: StationCommand, id: String = UUID().uuidString) async throws -> CommandAck {
+        let request = CommandRequest(id: id, command: command)
+        return try await withCheckedThrowingContinuation { continuation in
+            guard !stopped else {
+                continuation.resume(throwing: ClientError.stopped)
+                return
+            }
+            pending[id] = Pending(request: request, continuation: continuation)
+            transmit(.command(request))
+        }
+    }
+
+    // MARK: Connection loop
+
+    private func run() async {
+        var attempt = 0
+        var rng = SystemRandomNumberGenerator()
+        while !stopped && !Task.isCancelled {
+            let (stream, continuation) = AsyncStream<String>.makeStream()
+            outgoing = continuation
+            model.connectionOpened()
+            let url = configuration.liveURL(since: model.revision)
+            do {
+                _ = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                    await self.opened()
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await text in stream { try await outbound.write(.text(text)) }
+                        }
+                        group.addTask { await self.probe() }
+                        group.addTask {
+                            for try await message in inbound.messages(maxSize: 4 << 20) {
+                                if case .text(let text) = message { await self.receive(text) }
+                            }
+                        }
+                        _ = try await group.next()
+                        group.cancelAll()
+                    }
+                }
+                attempt = 0
+            } catch {
+                logger.debug("Connection to \(url) failed: \(error)")
+            }
+            continuation.finish()
+            outgoing = nil
+            guard !stopped && !Task.isCancelled else { break }
+            eventSink.yield(.disconnected(reason: "connection closed"))
+            attempt += 1
+            let delay = configuration.backoff.delay(attempt: attempt, using: &rng)
+            eventSink.yield(.reconnecting(attempt: attempt, afterMs: delay))
+            try? await Task.sleep(for: .milliseconds(Int(delay)))
+        }
+    }
+
+    private func opened() {
+        // Probes from the old connection can never be answered now.
+        pings.removeAll()
+        for (_, pending) in pending { transmit(.command(pending.request)) }
+    }
+
+    /// A burst of probes to converge fast, then one every `probeInterval`.
+    private func probe() async {
+        for _ in 0..<configuration.burstProbes {
+            sendPing()
+            guard (try? await Task.sleep(for: .milliseconds(Int(configuration.burstSpacing)))) != nil else { return }
+        }
+        while !Task.isCancelled {
+            guard (try? await Task.sleep(for: .milliseconds(Int(configuration.probeInterval)))) != nil else { return }
+            sendPing()
+        }
+    }
+
+    private func sendPing() {
+        pingCounter += 1
+        let nonce = "p\(pingCounter)"
+        pings[nonce] = clock.now()
+        transmit(.ping(nonce: nonce))
+    }
+
+    private func transmit(_ message: ClientMessage) {
+        guard let outgoing, let data = try? JSONEncoder().encode(message) else { return }
+        outgoing.yield(String(decoding: data, as: UTF8.self))
+    }
+
+    // MARK: Incoming
+
+    private func receive(_ text: String) {
+        let received = clock.now()
+        guard let sequenced = try? JSONDecoder().decode(SequencedServerMessage.self, from: Data(text.utf8)) else {
+            logger.warning("Ignored a message the client could not read")
+            return
+        }
+        if model.receive(sequenced) == .resync {
+            transmit(.resync)
+        }
+        switch sequenced.message {
+        case .snapshot(let snapshot):
+            eventSink.yield(.connected(resumed: false))
+            eventSink.yield(.snapshot(snapshot))
+        case .resumed:
+            eventSink.yield(.connected(resumed: true))
+        case .update(let window):
+            eventSink.yield(.updated(window))
+        case .listeners(let count):
+            eventSink.yield(.listeners(count))
+        case .ack(let ack):
+            pending.removeValue(forKey: ack.id)?.continuation.resume(returning: ack)
+            eventSink.yield(.acknowledged(ack))
+        case .error(let id, let code, let message):
+            if let id { pending.removeValue(forKey: id)?.continuation.resume(throwing: ClientError.refused(code: code, message: message)) }
+            eventSink.yield(.refused(id: id, code: code, message: message))
+        case .pong(let nonce, _, let serverReceived, let serverSent):
+            guard let nonce, let sent = pings.removeValue(forKey: nonce) else { return }
+            estimator.add(
+                ClockSample(sent: sent, serverReceived: serverReceived, serverSent: serverSent, received: received))
+            if let estimate = estimator.estimate {
+                slewed.update(target: estimate.offset, at: received, playing: isPlaying)
+                eventSink.yield(
+                    .clock(offset: estimate.offset, roundTrip: estimate.bestRoundTrip, samples: estimate.sampleCount))
+            }
+        }
+    }
+}

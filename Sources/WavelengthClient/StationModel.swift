@@ -1,0 +1,90 @@
+import WavelengthWire
+
+/// What a client knows about a station: the latest window, the listener
+/// count, and where it is in the server's message sequence. Pure: feed it
+/// messages, ask it what to play at a given server time.
+public struct StationModel: Sendable, Equatable {
+    public private(set) var station: StationView?
+    public private(set) var window: TimelineWindow?
+    public private(set) var listeners = 0
+    public private(set) var lastSeq: UInt64 = 0
+
+    public init() {}
+
+    public var revision: Int64? { window?.revision }
+
+    /// What the client must do after a message.
+    public enum Reaction: Sendable, Equatable {
+        case none
+        /// A message went missing: ask for a snapshot.
+        case resync
+    }
+
+    /// A new connection numbers its messages from 1 again.
+    public mutating func connectionOpened() {
+        lastSeq = 0
+    }
+
+    public mutating func receive(_ sequenced: SequencedServerMessage) -> Reaction {
+        // Duplicates or reordering never move the model backwards.
+        guard sequenced.seq > lastSeq else { return .none }
+        let gap = sequenced.seq != lastSeq + 1
+        lastSeq = sequenced.seq
+        switch sequenced.message {
+        case .snapshot(let snapshot):
+            station = snapshot.station
+            listeners = snapshot.listeners
+            accept(snapshot.timeline)
+            return .none
+        case .update(let window):
+            accept(window)
+        case .listeners(let count):
+            listeners = count
+        case .resumed(_, _, let count):
+            listeners = count
+        case .ack, .error, .pong:
+            break
+        }
+        return gap ? .resync : .none
+    }
+
+    /// Only a newer revision replaces the window.
+    private mutating func accept(_ newer: TimelineWindow) {
+        if let window, newer.revision < window.revision { return }
+        window = newer
+    }
+
+    /// Every scheduled entry the client knows of, in order.
+    public var schedule: [EntryView] {
+        guard let window else { return [] }
+        return [window.current].compactMap { $0 } + window.upNext
+    }
+
+    /// What should be playing at `serverTime`, how far into its file, and
+    /// what comes next. Works from the last window it got, so playback goes
+    /// on while the connection is down.
+    public func plan(at serverTime: Double, prefetch: Double = 10_000) -> PlaybackPlan? {
+        let entries = schedule
+        guard let index = entries.firstIndex(where: { Double($0.start) <= serverTime && serverTime < Double($0.expiration) })
+        else {
+            let upcoming = entries.first { Double($0.start) > serverTime }
+            return upcoming.map { PlaybackPlan(current: nil, fileOffsetMs: 0, next: $0, fetchNextAt: Double($0.start) - prefetch) }
+        }
+        let entry = entries[index]
+        let next = index + 1 < entries.count ? entries[index + 1] : nil
+        return PlaybackPlan(
+            current: entry, fileOffsetMs: serverTime - Double(entry.start) + Double(entry.offsetMs), next: next,
+            fetchNextAt: next.map { Double($0.start) - prefetch })
+    }
+}
+
+/// The answer to "what should play now, at which offset, and what is next,
+/// with when to start fetching it".
+public struct PlaybackPlan: Sendable, Equatable {
+    public var current: EntryView?
+    /// Where in the current entry's audio file playback should be, in ms.
+    public var fileOffsetMs: Double
+    public var next: EntryView?
+    /// Server time at which to start fetching the next entry.
+    public var fetchNextAt: Double?
+}

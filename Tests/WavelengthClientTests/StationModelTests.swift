@@ -1,0 +1,71 @@
+import Testing
+import WavelengthWire
+@testable import WavelengthClient
+
+@Suite("Station model")
+struct StationModelTests {
+    static func track(_ id: String) -> TrackSummary {
+        TrackSummary(
+            id: id, title: id, artist: "a", album: "b", albumArtist: "a", trackNumber: nil, discNumber: nil, year: nil,
+            genre: nil, durationMs: 1000, format: "mp3", audioURL: "/a/\(id)", artworkURL: nil)
+    }
+
+    static func window(revision: Int64, starts: [Int64]) -> TimelineWindow {
+        let entries = starts.enumerated().map { i, start in
+            EntryView(
+                entry: TimelineEntry(id: "e\(i)", trackID: "t\(i)", start: start, duration: 1000, source: .robot),
+                track: track("t\(i)"))
+        }
+        return TimelineWindow(
+            stationID: "s", revision: revision, serverTime: starts[0], current: entries.first, positionMs: 0,
+            upNext: Array(entries.dropFirst()), history: [])
+    }
+
+    @Test func plansFromAbsoluteTimes() {
+        var model = StationModel()
+        _ = model.receive(SequencedServerMessage(seq: 1, message: .update(Self.window(revision: 3, starts: [0, 1000, 2000]))))
+        let plan = model.plan(at: 1250, prefetch: 500)!
+        #expect(plan.current?.id == "e1")
+        #expect(plan.fileOffsetMs == 250)
+        #expect(plan.next?.id == "e2")
+        #expect(plan.fetchNextAt == 1500)
+        #expect(model.plan(at: 5000, prefetch: 0) == nil)
+        let before = model.plan(at: -10, prefetch: 0)!
+        #expect(before.current == nil)
+        #expect(before.next?.id == "e0")
+    }
+
+    @Test func aGapInTheSequenceAsksForAResync() {
+        var model = StationModel()
+        #expect(model.receive(SequencedServerMessage(seq: 1, message: .listeners(count: 1))) == .none)
+        #expect(model.receive(SequencedServerMessage(seq: 3, message: .listeners(count: 2))) == .resync)
+        // Old or repeated messages are ignored.
+        #expect(model.receive(SequencedServerMessage(seq: 2, message: .listeners(count: 9))) == .none)
+        #expect(model.listeners == 2)
+        model.connectionOpened()
+        #expect(model.receive(SequencedServerMessage(seq: 1, message: .listeners(count: 4))) == .none)
+        #expect(model.listeners == 4)
+    }
+
+    @Test func anOlderRevisionNeverReplacesANewerOne() {
+        var model = StationModel()
+        _ = model.receive(SequencedServerMessage(seq: 1, message: .update(Self.window(revision: 5, starts: [0]))))
+        _ = model.receive(SequencedServerMessage(seq: 2, message: .update(Self.window(revision: 4, starts: [100]))))
+        #expect(model.revision == 5)
+        #expect(model.schedule.first?.start == 0)
+    }
+
+    @Test func backoffGrowsAndIsCapped() {
+        var rng = SeededRandom(seed: 1)
+        let backoff = Backoff(initial: 100, maximum: 1000, jitter: 0)
+        #expect([1, 2, 3, 4, 5, 10].map { backoff.delay(attempt: $0, using: &rng) } == [100, 200, 400, 800, 1000, 1000])
+        let jittery = Backoff(initial: 100, maximum: 1000, jitter: 0.2)
+        for _ in 0..<100 { #expect((80...120).contains(jittery.delay(attempt: 1, using: &rng))) }
+    }
+
+    @Test func liveURLCarriesVersionRevisionAndKey() {
+        let configuration = ClientConfiguration(serverURL: "https://radio.example/", stationID: "s1", ownerKey: "k")
+        #expect(configuration.liveURL(since: 7) == "wss://radio.example/api/stations/s1/live?v=1&since=7&key=k")
+        #expect(ClientConfiguration(serverURL: "http://h:1", stationID: "s").liveURL(since: nil) == "ws://h:1/api/stations/s/live?v=1")
+    }
+}
