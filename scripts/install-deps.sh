@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Wavelength builds and runs with. Safe to rerun:
-# it does nothing when everything is already there.
+# Installs the Debian packages Wavelength builds and runs with, and what the
+# browser tests need (Chromium, its driver, a Japanese font for the demo
+# library's titles in screenshots, and Selenium and pytest from PyPI).
+# Safe to rerun: it does nothing when everything is already there.
 set -euo pipefail
 
-packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libsqlite3-dev pkg-config)
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libsqlite3-dev pkg-config
+          chromium chromium-driver fonts-ipafont-gothic python3 python3-pip)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if ((${#missing[@]})); then
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
     echo "Installing: ${missing[*]}"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# Selenium (driving the system chromedriver; Selenium Manager never runs)
+# and pytest, for whichever python3 runs the tests.
+if ! python3 -c "import selenium, pytest" >/dev/null 2>&1; then
+    echo "Installing from PyPI: selenium pytest"
+    python3 -m pip install -q --disable-pip-version-check selenium pytest 2>/dev/null \
+        || python3 -m pip install -q --disable-pip-version-check --break-system-packages selenium pytest
+fi
+
 command -v swift >/dev/null || { echo "Swift 6 is required (https://swift.org/install)"; exit 1; }

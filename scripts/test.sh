@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: core, library, storage, and the server over
-# HTTP and WebSocket (including restart and kill -9). Exits non-zero on failure.
+# HTTP and WebSocket (including restart and kill -9), then the web app in
+# headless Chromium against the real server binary. Exits non-zero on failure.
+# Browser screenshots go to test-artifacts/screenshots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# Build everything first: the crash test starts the real `wavelength` binary.
+# Build everything first: the crash test and the browser tests start the
+# real `wavelength` binary.
 swift build --build-tests
 swift test --skip-build
+WAVELENGTH_BIN="${WAVELENGTH_BIN:-.build/debug/wavelength}" python3 -m pytest -q tests/browser

@@ -1,7 +1,34 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import Synchronization
 import WavelengthWire
+
+/// Send times of probes in flight, shared by the connection's writer (which
+/// stamps a probe the instant before it goes out) and the actor (which reads
+/// the stamp when the answer comes). Stamping at the socket, not when the
+/// probe is queued, keeps queueing delay out of the offset.
+final class ProbeLedger: Sendable {
+    private let sent = Mutex<[String: Double]>([:])
+
+    func stamp(_ nonce: String, at time: Double) {
+        sent.withLock { $0[nonce] = time }
+    }
+
+    func take(_ nonce: String) -> Double? {
+        sent.withLock { $0.removeValue(forKey: nonce) }
+    }
+
+    func clear() {
+        sent.withLock { $0.removeAll() }
+    }
+}
+
+/// What the connection's writer sends.
+enum Outgoing: Sendable {
+    case text(String)
+    case probe(nonce: String, text: String)
+}
 
 /// Keeps a connection to one station: syncs the clock, follows the
 /// timeline, sends commands, and reconnects with backoff when the network
@@ -18,9 +45,9 @@ public actor StationClient {
     private var estimator = ClockEstimator()
     private var slewed = SlewedClock()
     private var isPlaying = false
-    private var outgoing: AsyncStream<String>.Continuation?
+    private var outgoing: AsyncStream<Outgoing>.Continuation?
     private var pending: [String: Pending] = [:]
-    private var pings: [String: Double] = [:]
+    private let probes = ProbeLedger()
     private var pingCounter = 0
     private var runner: Task<Void, Never>?
     private var stopped = false
@@ -109,21 +136,32 @@ public actor StationClient {
         var attempt = 0
         var rng = SystemRandomNumberGenerator()
         while !stopped && !Task.isCancelled {
-            let (stream, continuation) = AsyncStream<String>.makeStream()
+            let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
             outgoing = continuation
             model.connectionOpened()
             let url = configuration.liveURL(since: model.revision)
             do {
                 _ = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
                     await self.opened()
+                    let (clock, probes) = (self.clock, self.probes)
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
-                            for await text in stream { try await outbound.write(.text(text)) }
+                            for await item in stream {
+                                switch item {
+                                case .text(let text):
+                                    try await outbound.write(.text(text))
+                                case .probe(let nonce, let text):
+                                    probes.stamp(nonce, at: clock.now())
+                                    try await outbound.write(.text(text))
+                                }
+                            }
                         }
                         group.addTask { await self.probe() }
                         group.addTask {
                             for try await message in inbound.messages(maxSize: 4 << 20) {
-                                if case .text(let text) = message { await self.receive(text) }
+                                // Stamp arrival before anything else can delay it.
+                                let arrived = clock.now()
+                                if case .text(let text) = message { await self.receive(text, at: arrived) }
                             }
                         }
                         _ = try await group.next()
@@ -147,18 +185,20 @@ public actor StationClient {
 
     private func opened() {
         // Probes from the old connection can never be answered now.
-        pings.removeAll()
+        probes.clear()
         for (_, pending) in pending { transmit(.command(pending.request)) }
     }
 
-    /// A burst of probes to converge fast, then one every `probeInterval`.
+    /// A burst of probes to converge fast, then the configured schedule.
     private func probe() async {
+        let connected = clock.now()
         for _ in 0..<configuration.burstProbes {
             sendPing()
             guard (try? await Task.sleep(for: .milliseconds(Int(configuration.burstSpacing)))) != nil else { return }
         }
         while !Task.isCancelled {
-            guard (try? await Task.sleep(for: .milliseconds(Int(configuration.probeInterval)))) != nil else { return }
+            let delay = configuration.probeDelay(afterConnectingFor: clock.now() - connected)
+            guard (try? await Task.sleep(for: .milliseconds(Int(delay)))) != nil else { return }
             sendPing()
         }
     }
@@ -166,19 +206,18 @@ public actor StationClient {
     private func sendPing() {
         pingCounter += 1
         let nonce = "p\(pingCounter)"
-        pings[nonce] = clock.now()
-        transmit(.ping(nonce: nonce))
+        guard let outgoing, let data = try? JSONEncoder().encode(ClientMessage.ping(nonce: nonce)) else { return }
+        outgoing.yield(.probe(nonce: nonce, text: String(decoding: data, as: UTF8.self)))
     }
 
     private func transmit(_ message: ClientMessage) {
         guard let outgoing, let data = try? JSONEncoder().encode(message) else { return }
-        outgoing.yield(String(decoding: data, as: UTF8.self))
+        outgoing.yield(.text(String(decoding: data, as: UTF8.self)))
     }
 
     // MARK: Incoming
 
-    private func receive(_ text: String) {
-        let received = clock.now()
+    private func receive(_ text: String, at received: Double) {
         guard let sequenced = try? JSONDecoder().decode(SequencedServerMessage.self, from: Data(text.utf8)) else {
             logger.warning("Ignored a message the client could not read")
             return
@@ -203,7 +242,7 @@ public actor StationClient {
             if let id { pending.removeValue(forKey: id)?.continuation.resume(throwing: ClientError.refused(code: code, message: message)) }
             eventSink.yield(.refused(id: id, code: code, message: message))
         case .pong(let nonce, _, let serverReceived, let serverSent):
-            guard let nonce, let sent = pings.removeValue(forKey: nonce) else { return }
+            guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(
                 ClockSample(sent: sent, serverReceived: serverReceived, serverSent: serverSent, received: received))
             if let estimate = estimator.estimate {

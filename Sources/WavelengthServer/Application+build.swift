@@ -39,7 +39,11 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     if let webRoot = services.configuration.webRoot {
-        router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: services.logger))
+        // no-cache: browsers revalidate (ETag) so an upgraded app is never stale.
+        router.add(
+            middleware: FileMiddleware(
+                webRoot, cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true,
+                logger: services.logger))
     }
     HealthController(tracks: services.database, openAPIDocument: try HealthController.bundledDocument())
         .addRoutes(to: router)

@@ -56,6 +56,20 @@ public struct CommandAck: Sendable, Codable, Equatable {
     }
 }
 
+/// What the caller may do on a station. Lets a client check an owner key
+/// without trying a command.
+public struct StationAccess: Sendable, Codable, Equatable {
+    public enum Role: String, Sendable, Codable {
+        case owner, listener
+    }
+
+    public var role: Role
+
+    public init(role: Role) {
+        self.role = role
+    }
+}
+
 /// The tracks a station's robot DJ picks from. Empty means the whole library.
 public struct StationPool: Sendable, Codable, Equatable {
     public var trackIDs: [TrackID]

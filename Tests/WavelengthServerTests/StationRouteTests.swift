@@ -202,3 +202,21 @@ struct StationRouteTests {
         }
     }
 }
+
+@Suite("Station access")
+struct StationAccessTests {
+    @Test func theRoleFollowsTheOwnerKey() async throws {
+        let server = try await TestServer.make()
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.router) { client in
+            let anonymous = try await client.execute(uri: "/api/stations/\(station)/access", method: .get)
+            #expect(try anonymous.decode(StationAccess.self).role == .listener)
+            let wrong = try await client.execute(
+                uri: "/api/stations/\(station)/access", method: .get, headers: [.authorization: "Bearer nope"])
+            #expect(try wrong.decode(StationAccess.self).role == .listener)
+            let owner = try await client.execute(
+                uri: "/api/stations/\(station)/access", method: .get, headers: [.authorization: "Bearer \(key)"])
+            #expect(try owner.decode(StationAccess.self).role == .owner)
+        }
+    }
+}

@@ -255,7 +255,11 @@ def browser(request):
 def shot(request):
     """shot(driver, "screen-name") saves a PNG of the viewport."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name)
+    name = request.node.originalname
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None:
+        name += f"-{callspec.id}"
+    test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", name)
 
     def take(driver, name: str) -> Path:
         path = SCREENSHOTS / f"{test_name}--{name}.png"

@@ -21,7 +21,7 @@ return {
   readyState: a.readyState,
   entryId: a.dataset.entryId || null,
   state: a.dataset.state || null,
-  src: a.currentSrc || a.getAttribute('src') || '',
+  src: a.getAttribute('src') || '',
   connection: screen ? screen.dataset.connection || null : null,
   revision: screen ? Number(screen.dataset.revision || -1) : -1,
 };
@@ -163,3 +163,9 @@ def upnext_track_ids(driver) -> list[str]:
 
 def find(driver, selector: str):
     return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def upnext_entry_ids(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.upnext-row')].map(r => r.dataset.entryId);"
+    )

@@ -3,12 +3,13 @@ browser, and tracks ending on their own."""
 
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import DESKTOP, PHONE, SHORT_TITLE
 from helpers import (
-    art_loaded, audio, find, text_of, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
+    art_loaded, audio, find, text_of, upnext_entry_ids, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
 )
 
 
@@ -196,3 +197,73 @@ def test_track_ends_and_next_starts_in_both(tone_server, browser, shot):
         assert audio(d)["currentTime"] < 10
     shot(a, "next-track-listener")
     shot(b, "next-track-dj")
+
+
+def test_dj_moves_by_buttons_and_drag_and_deletes(demo_server, browser, shot):
+    station, key = demo_server.create_station("Reorder Test")
+    listener = browser(PHONE)
+    dj = browser(DESKTOP)
+    listener.get(f"{demo_server.base}/#/station/{station['id']}")
+    wait_playing(listener)
+    dj.get(f"{demo_server.base}/#/station/{station['id']}?key={key}")
+    wait_playing(dj)
+
+    def server_order():
+        return [e["id"] for e in demo_server.timeline(station["id"])["upNext"]]
+
+    # Enough upcoming entries to reorder (the robot keeps at least three).
+    wait_for(dj, lambda d: len(upnext_entry_ids(d)) >= 3)
+    order = server_order()
+    assert upnext_entry_ids(dj) == order
+
+    # "Move later" button.
+    first = order[0]
+    find(dj, f'.upnext-row[data-entry-id="{first}"] button[aria-label$=" later"]').click()
+    wait_for(dj, lambda d: server_order()[1] == first, 3)
+    expected = server_order()
+    wait_for(listener, lambda d: upnext_entry_ids(d) == expected, 1.0)
+
+    # Drag the last entry's handle above the first one.
+    last = expected[-1]
+    handle = find(dj, f'.upnext-row[data-entry-id="{last}"] .drag-handle')
+    top = find(dj, f'.upnext-row[data-entry-id="{expected[0]}"]')
+    (ActionChains(dj).click_and_hold(handle).move_by_offset(0, -8)
+        .move_to_element_with_offset(top, 0, -top.size["height"] // 2 + 4).release().perform())
+    wait_for(dj, lambda d: server_order()[0] == last, 3)
+    expected = server_order()
+    wait_for(listener, lambda d: upnext_entry_ids(d) == expected, 1.0)
+    wait_for(dj, lambda d: upnext_entry_ids(d) == expected, 1.0)
+    shot(dj, "dj-after-moves")
+
+    # Delete an upcoming entry (a robot pick).
+    victim = expected[1]
+    find(dj, f'.upnext-row[data-entry-id="{victim}"] button[aria-label^="Delete"]').click()
+    wait_for(dj, lambda d: victim not in server_order(), 3)
+    wait_for(listener, lambda d: victim not in upnext_entry_ids(d), 1.0)
+    shot(dj, "dj-after-delete")
+    shot(listener, "listener-after-delete")
+
+
+def test_flip_stations_from_the_listener_screen(demo_server, browser, shot):
+    first, _ = demo_server.create_station("Flip One")
+    second, _ = demo_server.create_station("Flip Two")
+    d = browser(PHONE)
+    d.get(f"{demo_server.base}/#/station/{first['id']}")
+    wait_playing(d)
+    boot = d.execute_script("return window.__wavelengthBoot")
+    seen = {first["id"]}
+    # Flip through the band with "Next station" until both are heard; each
+    # flip plays the new station at once, in the same page.
+    for _ in range(len(demo_server.get("/api/stations")) + 1):
+        current = screen_station_id(d)
+        find(d, ".transport button[aria-label='Next station']").click()
+        wait_for(d, lambda d: screen_station_id(d) not in (None, current))
+        station_id = screen_station_id(d)
+        wait_playing(d, timeout=10)
+        wait_in_sync(demo_server, d, station_id)
+        seen.add(station_id)
+        if second["id"] in seen:
+            break
+    assert second["id"] in seen
+    assert d.execute_script("return window.__wavelengthBoot") == boot
+    shot(d, "after-flipping")

@@ -64,6 +64,11 @@ function show(view, title) {
   fill(main, view.el);
   document.title = title || view.title || "Wavelength";
   document.body.dataset.screen = view.el.classList[1] || "screen";
+  const section = location.hash.startsWith("#/library") ? "library" : location.hash.replace(/^#\/?/, "") === "" ? "dial" : "";
+  for (const link of document.querySelectorAll("[data-nav]")) {
+    if (link.dataset.nav === section) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
   const target = view.focusTarget ? view.focusTarget() : view.el.querySelector("h1");
   if (target && route.initialised) target.focus({ preventScroll: true });
   window.scrollTo(0, 0);

@@ -34,11 +34,25 @@ export class ServerClock {
     this.rough = true;
   }
 
-  /** t0: local send time, t1: local receive time, serverTime from the pong. */
-  addSample(t0, t1, serverTime) {
-    if (!Number.isFinite(serverTime) || t1 < t0) return;
-    const rtt = t1 - t0;
-    this.samples.push({ rtt, offset: serverTime - (t0 + t1) / 2 });
+  /**
+   * One round trip. t0: local send time, t1: local receive time; the server's
+   * stamps are `received` and `sent` (the middle two NTP timestamps), or one
+   * `serverTime` from servers that give only that.
+   */
+  addSample(t0, t1, { serverTime, received, sent } = {}) {
+    if (t1 < t0) return;
+    let rtt;
+    let offset;
+    if (Number.isFinite(received) && Number.isFinite(sent) && sent >= received) {
+      rtt = t1 - t0 - (sent - received);
+      offset = (received - t0 + (sent - t1)) / 2;
+    } else if (Number.isFinite(serverTime)) {
+      rtt = t1 - t0;
+      offset = serverTime - (t0 + t1) / 2;
+    } else {
+      return;
+    }
+    this.samples.push({ rtt, offset });
     if (this.samples.length > WINDOW) this.samples.shift();
     const best = this.samples.reduce((a, b) => (b.rtt < a.rtt ? b : a));
     this.offset = best.offset;

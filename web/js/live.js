@@ -1,6 +1,10 @@
 // A station's live WebSocket: snapshot, updates, listener counts and DJ
 // commands, with pings for the clock and reconnection with backoff that
-// resumes from the last revision seen (`since`).
+// resumes from the last revision seen (`since`). Every server message carries
+// `seq` (1, 2, 3, … per connection); a gap asks the server for a `resync`.
+
+/** The live protocol version this client speaks (`?v=`). */
+export const PROTOCOL_VERSION = 1;
 
 import { api, ApiError } from "./api.js";
 import { randomID } from "./dom.js";
@@ -20,7 +24,8 @@ export class LiveConnection extends EventTarget {
     this.key = key;
     this.clock = clock;
     this.revision = null;
-    this.state = "connecting"; // connecting | live | reconnecting | closed
+    this.state = "connecting"; // connecting | live | reconnecting | outdated | closed
+    this.seq = 0;
     this.attempt = 0;
     this.ws = null;
     this.closed = false;
@@ -120,6 +125,7 @@ export class LiveConnection extends EventTarget {
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const params = new URLSearchParams();
+    params.set("v", String(PROTOCOL_VERSION));
     if (this.revision !== null) params.set("since", String(this.revision));
     if (this.key) params.set("key", this.key);
     const query = params.toString();
@@ -136,6 +142,7 @@ export class LiveConnection extends EventTarget {
       return;
     }
     this.ws = ws;
+    this.seq = 0;
     ws.onopen = () => {
       this.lastMessageAt = performance.now();
       this.startPinging();
@@ -213,6 +220,14 @@ export class LiveConnection extends EventTarget {
   }
 
   handle(message) {
+    if (Number.isInteger(message.seq)) {
+      const expected = this.seq + 1;
+      this.seq = message.seq;
+      if (message.seq > expected && message.type !== "snapshot" && this.isOpen()) {
+        // Missed messages on this connection: ask for the whole state again.
+        this.ws.send(JSON.stringify({ type: "resync" }));
+      }
+    }
     switch (message.type) {
       case "snapshot": {
         const { station, timeline, listeners } = message.snapshot;
@@ -245,6 +260,14 @@ export class LiveConnection extends EventTarget {
         this.settle(message.ack.id, message.ack, null);
         break;
       case "error":
+        if (message.code === "unsupported_version") {
+          // This page is older than the server: reconnecting won't help.
+          this.closed = true;
+          this.setState("outdated");
+          this.emit("servererror", { code: message.code, message: message.message });
+          if (this.ws) this.ws.close();
+          break;
+        }
         if (message.id && this.pending.has(message.id)) {
           this.settle(message.id, null, new ApiError(message.message, { code: message.code, status: 400 }));
         } else {
@@ -256,7 +279,11 @@ export class LiveConnection extends EventTarget {
         const t0 = this.pings.get(message.nonce);
         if (t0 !== undefined) {
           this.pings.delete(message.nonce);
-          this.clock.addSample(t0, t1, message.serverTime);
+          this.clock.addSample(t0, t1, {
+            serverTime: message.serverTime,
+            received: message.serverReceived,
+            sent: message.serverSent,
+          });
           this.emit("clock", { rtt: t1 - t0 });
         }
         break;

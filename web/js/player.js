@@ -4,9 +4,14 @@
 
 import { entryAt, nextBoundary, positionIn } from "./timeline.js";
 
-const TICK_MS = 250;
+const TICK_MS = 100;
+// How long after a seek or start the audio clock is read to learn its lag.
+const SETTLE_MS = 200;
 const SEEK_THRESHOLD_S = 0.25;
-const RATE_THRESHOLD_S = 0.03;
+// Right after tuning in, a seek isn't heard as a glitch: lock on tightly.
+const LOCK_THRESHOLD_S = 0.04;
+const LOCK_SEEKS = 4;
+const RATE_THRESHOLD_S = 0.02;
 const MAX_RATE_DELTA = 0.03;
 const SEEK_COOLDOWN_MS = 1200;
 
@@ -19,6 +24,26 @@ const MIME = {
   wav: "audio/wav",
   aiff: "audio/aiff",
 };
+
+// A device's audio start-up and seek lags are steady: remember them.
+const LEADS_KEY = "wavelength.audioLeads";
+const DEFAULT_LEADS = { seek: 0.06, start: 0.2 };
+
+function loadLeads() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(LEADS_KEY) || "null");
+    if (saved && Number.isFinite(saved.seek) && Number.isFinite(saved.start)) {
+      return { seek: Math.min(0.6, Math.max(0, saved.seek)), start: Math.min(0.6, Math.max(0, saved.start)) };
+    }
+  } catch {}
+  return { ...DEFAULT_LEADS };
+}
+
+function saveLeads(leads) {
+  try {
+    localStorage.setItem(LEADS_KEY, JSON.stringify(leads));
+  } catch {}
+}
 
 export class Player extends EventTarget {
   constructor(clock) {
@@ -36,7 +61,12 @@ export class Player extends EventTarget {
     this.wantPlay = false;
     this.state = "idle"; // idle | loading | playing | paused | blocked | waiting | error
     this.loadToken = 0;
-    this.seekLead = 0.02;
+    // How far ahead to aim a seek (while playing) or a start (from paused),
+    // learned from the drift once the audio has settled after each one.
+    this.leads = loadLeads();
+    this.pendingLead = null; // {kind, settleAt}
+    this.locked = false;
+    this.lockSeeks = 0;
     this.lastSeekAt = -Infinity;
     this.boundaryTimer = null;
     this.tickTimer = null;
@@ -44,11 +74,14 @@ export class Player extends EventTarget {
 
     this.audio.addEventListener("playing", () => {
       if (this.wantPlay) this.setState("playing");
+      this.markSettling();
     });
     this.audio.addEventListener("waiting", () => {
       if (this.wantPlay && this.entry) this.setState("loading");
     });
-    this.audio.addEventListener("seeked", () => this.onSeeked());
+    this.audio.addEventListener("seeked", () => {
+      if (!this.audio.paused) this.markSettling();
+    });
     this.audio.addEventListener("error", () => this.onError());
   }
 
@@ -84,6 +117,8 @@ export class Player extends EventTarget {
     this.wantPlay = true;
     this.startTicking();
     const entry = this.entry;
+    this.locked = false;
+    this.lockSeeks = 0;
     if (entry && this.audio.dataset.entryId === entry.id && this.audio.readyState >= 1) {
       this.seekTo(entry);
       this.play();
@@ -160,6 +195,8 @@ export class Player extends EventTarget {
     const token = ++this.loadToken;
     clearTimeout(this.retryTimer);
     this.transcoded = false;
+    this.locked = false;
+    this.lockSeeks = 0;
     this.setState("loading");
     this.audio.playbackRate = 1;
     this.audio.dataset.entryId = entry.id;
@@ -237,9 +274,9 @@ export class Player extends EventTarget {
   }
 
   seekTo(entry) {
-    const target = Math.max(0, this.expectedSeconds(entry) + this.seekLead);
-    this.seekStartedAt = performance.now();
-    this.seekTarget = target;
+    const kind = this.audio.paused ? "start" : "seek";
+    const target = Math.max(0, this.expectedSeconds(entry) + this.leads[kind]);
+    this.pendingLead = { kind, settleAt: null };
     this.lastSeekAt = performance.now();
     this.audio.playbackRate = 1;
     try {
@@ -249,12 +286,21 @@ export class Player extends EventTarget {
     }
   }
 
-  onSeeked() {
-    if (this.seekStartedAt === undefined || !this.entry) return;
-    // Learn how long a seek takes, so the next one aims that far ahead.
-    const lag = (performance.now() - this.seekStartedAt) / 1000;
-    this.seekStartedAt = undefined;
-    this.seekLead = Math.min(0.3, Math.max(0, this.seekLead * 0.5 + lag * 0.5));
+  markSettling() {
+    if (this.pendingLead) this.pendingLead.settleAt = performance.now() + SETTLE_MS;
+  }
+
+  /** Once playback has settled after a seek or start, learn its lag. */
+  learnLead() {
+    const pending = this.pendingLead;
+    if (!pending || pending.settleAt === null || performance.now() < pending.settleAt) return false;
+    const drift = this.drift();
+    this.pendingLead = null;
+    if (drift === null) return true;
+    const lead = this.leads[pending.kind] - drift;
+    this.leads[pending.kind] = Math.min(0.6, Math.max(0, lead));
+    saveLeads(this.leads);
+    return true;
   }
 
   /** How far the audio is from where the station is, in seconds (+ = ahead). */
@@ -276,6 +322,19 @@ export class Player extends EventTarget {
     if (drift === null) return;
     const fileEnd = Number.isFinite(this.audio.duration) ? this.audio.duration : Infinity;
     if (this.expectedSeconds(this.entry) >= fileEnd - 0.05) return;
+    if (this.pendingLead) {
+      // Wait until the audio has settled after the last seek or start.
+      if (!this.learnLead()) return;
+    }
+    if (!this.locked) {
+      if (Math.abs(drift) <= LOCK_THRESHOLD_S || this.lockSeeks >= LOCK_SEEKS) {
+        this.locked = true;
+      } else {
+        this.lockSeeks += 1;
+        this.seekTo(this.entry);
+        return;
+      }
+    }
     if (Math.abs(drift) > SEEK_THRESHOLD_S) {
       if (performance.now() - this.lastSeekAt > SEEK_COOLDOWN_MS) this.seekTo(this.entry);
     } else if (Math.abs(drift) > RATE_THRESHOLD_S) {

@@ -5,7 +5,7 @@ extension MediaContainer {
     ///
     /// Headers of an interrupted download still promise the full length, so FFmpeg happily
     /// reports it. This compares what the headers promise with the bytes actually present,
-    /// using only data that is already parsed (plus, for CBR mp3, one packet), so it costs
+    /// using only data that is already parsed (plus, for CBR mp3, a few packets), so it costs
     /// next to nothing. Formats without such data (FLAC without a seek index) pass unchecked;
     /// Ogg needs no check because its length comes from the last page actually present.
     func truncationProblem(stream: UnsafeMutablePointer<AVStream>, durationMs: Int64) -> String? {
@@ -32,26 +32,30 @@ extension MediaContainer {
         let parameters = stream.pointee.codecpar.pointee
         if parameters.bit_rate > 0 { return parameters.bit_rate }
         // Constant-bit-rate mp3 with a LAME "Info" frame states the frame count but not the
-        // bit rate; every frame has the same size, so the first one tells it.
+        // bit rate; every frame has the same size, so the first few tell it.
         guard parameters.codec_id == AV_CODEC_ID_MP3, hasHeaderDuration(stream) else { return nil }
         return firstPacketBitRate(of: stream)
     }
 
+    /// The lowest bit rate among the first few audio packets: exact for CBR, and for a VBR
+    /// file that slipped through it errs low, so the check above cannot fire falsely.
     private func firstPacketBitRate(of stream: UnsafeMutablePointer<AVStream>) -> Int64? {
         var allocated: UnsafeMutablePointer<AVPacket>? = av_packet_alloc()
         defer { av_packet_free(&allocated) }
         guard let packet = allocated else { return nil }
-        // Queued cover-art packets come first; a handful of reads always reaches the audio.
-        for _ in 0..<8 {
-            guard av_read_frame(context, packet) >= 0 else { return nil }
+        var lowest: Int64?
+        var audioPackets = 0
+        // Queued cover-art packets come first; a dozen reads always reach the audio.
+        for _ in 0..<12 where audioPackets < 4 {
+            guard av_read_frame(context, packet) >= 0 else { break }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == stream.pointee.index else { continue }
-            let ticks = packet.pointee.duration
-            guard ticks > 0, packet.pointee.size > 0 else { return nil }
-            let micros = av_rescale_q(ticks, stream.pointee.time_base, AVRational(num: 1, den: 1_000_000))
-            guard micros > 0 else { return nil }
-            return Int64(packet.pointee.size) * 8 * 1_000_000 / micros
+            audioPackets += 1
+            let micros = av_rescale_q(packet.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: 1_000_000))
+            guard micros > 0, packet.pointee.size > 0 else { continue }
+            let rate = Int64(packet.pointee.size) * 8 * 1_000_000 / micros
+            lowest = min(lowest ?? rate, rate)
         }
-        return nil
+        return lowest
     }
 }

@@ -7,6 +7,9 @@ import CFFmpeg
 /// library needs, and is many times cheaper than `avformat_find_stream_info`.
 struct MediaContainer: ~Copyable {
     let context: UnsafeMutablePointer<AVFormatContext>
+    /// The first real audio stream (cover art is a video stream and never matches).
+    /// Found once: every tag lookup consults it.
+    let audioStream: UnsafeMutablePointer<AVStream>?
 
     init(path: String) throws(LibraryError) {
         FFmpegLogging.silence()
@@ -16,6 +19,7 @@ struct MediaContainer: ~Copyable {
             throw .unreadable("FFmpeg cannot open it as audio (\(FFmpegError.message(status)))")
         }
         context = opened
+        audioStream = Self.streams(of: opened).first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
     }
 
     deinit {
@@ -31,13 +35,12 @@ struct MediaContainer: ~Copyable {
 
     /// The streams, in file order.
     var streams: [UnsafeMutablePointer<AVStream>] {
-        guard let list = context.pointee.streams else { return [] }
-        return (0..<Int(context.pointee.nb_streams)).compactMap { list[$0] }
+        Self.streams(of: context)
     }
 
-    /// The first real audio stream (cover art is a video stream and never matches).
-    var audioStream: UnsafeMutablePointer<AVStream>? {
-        streams.first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+    private static func streams(of context: UnsafeMutablePointer<AVFormatContext>) -> [UnsafeMutablePointer<AVStream>] {
+        guard let list = context.pointee.streams else { return [] }
+        return (0..<Int(context.pointee.nb_streams)).compactMap { list[$0] }
     }
 
     /// The file's size in bytes as FFmpeg sees it, or nil when unknown.

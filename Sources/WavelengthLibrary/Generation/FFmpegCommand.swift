@@ -41,6 +41,7 @@ struct FFmpegCommand: Sendable {
         }
         process.standardError = errorHandle
 
+        try Task.checkCancellation()
         let status = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
                 process.terminationHandler = { finished in
@@ -54,7 +55,9 @@ struct FFmpegCommand: Sendable {
                 }
             }
         } onCancel: {
-            process.terminate()
+            // terminate() on a process that never started is a crash (or a signal to our own
+            // process group), so only stop one that is running.
+            if process.isRunning { process.terminate() }
         }
         try Task.checkCancellation()
         guard status == 0 else {

@@ -19,18 +19,29 @@ struct ToneRecipe: Sendable {
     /// How fast each pluck fades, per second.
     var decay: Double
 
-    static let sampleRate = 44_100
+    /// aevalsrc interprets its expression for every sample, which dominates generation time.
+    /// Nothing here goes above ~3 kHz, so rendering at 22.05 kHz loses nothing; the result is
+    /// resampled to CD rate for the encoders.
+    static let renderRate = 22_050
+    static let outputRate = 44_100
 
     var cycleSeconds: Double { noteSeconds * 32 }
-    var cycleSamples: Int { Int((cycleSeconds * Double(Self.sampleRate)).rounded()) }
+    var cycleSamples: Int { Int((cycleSeconds * Double(Self.renderRate)).rounded()) }
 
     /// The lavfi source and filter chain for a track of `seconds` seconds.
     func filterGraph(seconds: Int) -> String {
         let echoMs = Int(noteSeconds * 1000 * 1.5)
-        return "aevalsrc=exprs='\(expression)':s=\(Self.sampleRate):d=\(format(cycleSeconds)),"
-            + "aloop=loop=-1:size=\(cycleSamples),aecho=0.8:0.6:\(echoMs):0.25,"
+        // A track shorter than one cycle only needs that much of it rendered.
+        let rendered = min(cycleSeconds, Double(seconds))
+        let fadeIn = min(0.8, Double(seconds) / 4)
+        let fadeOut = min(3, Double(seconds) / 3)
+        return "aevalsrc=exprs='\(expression)':s=\(Self.renderRate):d=\(format(rendered)),"
+            + "aloop=loop=-1:size=\(cycleSamples),aresample=\(Self.outputRate),aecho=0.8:0.6:\(echoMs):0.25,"
             // Trim after the echo, which would otherwise add its tail to the stated length.
-            + "atrim=duration=\(seconds),afade=t=in:d=0.8,afade=t=out:st=\(seconds - 3):d=3,"
+            + "atrim=duration=\(seconds),afade=t=in:d=\(format(fadeIn)),"
+            + "afade=t=out:st=\(format(Double(seconds) - fadeOut)):d=\(format(fadeOut)),"
+            // Peaks sit near -13 dBFS as rendered; lift them to a normal listening level.
+            + "volume=7dB,"
             // Haas delay on one side: a mono source turned into a gentle, wide stereo image.
             + "haas"
     }

@@ -51,6 +51,7 @@ public enum TagReader {
     public static func embeddedArtwork(path: String) throws -> (data: [UInt8], mimeType: String)? {
         try requireNonEmptyFile(path)
         let container = try MediaContainer(path: path)
+        guard container.audioStream != nil else { throw LibraryError.unreadable("it contains no audio stream") }
         guard let picture = container.coverPicture() else { return nil }
         return (picture.data, picture.mimeType)
     }

@@ -17,6 +17,7 @@ struct StationsController {
         router.get("/api/stations/{id}/timeline", use: timeline)
         router.get("/api/stations/{id}/history", use: history)
         router.post("/api/stations/{id}/commands", use: command)
+        router.get("/api/stations/{id}/access", use: access)
         router.get("/api/stations/{id}/pool", use: pool)
         router.put("/api/stations/{id}/pool", use: setPool)
     }
@@ -73,6 +74,12 @@ struct StationsController {
         let body = try await request.decode(as: CommandRequest.self, context: context)
         try CommandValidation.check(body)
         return try await hub.apply(body, caller: request.caller)
+    }
+
+    /// The caller's role on the station, from the owner key it presents.
+    @Sendable func access(_ request: Request, context: AppRequestContext) async throws -> StationAccess {
+        let hub = try await hub(context)
+        return StationAccess(role: await hub.authorizesDJ(request.caller) ? .owner : .listener)
     }
 
     @Sendable func pool(_ request: Request, context: AppRequestContext) async throws -> StationPool {

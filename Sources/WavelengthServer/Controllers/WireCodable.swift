@@ -13,3 +13,4 @@ extension EntryView: ResponseEncodable {}
 extension ArtistSummary: ResponseEncodable {}
 extension AlbumSummary: ResponseEncodable {}
 extension StationPool: ResponseEncodable {}
+extension StationAccess: ResponseEncodable {}

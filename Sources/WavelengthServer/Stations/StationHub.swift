@@ -260,6 +260,7 @@ actor StationHub {
     // MARK: Saving and telling
 
     /// Applies `change` to a copy, saves it, then makes it current.
+    @discardableResult
     private func commit(_ change: (inout StationState) -> StationState.Outcome) async throws -> Bool {
         var next = state
         let outcome = change(&next)

@@ -152,8 +152,9 @@ export function createDialView() {
     { class: "screen dial-screen" },
     h("h1", { class: "visually-hidden", tabindex: "-1" }, "Wavelength: the dial"),
     radio,
-    h("div", { class: "dial-side" }, freqForm, notices, h("div", { class: "dial-forms" }, createForm, claimForm)),
+    h("div", { class: "dial-side" }, freqForm, notices),
     lists,
+    h("div", { class: "dial-forms" }, createForm, claimForm),
   );
 
   // Behaviour.
@@ -234,7 +235,7 @@ export function createDialView() {
       h("span", { class: "meta-item" }, icon("ear", { size: 16 }), listenersText(station.listeners)),
       own ? h("span", { class: "own-badge" }, "Your station") : null,
     );
-    setText(tuneButton.querySelector(".tune-label"), own ? "Open the booth" : "Tune in");
+    setText(tuneButton.querySelector(".tune-label"), own ? "DJ booth" : "Tune in");
     tuneButton.setAttribute("aria-label", `${own ? "Open the DJ booth of" : "Tune in to"} ${station.name} on ${station.frequency} FM`);
     band.setAttribute("aria-valuenow", String(parseFloat(station.frequency)));
     band.setAttribute("aria-valuetext", `${station.frequency} FM, ${station.name}`);
@@ -343,6 +344,10 @@ export function createDialView() {
 
   async function refresh({ first = false } = {}) {
     clearTimeout(refreshTimer);
+    if (!first && document.hidden) {
+      refreshTimer = setTimeout(() => refresh(), REFRESH_MS);
+      return;
+    }
     try {
       const [list, health] = await Promise.all([loadStations(), first ? api.health().catch(() => null) : null]);
       if (destroyed) return;

@@ -284,8 +284,18 @@ export function createStationView({ clock, player }, route) {
     const state = session.connection;
     connPill.dataset.state = state;
     el.dataset.connection = state;
-    setText(connPill, { connecting: "Tuning…", live: "Live", reconnecting: "Reconnecting…", closed: "Off" }[state] || state);
-    if (state === "reconnecting") {
+    setText(connPill, { connecting: "Tuning…", live: "Live", reconnecting: "Reconnecting…", outdated: "Update", closed: "Off" }[state] || state);
+    if (state === "outdated") {
+      fill(
+        banner,
+        h(
+          "div",
+          { class: "notice notice-error", role: "alert" },
+          h("strong", {}, "This app is older than the server. "),
+          h("button", { class: "btn btn-small", type: "button", onclick: () => location.reload() }, "Reload"),
+        ),
+      );
+    } else if (state === "reconnecting") {
       fill(
         banner,
         h(
@@ -451,6 +461,10 @@ export function createStationView({ clock, player }, route) {
         ),
       );
       setText(stationName, error.status === 404 ? "Static" : "No signal");
+      setText(freqChip.firstChild, "--.-");
+      connPill.dataset.state = "closed";
+      setText(connPill, "No signal");
+      listenersPill.hidden = true;
       return;
     }
     if (destroyed) return;

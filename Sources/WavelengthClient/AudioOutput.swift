@@ -1,0 +1,89 @@
+import Foundation
+
+/// Where a client's audio goes. An iOS or macOS app plugs in its own engine
+/// (AVAudioEngine, say); the CLI on Linux uses `FFmpegAudioOutput`.
+public protocol AudioOutput: Sendable {
+    var name: String { get }
+    /// Starts `url` so that its position `fileOffsetMs` sounds now.
+    func play(url: String, fileOffsetMs: Double) async throws
+    func stop() async
+    /// The file position being heard now, in ms, when known.
+    func position() async -> Double?
+}
+
+/// Keeps time as if it played, without a sound device: for machines with no
+/// audio output, and for measuring sync without the device's own latency.
+public actor SilentAudioOutput: AudioOutput {
+    public nonisolated let name = "silent"
+    private let clock: any ClientClock
+    private var started: (at: Double, offset: Double)?
+
+    public init(clock: any ClientClock = MonotonicClock()) {
+        self.clock = clock
+    }
+
+    public func play(url: String, fileOffsetMs: Double) async throws {
+        started = (clock.now(), fileOffsetMs)
+    }
+
+    public func stop() async {
+        started = nil
+    }
+
+    public func position() async -> Double? {
+        started.map { $0.offset + clock.now() - $0.at }
+    }
+}
+
+/// Decodes with the ffmpeg command line and plays through PulseAudio or
+/// ALSA. Its start-up latency is not compensated, so it is good for
+/// listening, not for millisecond measurements.
+public actor FFmpegAudioOutput: AudioOutput {
+    public nonisolated let name: String
+    private let deviceArguments: [String]
+    private let clock: any ClientClock
+    private var process: Process?
+    private var started: (at: Double, offset: Double)?
+
+    /// An output for this machine's sound device, or nil when it has none.
+    public static func forThisMachine(clock: any ClientClock = MonotonicClock()) -> FFmpegAudioOutput? {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["PULSE_SERVER"] != nil || FileManager.default.fileExists(atPath: "/run/user/\(getuid())/pulse/native") {
+            return FFmpegAudioOutput(name: "pulse", deviceArguments: ["-f", "pulse", "wavelength"], clock: clock)
+        }
+        if let cards = try? FileManager.default.contentsOfDirectory(atPath: "/dev/snd"), cards.contains(where: { $0.hasPrefix("pcm") }) {
+            return FFmpegAudioOutput(name: "alsa", deviceArguments: ["-f", "alsa", "default"], clock: clock)
+        }
+        return nil
+    }
+
+    init(name: String, deviceArguments: [String], clock: any ClientClock) {
+        self.name = name
+        self.deviceArguments = deviceArguments
+        self.clock = clock
+    }
+
+    public func play(url: String, fileOffsetMs: Double) async throws {
+        await stop()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            ["ffmpeg", "-nostdin", "-v", "error", "-ss", String(format: "%.3f", max(0, fileOffsetMs) / 1000), "-i", url, "-vn"]
+            + deviceArguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        started = (clock.now(), fileOffsetMs)
+    }
+
+    public func stop() async {
+        process?.terminate()
+        process = nil
+        started = nil
+    }
+
+    public func position() async -> Double? {
+        started.map { $0.offset + clock.now() - $0.at }
+    }
+}

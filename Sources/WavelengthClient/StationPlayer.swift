@@ -1,0 +1,98 @@
+import Foundation
+import WavelengthWire
+
+/// Plays a station through an `AudioOutput`, following the client's plan:
+/// the right entry at the right offset, the next one when it is due, and a
+/// re-seek when the output drifts past `maxDrift` (with a cooldown so one
+/// correction is not followed by another before it took effect).
+public actor StationPlayer {
+    public struct Status: Sendable, Equatable {
+        public var entry: EntryView?
+        /// Where the timeline says playback should be, in ms into the file.
+        public var expectedMs: Double?
+        /// Where the output says it is.
+        public var actualMs: Double?
+        public var syncErrorMs: Double? {
+            guard let expectedMs, let actualMs else { return nil }
+            return actualMs - expectedMs
+        }
+    }
+
+    private let client: StationClient
+    private let output: any AudioOutput
+    private let maxDrift: Double
+    private let cooldown: Double
+    private let clock: any ClientClock
+    private var playing: EntryID?
+    private var lastCorrection = -Double.infinity
+    public private(set) var status = Status()
+
+    public init(
+        client: StationClient, output: any AudioOutput, maxDrift: Double = 100, cooldown: Double = 2_000,
+        clock: any ClientClock = MonotonicClock()
+    ) {
+        self.client = client
+        self.output = output
+        self.maxDrift = maxDrift
+        self.cooldown = cooldown
+        self.clock = clock
+    }
+
+    /// When the first sound started, on the client clock.
+    public private(set) var firstSoundAt: Double?
+
+    /// Follows the plan until cancelled: looks every `interval` ms, and wakes
+    /// exactly at the next track change so every client switches together.
+    public func run(interval: Double = 100) async {
+        while !Task.isCancelled {
+            await step()
+            var wait = interval
+            if let boundary = status.entry?.expiration, let now = await client.serverNow() {
+                wait = min(wait, max(0, Double(boundary) - now))
+            }
+            guard (try? await Task.sleep(for: .microseconds(Int(wait * 1000)))) != nil else { break }
+        }
+        await output.stop()
+        await client.setPlaying(false)
+    }
+
+    /// One look at the plan: start, switch or correct as needed.
+    public func step() async {
+        guard let plan = await client.plan(), let entry = plan.current else {
+            if playing != nil {
+                await output.stop()
+                playing = nil
+                await client.setPlaying(false)
+            }
+            status = Status()
+            return
+        }
+        let url = await absolute(entry.track.audioURL)
+        if playing != entry.id {
+            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs)
+            playing = entry.id
+            lastCorrection = clock.now()
+            if firstSoundAt == nil { firstSoundAt = lastCorrection }
+            await client.setPlaying(true)
+        } else if let actual = await output.position(), abs(actual - plan.fileOffsetMs) > maxDrift,
+            clock.now() - lastCorrection > cooldown
+        {
+            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs)
+            lastCorrection = clock.now()
+        }
+        status = Status(entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position())
+    }
+
+    /// Where playback is and should be at this moment (not at the last step).
+    public func currentStatus() async -> Status {
+        guard let plan = await client.plan(), let entry = plan.current, entry.id == playing else { return Status() }
+        return Status(entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position())
+    }
+
+    private func absolute(_ path: String) async -> String {
+        guard path.hasPrefix("/") else { return path }
+        var base = client.configuration.serverURL
+        if base.hasSuffix("/") { base.removeLast() }
+        return base + path
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import WavelengthClient
+import WavelengthWire
+
+/// Listens to a station from the command line with the client SDK.
+struct Tune: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Tune in to a station by frequency (\"107.3\") or id; prints what plays and how well it is in sync.")
+
+    @Argument(help: "A frequency such as 107.3, or a station id.")
+    var station: String
+
+    @Option(help: "The server's address (env WAVELENGTH_SERVER).")
+    var server: String = Environment.value("WAVELENGTH_SERVER") ?? "http://127.0.0.1:8080"
+
+    @Option(help: "Stop after this many seconds (default: run until interrupted).")
+    var duration: Double?
+
+    @Flag(help: "Print one JSON object a second instead of a status line.")
+    var json = false
+
+    @Flag(help: "Never use the sound device, even when there is one.")
+    var silent = false
+
+    @Option(help: "Seconds between reports.")
+    var every: Double = 1
+
+    @Option(help: "Make this client's clock wrong by this many ms (to show the sync working).")
+    var clockOffset: Double = 0
+
+    @Option(help: "Make this client's clock run fast by this many parts per million.")
+    var clockSkewPPM: Double = 0
+
+    func run() async throws {
+        let stationID = try await resolve()
+        let clock: any ClientClock =
+            clockOffset == 0 && clockSkewPPM == 0
+            ? MonotonicClock() : DistortedClock(offset: clockOffset, skew: clockSkewPPM * 1e-6)
+        var logger = Logger(label: "wavelength.tune")
+        logger.logLevel = .error
+        let client = StationClient(
+            configuration: ClientConfiguration(serverURL: server, stationID: stationID), clock: clock, logger: logger)
+        let output: any AudioOutput =
+            (silent ? nil : FFmpegAudioOutput.forThisMachine(clock: clock)) ?? SilentAudioOutput(clock: clock)
+        let player = StationPlayer(client: client, output: output, clock: clock)
+        if !json { print("Tuning in to \(station) on \(server) (audio: \(output.name))") }
+        await client.start()
+        let tunedAt = clock.now()
+        let playing = Task { await player.run() }
+        let started = Date()
+        while duration.map({ Date().timeIntervalSince(started) < $0 }) ?? true {
+            try await Task.sleep(for: .milliseconds(Int(every * 1000)))
+            try await report(client: client, player: player, clock: clock, tunedAt: tunedAt)
+        }
+        playing.cancel()
+        await playing.value
+        await client.stop()
+    }
+
+    private func report(client: StationClient, player: StationPlayer, clock: any ClientClock, tunedAt: Double) async throws {
+        let status = await player.currentStatus()
+        let estimate = await client.clockEstimate
+        let serverNow = await client.serverNow()
+        if json {
+            // The server's clock is this machine's wall clock, so on the same
+            // machine (or a network namespace of it) the true error is known.
+            let wall = SystemWallClock.now()
+            let firstSound = await player.firstSoundAt.map { $0 - tunedAt }
+            let line = TuneReport(
+                wallTime: wall, serverTime: serverNow, clockErrorMs: serverNow.map { $0 - wall },
+                entryID: status.entry?.id, entryStart: status.entry?.start, title: status.entry?.track.title,
+                expectedMs: status.expectedMs, actualMs: status.actualMs, syncErrorMs: status.syncErrorMs,
+                roundTripMs: estimate?.bestRoundTrip, samples: estimate?.sampleCount ?? 0, firstSoundMs: firstSound)
+            print(String(decoding: try JSONEncoder().encode(line), as: UTF8.self))
+        } else if let entry = status.entry {
+            let position = format(time: status.expectedMs ?? 0)
+            print(
+                "▶ \(entry.track.title) — \(entry.track.artist)  \(position)/\(format(time: Double(entry.durationMs)))"
+                    + "  clock: \(estimate?.sampleCount ?? 0) probes"
+                    + "  rtt \(String(format: "%.2f", estimate?.bestRoundTrip ?? 0)) ms"
+                    + "  sync error \(String(format: "%+.1f", status.syncErrorMs ?? 0)) ms")
+        } else {
+            print("… waiting for the station")
+        }
+    }
+
+    /// A frequency is looked up; anything else is taken as a station id.
+    private func resolve() async throws -> String {
+        guard FrequencyDial.isWellFormed(station) else { return station }
+        let url = URL(string: "\(server)/api/frequencies/\(station)")!
+        let (data, response) = try await URLSession.shared.data(from: url)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw ValidationError("Nothing is broadcasting on \(station) at \(server).")
+        }
+        return try JSONDecoder().decode(StationView.self, from: data).id
+    }
+
+    private func format(time ms: Double) -> String {
+        let seconds = Int(ms / 1000)
+        return String(format: "%d:%02d", seconds / 60, seconds % 60)
+    }
+}
+
+/// One line of `wavelength tune --json`.
+struct TuneReport: Codable {
+    /// This machine's wall clock when the line was made (ms).
+    var wallTime: Double
+    /// What the client believes the server clock reads.
+    var serverTime: Double?
+    /// serverTime − wallTime: the clock sync's true error when client and
+    /// server share a machine's clock.
+    var clockErrorMs: Double?
+    var entryID: String?
+    var entryStart: Int64?
+    var title: String?
+    var expectedMs: Double?
+    var actualMs: Double?
+    var syncErrorMs: Double?
+    var roundTripMs: Double?
+    var samples: Int
+    /// From tuning in to the first sound, in ms.
+    var firstSoundMs: Double?
+}
+
+enum SystemWallClock {
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,69 @@
+"""The dial and the DJ booth's add and skip, with TAB, ENTER and SPACE
+(and typing a search) only."""
+
+from selenium.webdriver.common.keys import Keys
+
+from conftest import PHONE
+from helpers import active, has_focus_ring, press, tab_to, text_of, wait_for, wait_playing, audio
+
+
+def test_keyboard_only_dial_add_and_skip(demo_server, browser, shot):
+    station, key = demo_server.create_station("Keyboard Booth")
+    other, _ = demo_server.create_station("Keyboard Neighbour")
+    d = browser(PHONE)
+    # Setup, not part of the flow: this browser holds the station's owner key.
+    d.get(f"{demo_server.base}/#/")
+    d.execute_script("localStorage.setItem('wavelength.ownerKeys', JSON.stringify({[arguments[0]]: arguments[1]}))", station["id"], key)
+    d.refresh()
+    wait_for(d, lambda d: d.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready")
+
+    # Flip the dial with the "Next station" button.
+    focused = tab_to(d, lambda f: f.get("label") == "Next station")
+    assert has_focus_ring(focused), focused
+    before = text_of(d, ".readout-name")
+    press(d, Keys.ENTER)
+    wait_for(d, lambda d: text_of(d, ".readout-name") != before)
+    wait_for(d, lambda d: not d.execute_script("return document.querySelector('.radio').classList.contains('is-tuning')"))
+    shot(d, "dial-flipped")
+
+    # Your own station is first in the list: TAB to it, ENTER opens the booth.
+    focused = tab_to(d, lambda f: f.get("stationId") == station["id"])
+    assert has_focus_ring(focused), focused
+    wait_for(d, lambda d: text_of(d, ".readout-name") == "Keyboard Booth")
+    # The needle has finished its sweep to the station's frequency.
+    wait_for(d, lambda d: text_of(d, ".freq-num") == station["frequency"])
+    shot(d, "dial-station-focused")
+    press(d, Keys.ENTER)
+    wait_for(d, lambda d: d.execute_script("return document.querySelector('.station-screen.is-owner')?.dataset.stationId") == station["id"])
+    wait_playing(d)
+
+    # Add tracks: ENTER on the link focuses the search; type; TAB to a result's toggle; SPACE.
+    focused = tab_to(d, lambda f: "btn-add" in (f.get("cls") or ""))
+    assert has_focus_ring(focused), focused
+    press(d, Keys.ENTER)
+    wait_for(d, lambda d: "input-search" in (active(d).get("cls") or ""))
+    timeline = demo_server.timeline(station["id"])
+    taken = {timeline["current"]["track"]["id"], *(e["track"]["id"] for e in timeline["upNext"])}
+    pick = next(t for t in demo_server.tracks() if t["id"] not in taken and all(ord(c) < 0x250 for c in t["title"]))
+    press(d, pick["title"])
+    wait_for(d, lambda d: d.execute_script("return !!document.querySelector(`.btn-toggle[data-track-id='${arguments[0]}']`)", pick["id"]))
+    focused = tab_to(d, lambda f: f.get("trackId") == pick["id"] and "btn-toggle" in (f.get("cls") or ""))
+    assert has_focus_ring(focused), focused
+    press(d, Keys.SPACE)
+    wait_for(d, lambda d: d.execute_script("return document.activeElement.getAttribute('aria-pressed')") == "true", 3)
+    upnext = demo_server.timeline(station["id"])["upNext"]
+    assert upnext[0]["track"]["id"] == pick["id"]
+    shot(d, "booth-added-by-keyboard")
+
+    # Done, then skip: the pick goes on the air.
+    tab_to(d, lambda f: "btn-done" in (f.get("cls") or ""), shift=True)
+    press(d, Keys.ENTER)
+    wait_for(d, lambda d: not d.execute_script("return document.querySelector('.station-screen').classList.contains('mode-add')"))
+    focused = tab_to(d, lambda f: "btn-skip" in (f.get("cls") or ""))
+    assert has_focus_ring(focused), focused
+    press(d, Keys.ENTER)
+    wait_for(d, lambda d: demo_server.timeline(station["id"])["current"]["track"]["id"] == pick["id"], 5)
+    entry = demo_server.timeline(station["id"])["current"]
+    wait_playing(d, entry["id"], timeout=5)
+    wait_for(d, lambda d: text_of(d, ".np-title") == pick["title"])
+    shot(d, "booth-after-keyboard-skip")

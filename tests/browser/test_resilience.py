@@ -1,0 +1,112 @@
+"""A server restart under a tuned-in listener, and hostile tags."""
+
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
+
+from conftest import ALERT_TITLE, DESKTOP, PHONE, XSS_ALBUM, XSS_ARTIST, XSS_TITLE, Server
+from helpers import audio, find, text_of, upnext_track_ids, wait_for, wait_in_sync, wait_playing
+
+
+def test_page_recovers_when_the_server_restarts(browser, shot, tmp_path):
+    server = Server(tmp_path / "data", name="restart").start()
+    try:
+        station_id, _, key = server.demo_station()
+        d = browser(PHONE)
+        d.get(f"{server.base}/#/station/{station_id}")
+        wait_playing(d)
+        wait_for(d, lambda d: audio(d)["connection"] == "live")
+        wait_in_sync(server, d, station_id)
+        boot = d.execute_script("return window.__wavelengthBoot")
+        assert boot
+        shot(d, "before-restart")
+
+        server.stop()
+        wait_for(d, lambda d: audio(d)["connection"] == "reconnecting", 15)
+        banner = text_of(d, ".signal-banner")
+        assert "Reconnecting" in banner
+        shot(d, "reconnecting")
+
+        server.start()  # the same port and data folder
+        wait_for(d, lambda d: audio(d)["connection"] == "live", 30, "the page never reconnected")
+        # Same page: no reload happened.
+        assert d.execute_script("return window.__wavelengthBoot") == boot
+        assert d.execute_script("return performance.getEntriesByType('navigation').length") == 1
+        assert not text_of(d, ".signal-banner")
+        wait_playing(d)
+        wait_in_sync(server, d, station_id, timeout=15)
+
+        # The new connection is live: a change made now reaches the page.
+        timeline = server.timeline(station_id)
+        taken = {timeline["current"]["track"]["id"], *(e["track"]["id"] for e in timeline["upNext"])}
+        pick = next(t for t in server.tracks() if t["id"] not in taken)
+        server.command(station_id, key, {"op": "queueNext", "trackID": pick["id"]})
+        wait_for(d, lambda d: pick["id"] in upnext_track_ids(d), 2)
+        shot(d, "after-restart")
+    finally:
+        server.stop()
+
+
+def test_hostile_tags_render_as_text(tone_server, browser, shot):
+    station, key = tone_server.create_station("Hostile Tags")
+    d = browser(DESKTOP)
+    d.get(f"{tone_server.base}/#/station/{station['id']}?key={key}")
+    wait_playing(d)
+
+    tracks = tone_server.tracks()
+    alert_track = next(t for t in tracks if t["title"] == ALERT_TITLE)
+    xss_track = next(t for t in tracks if t["title"] == XSS_TITLE)
+    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": alert_track["id"]})
+    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": xss_track["id"]})
+    current = tone_server.timeline(station["id"])["current"]
+    tone_server.command(station["id"], key, {"op": "skip", "entryID": current["id"]})
+    timeline = tone_server.timeline(station["id"])
+    assert timeline["current"]["track"]["id"] == alert_track["id"]
+    wait_playing(d, timeline["current"]["id"], timeout=5)
+
+    # Now playing and Up Next show the tags exactly, as text.
+    wait_for(d, lambda d: text_of(d, ".np-title") == ALERT_TITLE)
+    title = find(d, ".np-title")
+    assert title.is_displayed() and title.text == ALERT_TITLE
+    assert text_of(d, ".np-artist") == XSS_ARTIST
+    assert text_of(d, ".np-album").startswith(XSS_ALBUM)
+    row = find(d, f'.upnext-row[data-track-id="{xss_track["id"]}"] .upnext-title')
+    assert row.text == XSS_TITLE
+    meta = d.execute_script("return navigator.mediaSession.metadata.title")
+    assert meta == ALERT_TITLE
+
+    # Search results in the booth.
+    search = find(d, ".add-col .input-search")
+    search.send_keys("img")
+    wait_for(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".add-col .track-row")) >= 2)
+    titles = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".add-col .track-title")]
+    assert ALERT_TITLE in titles and XSS_TITLE in titles
+    shot(d, "dj-booth")
+
+    # The dial's now-playing line (someone else keeps the station on the
+    # air) and the library's artist list.
+    listener = browser(PHONE)
+    listener.get(f"{tone_server.base}/#/station/{station['id']}")
+    wait_playing(listener)
+    wait_for(listener, lambda d: text_of(d, ".np-title") == ALERT_TITLE)
+    shot(listener, "listener")
+    d.get(f"{tone_server.base}/#/")
+    card = f'.station-card[data-station-id="{station["id"]}"] .card-now'
+    wait_for(d, lambda d: text_of(d, card) == f"{ALERT_TITLE} — {XSS_ARTIST}")
+    shot(d, "dial")
+    d.get(f"{tone_server.base}/#/library")
+    wait_for(d, lambda d: XSS_ARTIST in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".artist-name")])
+    shot(d, "library")
+
+    # No script ran and no markup was made from the tags.
+    try:
+        d.switch_to.alert
+        raise AssertionError("an alert opened: a tag ran as script")
+    except NoAlertPresentException:
+        pass
+    assert d.execute_script("return window.__xss") is None
+    injected = d.execute_script(
+        "return document.querySelectorAll('#view script, #view b, #view img[src=\"x\"], #view img[src$=\"/x\"]').length"
+    )
+    assert injected == 0
+    assert listener.execute_script("return window.__xss") is None
+    assert listener.execute_script("return document.querySelectorAll('#view script, #view b, #view img[src=\"x\"]').length") == 0

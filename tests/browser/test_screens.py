@@ -1,0 +1,63 @@
+"""The dial, the listener screen and the DJ booth at a phone size and a
+desktop size, saved as screenshots."""
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import DESKTOP, PHONE
+from helpers import art_loaded, find, wait_for, wait_playing
+
+
+def settled(driver) -> bool:
+    """Playing, artwork loaded and the tuning static faded out."""
+    return art_loaded(driver) and driver.execute_script(
+        "const s = document.querySelector('.static');"
+        "return !!s && getComputedStyle(s).opacity === '0';"
+    )
+
+
+@pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("desktop", DESKTOP)], ids=["phone", "desktop"])
+def test_screens_at_phone_and_desktop_sizes(demo_server, browser, shot, size_name, size):
+    station_id, _, key = demo_server.demo_station()
+    listener = browser(size)
+    dj = browser(size)
+
+    listener.get(f"{demo_server.base}/#/station/{station_id}")
+    wait_playing(listener)
+    wait_for(listener, settled)
+    shot(listener, "listener")
+
+    dj.get(f"{demo_server.base}/#/station/{station_id}?key={key}")
+    wait_playing(dj)
+    wait_for(dj, settled)
+    shot(dj, "dj-booth")
+
+    # The booth's search (its own screen on a phone, a column on a desktop).
+    if size_name == "phone":
+        find(dj, ".btn-add").click()
+    search = find(dj, ".add-col .input-search")
+    wait_for(dj, lambda d: search.is_displayed())
+    timeline = demo_server.timeline(station_id)
+    taken = {e["track"]["id"] for e in [timeline["current"], *timeline["upNext"]]}
+    free = next(t for t in demo_server.tracks() if t["id"] not in taken and all(ord(c) < 0x250 for c in t["title"]))
+    search.send_keys(free["artist"].split()[0][:3])
+    off = ".add-col .btn-toggle[aria-pressed='false']"
+    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, off))
+    toggle = dj.find_elements(By.CSS_SELECTOR, off)[0]
+    toggle.click()
+    wait_for(dj, lambda d: toggle.get_attribute("aria-pressed") == "true")
+    wait_for(dj, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('.add-col img')].filter(i => i.getClientRects().length).every(i => i.complete)"))
+    shot(dj, "dj-search")
+
+    listener.get(f"{demo_server.base}/#/")
+    wait_for(listener, lambda d: d.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready")
+    shot(listener, "dial")
+
+    listener.get(f"{demo_server.base}/#/library")
+    wait_for(listener, lambda d: d.find_elements(By.CSS_SELECTOR, ".artist-row"))
+    find(listener, ".seg[data-tab='albums']").click()
+    wait_for(listener, lambda d: d.find_elements(By.CSS_SELECTOR, ".album-tile"))
+    wait_for(listener, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('.album-tile img')].filter(i => i.getClientRects().length).every(i => i.complete)"))
+    shot(listener, "library")
