@@ -117,9 +117,12 @@ public actor StationClient {
     /// Sends a command and waits for the server's answer. The id makes it
     /// safe to resend: after a reconnect, unanswered commands go out again
     /// with the same id and are applied at most once.
+    ///
+    /// The command carries the DJ epoch the client last heard, so if the role
+    /// changed hands meanwhile the server refuses it as stale.
     @discardableResult
     public func send(_ command: StationCommand, id: String = UUID().uuidString) async throws -> CommandAck {
-        let request = CommandRequest(id: id, command: command)
+        let request = CommandRequest(id: id, command: command, epoch: model.djEpoch)
         return try await withCheckedThrowingContinuation { continuation in
             guard !stopped else {
                 continuation.resume(throwing: ClientError.stopped)
@@ -141,7 +144,10 @@ public actor StationClient {
             model.connectionOpened()
             let url = configuration.liveURL(since: model.revision)
             do {
-                _ = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                // Windows can be tens of KB; the default 16 KB frame limit is too small.
+                let socket = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
+                _ = try await WebSocketClient.connect(url: url, configuration: socket, logger: logger) {
+                    inbound, outbound, _ in
                     await self.opened()
                     let (clock, probes) = (self.clock, self.probes)
                     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -241,6 +247,10 @@ public actor StationClient {
         case .error(let id, let code, let message):
             if let id { pending.removeValue(forKey: id)?.continuation.resume(throwing: ClientError.refused(code: code, message: message)) }
             eventSink.yield(.refused(id: id, code: code, message: message))
+        case .role(let role, let epoch):
+            eventSink.yield(.role(isDJ: role == "dj", epoch: epoch))
+        case .dj(let epoch, let present):
+            eventSink.yield(.dj(epoch: epoch, present: present))
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

@@ -8,6 +8,10 @@ public enum StationEvent: Sendable {
     case listeners(Int)
     case clock(offset: Double, roundTrip: Double, samples: Int)
     case acknowledged(CommandAck)
+    /// This client's role changed (a listener promoted to DJ, or back).
+    case role(isDJ: Bool, epoch: Int64)
+    /// The DJ role changed hands, or its holder dropped (`present` false).
+    case dj(epoch: Int64, present: Bool)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

@@ -8,6 +8,9 @@ public struct StationModel: Sendable, Equatable {
     public private(set) var window: TimelineWindow?
     public private(set) var listeners = 0
     public private(set) var lastSeq: UInt64 = 0
+    /// The DJ epoch as last heard, and whether this connection holds the role.
+    public private(set) var djEpoch: Int64?
+    public private(set) var isDJ = false
 
     public init() {}
 
@@ -42,6 +45,11 @@ public struct StationModel: Sendable, Equatable {
             listeners = count
         case .resumed(_, _, let count):
             listeners = count
+        case .role(let role, let epoch):
+            isDJ = role == "dj"
+            djEpoch = epoch
+        case .dj(let epoch, _):
+            djEpoch = epoch
         case .ack, .error, .pong:
             break
         }
@@ -64,6 +72,12 @@ public struct StationModel: Sendable, Equatable {
     /// what comes next. Works from the last window it got, so playback goes
     /// on while the connection is down.
     public func plan(at serverTime: Double, prefetch: Double = 10_000) -> PlaybackPlan? {
+        if let pausedAt = window?.pausedAt, let frozen = window?.current {
+            // Paused: nothing sounds; the frozen entry says where it will go on.
+            return PlaybackPlan(
+                current: frozen, fileOffsetMs: Double(pausedAt - frozen.start + frozen.offsetMs),
+                next: window?.upNext.first, fetchNextAt: nil, paused: true)
+        }
         let entries = schedule
         guard let index = entries.firstIndex(where: { Double($0.start) <= serverTime && serverTime < Double($0.expiration) })
         else {
@@ -87,4 +101,6 @@ public struct PlaybackPlan: Sendable, Equatable {
     public var next: EntryView?
     /// Server time at which to start fetching the next entry.
     public var fetchNextAt: Double?
+    /// The DJ paused the station: hold `current` at `fileOffsetMs`, silent.
+    public var paused: Bool = false
 }

@@ -58,7 +58,7 @@ public actor StationPlayer {
 
     /// One look at the plan: start, switch or correct as needed.
     public func step() async {
-        guard let plan = await client.plan(), let entry = plan.current else {
+        guard let plan = await client.plan(), let entry = plan.current, !plan.paused else {
             if playing != nil {
                 await output.stop()
                 playing = nil

@@ -10,6 +10,12 @@ public enum StationCommand: Sendable, Equatable {
     case skip(entryID: EntryID?)
     /// Move an upcoming entry to a position among the upcoming ones (0 = next).
     case move(entryID: EntryID, toIndex: Int)
+    /// Stop time for everyone: the current entry freezes where it is.
+    case pause
+    /// Start again: the timeline shifts by how long the pause lasted.
+    case resume
+    /// Jump within the current entry's track to `positionMs`.
+    case seek(positionMs: Int64)
 
     public var op: String {
         switch self {
@@ -18,13 +24,16 @@ public enum StationCommand: Sendable, Equatable {
         case .remove: "remove"
         case .skip: "skip"
         case .move: "move"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .seek: "seek"
         }
     }
 }
 
 extension StationCommand: Codable {
     private enum CodingKeys: String, CodingKey {
-        case op, trackID, entryID, toIndex
+        case op, trackID, entryID, toIndex, positionMs
     }
 
     public init(from decoder: any Decoder) throws {
@@ -39,10 +48,14 @@ extension StationCommand: Codable {
             self = .move(
                 entryID: try container.decode(String.self, forKey: .entryID),
                 toIndex: try container.decode(Int.self, forKey: .toIndex))
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "seek": self = .seek(positionMs: try container.decode(Int64.self, forKey: .positionMs))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .op, in: container,
-                debugDescription: "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip or move.")
+                debugDescription:
+                    "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip, move, pause, resume or seek.")
         }
     }
 
@@ -59,6 +72,10 @@ extension StationCommand: Codable {
         case .move(let entryID, let toIndex):
             try container.encode(entryID, forKey: .entryID)
             try container.encode(toIndex, forKey: .toIndex)
+        case .pause, .resume:
+            break
+        case .seek(let positionMs):
+            try container.encode(positionMs, forKey: .positionMs)
         }
     }
 }

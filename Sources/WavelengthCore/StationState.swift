@@ -10,19 +10,28 @@ public struct StationState: Sendable, Equatable {
     public private(set) var quietSince: EpochMillis?
     /// The most recent plays, oldest first (storage keeps all of them).
     public private(set) var recentHistory: [TimelineEntry]
+    /// When the DJ paused the station; nil while time runs. While paused the
+    /// timeline is frozen at this instant.
+    public private(set) var pausedAt: EpochMillis?
 
     /// How many plays `recentHistory` keeps.
     public static let recentHistoryLimit = 50
 
     public init(
         id: StationID, revision: Int64 = 0, timeline: Timeline = Timeline(), quietSince: EpochMillis?,
-        recentHistory: [TimelineEntry] = []
+        recentHistory: [TimelineEntry] = [], pausedAt: EpochMillis? = nil
     ) {
         self.id = id
         self.revision = revision
         self.timeline = timeline
         self.quietSince = quietSince
         self.recentHistory = Array(recentHistory.suffix(Self.recentHistoryLimit))
+        self.pausedAt = pausedAt
+    }
+
+    /// The instant the timeline is read at: the clock, or the pause.
+    public func timelineTime(at now: EpochMillis) -> EpochMillis {
+        pausedAt.map { min($0, now) } ?? now
     }
 
     public var isOnAir: Bool { quietSince == nil }
@@ -61,7 +70,8 @@ public struct StationState: Sendable, Equatable {
         return outcome
     }
 
-    private mutating func settleTimeline(at now: EpochMillis) -> Outcome {
+    private mutating func settleTimeline(at clockNow: EpochMillis) -> Outcome {
+        let now = timelineTime(at: clockNow)
         let expired = timeline.prune(at: now)
         guard let quietSince else { return Outcome(played: expired) }
         var played: [TimelineEntry] = []
@@ -103,8 +113,9 @@ public struct StationState: Sendable, Equatable {
         artistOf: (TrackID) -> String?, using rng: inout some RandomNumberGenerator
     ) -> Outcome {
         guard quietSince != nil else { return Outcome() }
-        // Still inside the schedule (a quick return): carry on as if never quiet.
-        let stillPlaying = timeline.current(at: now) != nil
+        // Still inside the schedule (a quick return), or paused by the DJ:
+        // carry on as if never quiet.
+        let stillPlaying = timeline.current(at: timelineTime(at: now)) != nil || pausedAt != nil
         var outcome = settle(at: now)
         quietSince = nil
         guard !stillPlaying else { return outcome }
@@ -131,7 +142,7 @@ public struct StationState: Sendable, Equatable {
         artistOf: (TrackID) -> String?, using rng: inout some RandomNumberGenerator
     ) -> Outcome {
         var outcome = settle(at: now)
-        guard robot.needsFill(timeline, at: now) else { return outcome }
+        guard pausedAt == nil, robot.needsFill(timeline, at: now) else { return outcome }
         let source = robot.effectivePool(pool, fallback: fallback)
         var recent = recentTrackIDs
         var lastArtist = (timeline.entries.last ?? recentHistory.last).flatMap { artistOf($0.trackID) }
@@ -161,12 +172,14 @@ public struct StationState: Sendable, Equatable {
     ///
     /// - Parameter track: looks up a library track by id (nil when unknown).
     public mutating func apply(
-        _ command: StationCommand, at now: EpochMillis,
+        _ command: StationCommand, at clockNow: EpochMillis,
         track: (TrackID) -> PoolTrack?, using rng: inout some RandomNumberGenerator
     ) throws(TimelineError) -> Outcome {
         // Work on a copy so a refused command leaves no trace.
         var next = self
-        var outcome = next.settle(at: now)
+        var outcome = next.settle(at: clockNow)
+        // While paused, edits happen at the frozen instant.
+        let now = next.timelineTime(at: clockNow)
         switch command {
         case .append(let trackID), .queueNext(let trackID):
             guard let found = track(trackID), found.duration > 0 else { throw .unknownTrack(trackID) }
@@ -184,8 +197,27 @@ public struct StationState: Sendable, Equatable {
         case .skip(let entryID):
             if let entryID { try next.refuseIfPlayed(entryID) }
             let cut = try next.timeline.skip(expected: entryID, at: now)
-            next.remember([cut])
-            outcome.played.append(cut)
+            if cut.duration > 0 {
+                next.remember([cut])
+                outcome.played.append(cut)
+            }
+        case .pause:
+            guard next.pausedAt == nil else { throw .paused }
+            let played = try next.timeline.splitCurrent(at: now, idForRest: EntryIDs.make(using: &rng))
+            next.remember([played])
+            outcome.played.append(played)
+            next.pausedAt = now
+        case .resume:
+            guard let pausedAt = next.pausedAt else { throw .notPaused }
+            next.timeline.shift(by: clockNow - pausedAt)
+            next.pausedAt = nil
+        case .seek(let position):
+            guard next.pausedAt == nil else { throw .paused }
+            let played = try next.timeline.seek(to: position, at: now, idForRest: EntryIDs.make(using: &rng))
+            if played.duration > 0 {
+                next.remember([played])
+                outcome.played.append(played)
+            }
         case .move(let entryID, let toIndex):
             try next.refuseIfPlayed(entryID)
             try next.timeline.move(entryID, toIndex: toIndex, at: now)

@@ -115,6 +115,44 @@ public struct Timeline: Sendable, Codable, Equatable {
         retime(from: upcomingStart, at: now)
     }
 
+    /// Splits the current entry at `now`: the part that played (returned, for
+    /// history) and the rest, which starts at `now` and begins `played` ms
+    /// further into the file. Pause and seek are built on this.
+    public mutating func splitCurrent(at now: EpochMillis, idForRest: EntryID) throws(TimelineError) -> TimelineEntry {
+        guard let index = currentIndex(at: now) else { throw .nothingPlaying }
+        entries.removeFirst(index)  // anything before the current entry had expired
+        var played = entries[0]
+        let elapsed = now - played.start
+        var rest = played
+        played.duration = elapsed
+        rest.id = idForRest
+        rest.start = now
+        rest.offset += elapsed
+        rest.duration -= elapsed
+        entries[0] = rest
+        return played
+    }
+
+    /// Seeks the current entry so that file position `position` plays at
+    /// `now`; what played so far is returned for history.
+    public mutating func seek(to position: Int64, at now: EpochMillis, idForRest: EntryID) throws(TimelineError)
+        -> TimelineEntry
+    {
+        guard let current = current(at: now) else { throw .nothingPlaying }
+        let length = current.offset + current.duration
+        guard position >= 0, position < length else { throw .positionOutOfRange(position, length: length) }
+        let played = try splitCurrent(at: now, idForRest: idForRest)
+        entries[0].offset = position
+        entries[0].duration = length - position
+        retime(from: 1, at: now)
+        return played
+    }
+
+    /// Moves every entry by `delta` ms (resuming after a pause).
+    public mutating func shift(by delta: Int64) {
+        for i in entries.indices { entries[i].start += delta }
+    }
+
     /// Replaces every entry; used when a quiet station goes back on the air.
     /// The first entry keeps its start; the rest follow it back to back.
     mutating func replaceAll(with newEntries: [TimelineEntry], firstStart: EpochMillis) {

@@ -8,6 +8,9 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case indexOutOfRange(Int, count: Int)
     case unknownTrack(TrackID)
     case timelineFull(limit: Int)
+    case positionOutOfRange(Int64, length: Int64)
+    case paused
+    case notPaused
 
     public var description: String {
         switch self {
@@ -19,6 +22,9 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .indexOutOfRange(let index, let count): "Index \(index) is outside the \(count) upcoming entries."
         case .unknownTrack(let id): "No track with id \(id) in the library."
         case .timelineFull(let limit): "The timeline already holds \(limit) upcoming entries."
+        case .positionOutOfRange(let position, let length): "Position \(position) ms is outside the track (0–\(length) ms)."
+        case .paused: "The station is paused; resume it first."
+        case .notPaused: "The station is not paused."
         }
     }
 
@@ -33,6 +39,9 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .indexOutOfRange: "index_out_of_range"
         case .unknownTrack: "unknown_track"
         case .timelineFull: "timeline_full"
+        case .positionOutOfRange: "position_out_of_range"
+        case .paused: "paused"
+        case .notPaused: "not_paused"
         }
     }
 }

@@ -87,7 +87,9 @@ public struct ServerServices: Sendable {
             }
         }
         let catalog = LibraryCatalog(tracks: database)
-        let context = StationContext(repository: database, catalog: catalog, clock: clock, robot: robot, logger: logger)
+        let context = StationContext(
+            repository: database, catalog: catalog, clock: clock, robot: robot, logger: logger,
+            djGracePeriod: configuration.djGracePeriod)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
             directory: StationDirectory(context: context),

@@ -14,11 +14,14 @@ public struct ServerConfiguration: Sendable {
     public var pingInterval: Duration
     /// Whether to create a demo library when no library is configured.
     public var demoLibrary: Bool
+    /// How long a DJ whose connection dropped has to return before a
+    /// listener is promoted to DJ.
+    public var djGracePeriod: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
         libraryRoots: [String] = [], webRoot: String? = ServerConfiguration.defaultWebRoot,
-        pingInterval: Duration = .seconds(15), demoLibrary: Bool = true
+        pingInterval: Duration = .seconds(15), demoLibrary: Bool = true, djGracePeriod: Duration = .seconds(20)
     ) {
         self.host = host
         self.port = port
@@ -27,6 +30,7 @@ public struct ServerConfiguration: Sendable {
         self.webRoot = webRoot
         self.pingInterval = pingInterval
         self.demoLibrary = demoLibrary
+        self.djGracePeriod = djGracePeriod
     }
 
     /// `$XDG_DATA_HOME/wavelength`, else `~/.local/share/wavelength`.

@@ -56,7 +56,7 @@ extension AppDatabase: StationRepository {
                 .map { AppliedCommand(id: $0.commandID, revision: $0.revision, appliedAt: $0.appliedAt) }
             let state = StationState(
                 id: id, revision: record.revision, timeline: Timeline(entries: entries),
-                quietSince: record.quietSince, recentHistory: Array(recent))
+                quietSince: record.quietSince, recentHistory: Array(recent), pausedAt: record.pausedAt)
             return LoadedStation(record: record, state: state, recentCommands: Array(commands))
         }
     }
@@ -64,8 +64,8 @@ extension AppDatabase: StationRepository {
     public func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE station SET revision = ?, quietSince = ? WHERE id = ?",
-                arguments: [state.revision, state.quietSince, state.id])
+                sql: "UPDATE station SET revision = ?, quietSince = ?, pausedAt = ? WHERE id = ?",
+                arguments: [state.revision, state.quietSince, state.pausedAt, state.id])
             try TimelineEntryRecord.filter(Column("stationID") == state.id).deleteAll(db)
             for (position, entry) in state.timeline.entries.enumerated() {
                 try TimelineEntryRecord(stationID: state.id, position: position, entry: entry).insert(db)

@@ -89,6 +89,11 @@ extension AppDatabase {
                 t.primaryKey(["stationID", "trackID"])
             }
         }
+        migrator.registerMigration("v3: pausing") { db in
+            try db.alter(table: "station") { t in
+                t.add(column: "pausedAt", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -34,6 +34,11 @@ public enum ServerMessage: Sendable, Equatable {
     /// when the ping arrived and when the pong left: the middle two of the four
     /// NTP timestamps.
     case pong(nonce: String?, serverTime: EpochMillis, serverReceived: Double, serverSent: Double)
+    /// This connection's role, sent on connect and whenever it changes.
+    case role(role: String, epoch: Int64)
+    /// The DJ role changed hands (`epoch` rose); `present` is false while
+    /// nobody holds it (the DJ dropped and the grace period runs).
+    case dj(epoch: Int64, present: Bool)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -57,7 +62,7 @@ private enum TypeKey: String, CodingKey {
 
 extension ClientMessage: Codable {
     private enum Keys: String, CodingKey {
-        case id, command, nonce
+        case id, command, nonce, epoch
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,7 +73,8 @@ extension ClientMessage: Codable {
             self = .command(
                 CommandRequest(
                     id: try container.decode(String.self, forKey: .id),
-                    command: try container.decode(StationCommand.self, forKey: .command)))
+                    command: try container.decode(StationCommand.self, forKey: .command),
+                    epoch: try container.decodeIfPresent(Int64.self, forKey: .epoch)))
         case "ping":
             self = .ping(nonce: try container.decodeIfPresent(String.self, forKey: .nonce))
         case "resync":
@@ -89,6 +95,7 @@ extension ClientMessage: Codable {
             try typeContainer.encode("command", forKey: .type)
             try container.encode(request.id, forKey: .id)
             try container.encode(request.command, forKey: .command)
+            try container.encodeIfPresent(request.epoch, forKey: .epoch)
         case .ping(let nonce):
             try typeContainer.encode("ping", forKey: .type)
             try container.encodeIfPresent(nonce, forKey: .nonce)
@@ -101,7 +108,7 @@ extension ClientMessage: Codable {
 extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
-        case serverReceived, serverSent
+        case serverReceived, serverSent, role, epoch, present
     }
 
     public var type: String {
@@ -113,6 +120,8 @@ extension ServerMessage: Codable {
         case .ack: "ack"
         case .error: "error"
         case .pong: "pong"
+        case .role: "role"
+        case .dj: "dj"
         }
     }
 
@@ -139,6 +148,10 @@ extension ServerMessage: Codable {
                 serverTime: try c.decode(Int64.self, forKey: .serverTime),
                 serverReceived: try c.decode(Double.self, forKey: .serverReceived),
                 serverSent: try c.decode(Double.self, forKey: .serverSent))
+        case "role":
+            self = .role(role: try c.decode(String.self, forKey: .role), epoch: try c.decode(Int64.self, forKey: .epoch))
+        case "dj":
+            self = .dj(epoch: try c.decode(Int64.self, forKey: .epoch), present: try c.decode(Bool.self, forKey: .present))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -167,6 +180,12 @@ extension ServerMessage: Codable {
             try c.encode(serverTime, forKey: .serverTime)
             try c.encode(serverReceived, forKey: .serverReceived)
             try c.encode(serverSent, forKey: .serverSent)
+        case .role(let role, let epoch):
+            try c.encode(role, forKey: .role)
+            try c.encode(epoch, forKey: .epoch)
+        case .dj(let epoch, let present):
+            try c.encode(epoch, forKey: .epoch)
+            try c.encode(present, forKey: .present)
         }
     }
 }

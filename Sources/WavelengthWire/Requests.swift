@@ -8,6 +8,8 @@ public enum WireLimits {
     public static let maxNameLength = 80
     public static let maxQueryLength = 200
     public static let maxIDLength = 64
+    /// Upcoming entries in a window sent on the WebSocket.
+    public static let liveUpNextLimit = 50
 }
 
 public struct CreateStationRequest: Sendable, Codable, Equatable {
@@ -35,10 +37,14 @@ public struct CreateStationResponse: Sendable, Codable, Equatable {
 public struct CommandRequest: Sendable, Codable, Equatable {
     public var id: String
     public var command: StationCommand
+    /// The DJ epoch the sender believes in. When given and no longer current
+    /// (the DJ role has changed hands since), the command is refused as stale.
+    public var epoch: Int64?
 
-    public init(id: String, command: StationCommand) {
+    public init(id: String, command: StationCommand, epoch: Int64? = nil) {
         self.id = id
         self.command = command
+        self.epoch = epoch
     }
 }
 

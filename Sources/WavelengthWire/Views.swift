@@ -96,10 +96,16 @@ public struct TimelineWindow: Sendable, Codable, Equatable {
     public var upNext: [EntryView]
     /// Most recent first.
     public var history: [EntryView]
+    /// When the DJ paused the station; absent while it plays. While paused,
+    /// `current` is the frozen entry and `upNext` starts when it would end.
+    public var pausedAt: EpochMillis?
+    /// How many entries are upcoming in all; `upNext` may hold only the first
+    /// ones (a WebSocket window carries at most 50, to keep frames small).
+    public var upNextTotal: Int?
 
     public init(
         stationID: StationID, revision: Int64, serverTime: EpochMillis, current: EntryView?, positionMs: Int64?,
-        upNext: [EntryView], history: [EntryView]
+        upNext: [EntryView], history: [EntryView], pausedAt: EpochMillis? = nil, upNextTotal: Int? = nil
     ) {
         self.stationID = stationID
         self.revision = revision
@@ -108,6 +114,8 @@ public struct TimelineWindow: Sendable, Codable, Equatable {
         self.positionMs = positionMs
         self.upNext = upNext
         self.history = history
+        self.pausedAt = pausedAt
+        self.upNextTotal = upNextTotal ?? upNext.count
     }
 }
 

@@ -14,14 +14,14 @@ struct LiveServer {
     let stationID: String
     let ownerKey: String
 
-    static func make() async throws -> LiveServer {
+    static func make(djGracePeriod: Duration = .seconds(20)) async throws -> LiveServer {
         let root = NSTemporaryDirectory() + "wavelength-client-tests-\(UUID().uuidString)"
         let library = try await DemoLibrary.ensure(in: root + "/library")
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: root + "/data", libraryRoots: [library], webRoot: nil,
-            pingInterval: .seconds(2), demoLibrary: false)
+            pingInterval: .seconds(2), demoLibrary: false, djGracePeriod: djGracePeriod)
         let services = try await ServerServices.start(configuration, logger: logger)
         let line = try String(contentsOfFile: root + "/data/owner-keys.txt", encoding: .utf8).split(separator: " ")
         return LiveServer(
@@ -135,6 +135,62 @@ struct StationClientTests {
             #expect(after != before)
             await listener.stop()
             await dj.stop()
+        }
+    }
+
+    @Test func pauseAndResumeReachEveryClient() async throws {
+        let server = try await LiveServer.make()
+        try await buildApplication(server.services).test(.live) { client in
+            let base = "http://127.0.0.1:\(client.port!)"
+            let dj = StationClient(
+                configuration: ClientConfiguration(serverURL: base, stationID: server.stationID, ownerKey: server.ownerKey))
+            let listener = StationClient(configuration: ClientConfiguration(serverURL: base, stationID: server.stationID))
+            var djEvents = dj.events.makeAsyncIterator()
+            var listenerEvents = listener.events.makeAsyncIterator()
+            await dj.start()
+            await listener.start()
+            _ = try await next(&djEvents) { if case .role(true, _) = $0 { true } else { false } }
+            _ = try await next(&listenerEvents) { if case .clock = $0 { true } else { false } }
+
+            let pause = try await dj.send(.pause)
+            _ = try await next(&listenerEvents) { if case .updated(let w) = $0 { w.revision >= pause.revision } else { false } }
+            let paused = try #require(await listener.plan())
+            #expect(paused.paused)
+            let frozenAt = paused.fileOffsetMs
+
+            let resume = try await dj.send(.resume)
+            _ = try await next(&listenerEvents) { if case .updated(let w) = $0 { w.revision >= resume.revision } else { false } }
+            let playing = try #require(await listener.plan())
+            #expect(!playing.paused)
+            #expect(playing.current?.id == paused.current?.id || playing.current?.offsetMs == Int64(frozenAt))
+            #expect(playing.fileOffsetMs >= frozenAt)
+            #expect(playing.fileOffsetMs - frozenAt < 1_000)  // it went on from where it stopped
+            await dj.stop()
+            await listener.stop()
+        }
+    }
+
+    @Test func aListenerIsPromotedWhenTheDJDrops() async throws {
+        let server = try await LiveServer.make(djGracePeriod: .milliseconds(200))
+        try await buildApplication(server.services).test(.live) { client in
+            let base = "http://127.0.0.1:\(client.port!)"
+            let dj = StationClient(
+                configuration: ClientConfiguration(serverURL: base, stationID: server.stationID, ownerKey: server.ownerKey))
+            let listener = StationClient(configuration: ClientConfiguration(serverURL: base, stationID: server.stationID))
+            var djEvents = dj.events.makeAsyncIterator()
+            var listenerEvents = listener.events.makeAsyncIterator()
+            await dj.start()
+            _ = try await next(&djEvents) { if case .role(true, _) = $0 { true } else { false } }
+            await listener.start()
+            _ = try await next(&listenerEvents) { if case .role(false, _) = $0 { true } else { false } }
+
+            await dj.stop()
+            _ = try await next(&listenerEvents) { if case .dj(_, false) = $0 { true } else { false } }
+            _ = try await next(&listenerEvents) { if case .role(true, _) = $0 { true } else { false } }
+            #expect(await listener.model.isDJ)
+            let ack = try await listener.send(.skip(entryID: nil))
+            #expect(!ack.duplicate)
+            await listener.stop()
         }
     }
 }

@@ -69,3 +69,42 @@ struct StationModelTests {
         #expect(ClientConfiguration(serverURL: "http://h:1", stationID: "s").liveURL(since: nil) == "ws://h:1/api/stations/s/live?v=1")
     }
 }
+
+@Suite("Station model while paused")
+struct PausedModelTests {
+    @Test func aPausedStationPlansSilenceAtTheFrozenPosition() {
+        var window = StationModelTests.window(revision: 2, starts: [0, 1000])
+        window.pausedAt = 400
+        var model = StationModel()
+        _ = model.receive(SequencedServerMessage(seq: 1, message: .update(window)))
+        let plan = model.plan(at: 5_000)!
+        #expect(plan.paused)
+        #expect(plan.current?.id == "e0")
+        #expect(plan.fileOffsetMs == 400)
+    }
+}
+
+@Suite("Station model under out-of-order and junk input")
+struct StationModelFuzzTests {
+    @Test func shuffledMessagesNeverMoveTheModelBackwards() {
+        var rng = SeededRandom(seed: 11)
+        for _ in 0..<50 {
+            var messages: [SequencedServerMessage] = (1...40).map { seq in
+                let revision = Int64(seq / 2)
+                return SequencedServerMessage(
+                    seq: UInt64(seq),
+                    message: seq % 3 == 0
+                        ? .listeners(count: seq) : .update(StationModelTests.window(revision: revision, starts: [Int64(seq) * 10])))
+            }
+            messages.shuffle(using: &rng)
+            var model = StationModel()
+            var highest: Int64 = -1
+            for message in messages {
+                _ = model.receive(message)
+                let revision = model.revision ?? -1
+                #expect(revision >= highest)
+                highest = revision
+            }
+        }
+    }
+}

@@ -194,7 +194,7 @@ struct CommandTests {
     @Test func commandsRoundTripThroughJSON() throws {
         let commands: [StationCommand] = [
             .append(trackID: "t"), .queueNext(trackID: "t"), .remove(entryID: "e"), .skip(entryID: nil),
-            .skip(entryID: "e"), .move(entryID: "e", toIndex: 2),
+            .skip(entryID: "e"), .move(entryID: "e", toIndex: 2), .pause, .resume, .seek(positionMs: 1234),
         ]
         for command in commands {
             let data = try JSONEncoder().encode(command)
@@ -203,5 +203,84 @@ struct CommandTests {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(StationCommand.self, from: Data(#"{"op":"explode"}"#.utf8))
         }
+    }
+}
+
+@Suite("Pause, resume and seek")
+struct SessionControlTests {
+    let robot = RobotDJ()
+    let t0: EpochMillis = 10_000_000
+
+    func playing() -> StationState {
+        var state = StationState(id: "s", quietSince: nil)
+        var rng = SeededRandom(seed: 1)
+        _ = state.fill(at: t0, robot: robot, pool: Fixtures.tracks, fallback: [], artistOf: Fixtures.artist, using: &rng)
+        return state
+    }
+
+    func apply(_ state: inout StationState, _ command: StationCommand, at now: EpochMillis) throws -> StationState.Outcome {
+        var rng = SeededRandom(seed: 9)
+        return try state.apply(command, at: now, track: Fixtures.track, using: &rng)
+    }
+
+    @Test func pauseFreezesTheTimelineAndResumeShiftsIt() throws {
+        var state = playing()
+        let first = state.timeline.entries[0]
+        let outcome = try apply(&state, .pause, at: t0 + 4_000)
+        #expect(state.pausedAt == t0 + 4_000)
+        #expect(outcome.played.map(\.duration) == [4_000])
+        let frozen = state.timeline.entries[0]
+        #expect(frozen.trackID == first.trackID)
+        #expect(frozen.offset == 4_000)
+        #expect(frozen.duration == first.duration - 4_000)
+        // Time passes; nothing moves while paused.
+        #expect(state.settle(at: t0 + 3_600_000).played.isEmpty)
+        #expect(state.timeline.entries[0] == frozen)
+        var rng = SeededRandom(seed: 3)
+        let fill = state.fill(
+            at: t0 + 3_600_000, robot: robot, pool: Fixtures.tracks, fallback: [], artistOf: Fixtures.artist, using: &rng)
+        #expect(!fill.changed)
+        #expect(throws: TimelineError.paused) { try apply(&state, .pause, at: t0 + 5_000) }
+        #expect(throws: TimelineError.paused) { try apply(&state, .seek(positionMs: 0), at: t0 + 5_000) }
+
+        _ = try apply(&state, .resume, at: t0 + 10_000)
+        #expect(state.pausedAt == nil)
+        #expect(state.timeline.entries[0].start == t0 + 10_000)
+        #expect(state.timeline.current(at: t0 + 10_000)?.offset == 4_000)
+        #expect(state.timeline.isConsistent)
+        #expect(throws: TimelineError.notPaused) { try apply(&state, .resume, at: t0 + 11_000) }
+    }
+
+    @Test func editsWhilePausedHappenAtThePause() throws {
+        var state = playing()
+        _ = try apply(&state, .pause, at: t0 + 1_000)
+        _ = try apply(&state, .queueNext(trackID: "t5"), at: t0 + 50_000)
+        #expect(state.timeline.entries[1].trackID == "t5")
+        #expect(state.timeline.entries[1].start == state.timeline.entries[0].expiration)
+        #expect(state.timeline.isConsistent)
+    }
+
+    @Test func seekJumpsWithinTheTrack() throws {
+        var state = playing()
+        let first = state.timeline.entries[0]
+        let outcome = try apply(&state, .seek(positionMs: 60_000), at: t0 + 2_000)
+        #expect(outcome.played.map(\.duration) == [2_000])
+        let current = try #require(state.timeline.current(at: t0 + 2_000))
+        #expect(current.trackID == first.trackID)
+        #expect(current.offset == 60_000)
+        #expect(current.start == t0 + 2_000)
+        #expect(current.expiration == t0 + 2_000 + first.duration - 60_000)
+        #expect(state.timeline.isConsistent)
+        #expect(throws: TimelineError.positionOutOfRange(first.duration, length: first.duration)) {
+            try apply(&state, .seek(positionMs: first.duration), at: t0 + 3_000)
+        }
+        #expect(throws: TimelineError.positionOutOfRange(-1, length: first.duration)) {
+            try apply(&state, .seek(positionMs: -1), at: t0 + 3_000)
+        }
+    }
+
+    @Test func pauseNeedsSomethingPlaying() {
+        var state = StationState(id: "s", quietSince: nil)
+        #expect(throws: TimelineError.nothingPlaying) { try apply(&state, .pause, at: t0) }
     }
 }

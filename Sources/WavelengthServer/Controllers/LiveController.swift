@@ -46,15 +46,17 @@ struct LiveController {
         // catches up when it reconnects.
         let (stream, queue) = AsyncStream<LiveOutgoing>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let listener = UUID()
-        try await hub.connect(listener, stream: queue, since: since)
+        try await hub.connect(listener, stream: queue, since: since, caller: context.request.caller)
+        let replies = ReplyWindow()
         let session = LiveSession(
-            hub: hub, listener: listener, caller: context.request.caller, queue: queue, clock: clock)
+            hub: hub, listener: listener, caller: context.request.caller, queue: queue, clock: clock, window: replies)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { [writer] in
                     var writer = writer  // this task alone writes from here on
                     for await outgoing in stream {
                         try await writer.write(outgoing)
+                        if case .text = outgoing {} else { replies.written() }
                     }
                 }
                 group.addTask {
@@ -63,6 +65,7 @@ struct LiveController {
                     }
                 }
                 _ = try await group.next()
+                replies.close()
                 group.cancelAll()
             }
         } catch {

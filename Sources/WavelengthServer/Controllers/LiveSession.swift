@@ -18,7 +18,7 @@ struct SequencedWriter {
     mutating func write(_ outgoing: LiveOutgoing) async throws {
         let body: String
         switch outgoing {
-        case .text(let text):
+        case .text(let text), .reply(let text):
             body = text
         case .pong(let nonce, let received):
             let sent = clock.preciseNow()
@@ -40,18 +40,19 @@ struct LiveSession: Sendable {
     let caller: Caller
     let queue: AsyncStream<LiveOutgoing>.Continuation
     let clock: any ServerClock
+    let window: ReplyWindow
 
     func handle(_ message: WebSocketMessage, receivedAt: Double) async {
         let text: String
         switch message {
         case .binary:
-            reply(.error(id: nil, code: "bad_message", message: "Send JSON text messages, not binary."))
+            await reply(.error(id: nil, code: "bad_message", message: "Send JSON text messages, not binary."))
             return
         case .text(let string):
             text = string
         }
         guard text.utf8.count <= WireLimits.maxWebSocketMessageBytes else {
-            reply(
+            await reply(
                 .error(
                     id: nil, code: "too_large",
                     message: "Messages are limited to \(WireLimits.maxWebSocketMessageBytes) bytes."))
@@ -61,31 +62,34 @@ struct LiveSession: Sendable {
         do {
             decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
         } catch {
-            reply(.error(id: nil, code: LiveController.code(for: error), message: LiveController.describe(error)))
+            await reply(.error(id: nil, code: LiveController.code(for: error), message: LiveController.describe(error)))
             return
         }
         switch decoded {
         case .ping(let nonce):
             queue.yield(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
+            await window.queued()
         case .resync:
             try? await hub.resync(listener)
+            await window.queued()
         case .command(let request):
             let id = String(request.id.prefix(WireLimits.maxCommandIDLength))
             do {
                 try CommandValidation.check(request)
-                reply(.ack(try await hub.apply(request, caller: caller)))
+                await reply(.ack(try await hub.apply(request, caller: caller, from: listener)))
             } catch let error as APIError {
-                reply(.error(id: id, code: error.code, message: error.message))
+                await reply(.error(id: id, code: error.code, message: error.message))
             } catch let error as TimelineError {
-                reply(.error(id: id, code: error.code, message: error.description))
+                await reply(.error(id: id, code: error.code, message: error.description))
             } catch {
-                reply(.error(id: id, code: "internal", message: "The command could not be saved."))
+                await reply(.error(id: id, code: "internal", message: "The command could not be saved."))
             }
         }
     }
 
-    private func reply(_ message: ServerMessage) {
+    private func reply(_ message: ServerMessage) async {
         guard let text = try? StationHub.encode(message) else { return }
-        queue.yield(.text(text))
+        queue.yield(.reply(text))
+        await window.queued()
     }
 }

@@ -56,7 +56,9 @@ struct StationsController {
 
     @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> TimelineWindow {
         let limit = try request.intQuery("history", default: 10, range: 0...StationState.recentHistoryLimit)
-        return try await hub(context).window(historyLimit: limit)
+        let upNext = try request.intQuery(
+            "upNext", default: WireLimits.liveUpNextLimit, range: 0...Timeline.maximumUpcoming)
+        return try await hub(context).window(historyLimit: limit, upNextLimit: upNext)
     }
 
     /// "What was on at 9:14?": plays that started before `before`, newest first.
@@ -118,6 +120,7 @@ enum CommandValidation {
             switch request.command {
             case .append(let id), .queueNext(let id), .remove(let id), .move(let id, _): [id]
             case .skip(let id): [id].compactMap { $0 }
+            case .pause, .resume, .seek: []
             }
         for id in ids where id.isEmpty || id.utf8.count > WireLimits.maxIDLength {
             throw APIError.badRequest("An id in the command is empty or too long.", code: "invalid_id")

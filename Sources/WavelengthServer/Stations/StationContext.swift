@@ -9,4 +9,6 @@ struct StationContext: Sendable {
     let clock: any ServerClock
     let robot: RobotDJ
     let logger: Logger
+    /// How long a dropped DJ has to come back before a listener is promoted.
+    let djGracePeriod: Duration
 }

@@ -20,6 +20,12 @@ actor StationHub {
     private var listeners: [ListenerID: AsyncStream<LiveOutgoing>.Continuation] = [:]
     private var ticker: Task<Void, Never>?
     private let context: StationContext
+    /// The connection that holds the DJ role: the owner's, or a listener
+    /// promoted after the DJ dropped. Connections in arrival order.
+    private var dj: ListenerID?
+    private var djEpoch: Int64 = 0
+    private var arrivals: [ListenerID] = []
+    private var promotion: Task<Void, Never>?
     /// The station's chosen pool, loaded on first use; empty = whole library.
     private var chosenPool: Set<TrackID>?
     private var busy = false
@@ -41,10 +47,12 @@ actor StationHub {
 
     // MARK: Reading
 
-    func window(historyLimit: Int = 10) async throws -> TimelineWindow {
-        let now = context.clock.now()
+    func window(historyLimit: Int = 10, upNextLimit: Int = WireLimits.liveUpNextLimit) async throws -> TimelineWindow {
+        let clockNow = context.clock.now()
+        let now = state.timelineTime(at: clockNow)
         let current = state.timeline.current(at: now)
-        let upcoming = state.timeline.upcoming(at: now)
+        let allUpcoming = state.timeline.upcoming(at: now)
+        let upcoming = Array(allUpcoming.prefix(upNextLimit))
         let history = Array(state.recentHistory.filter { $0.expiration <= now }.reversed().prefix(historyLimit))
         let all = [current].compactMap { $0 } + upcoming + history
         let tracks = try await context.catalog.summaries(for: all.map(\.trackID))
@@ -52,13 +60,14 @@ actor StationHub {
             EntryView(entry: entry, track: tracks[entry.trackID] ?? .unavailable(entry.trackID, duration: entry.duration))
         }
         return TimelineWindow(
-            stationID: id, revision: state.revision, serverTime: now, current: current.map(view),
-            positionMs: current.map { now - $0.start }, upNext: upcoming.map(view), history: history.map(view))
+            stationID: id, revision: state.revision, serverTime: clockNow, current: current.map(view),
+            positionMs: current.map { now - $0.start }, upNext: upcoming.map(view), history: history.map(view),
+            pausedAt: state.pausedAt, upNextTotal: allUpcoming.count)
     }
 
     func view() async throws -> StationView {
         let now = context.clock.now()
-        let playing = state.isOnAir ? state.timeline.current(at: now) : nil
+        let playing = state.isOnAir ? state.timeline.current(at: state.timelineTime(at: now)) : nil
         var track: TrackSummary?
         if let playing {
             track = try await context.catalog.summaries(for: [playing.trackID])[playing.trackID]
@@ -73,18 +82,27 @@ actor StationHub {
         OwnerKey.matches(caller.ownerKey, hash: record.ownerKeyHash)
     }
 
+    /// The owner's key always commands; a promoted listener commands only
+    /// over its own connection while it holds the role.
+    private func authorizes(_ caller: Caller, from listener: ListenerID?) -> Bool {
+        authorizesDJ(caller) || (listener != nil && listener == dj)
+    }
+
     // MARK: Listeners
 
     /// Adds a listener. A quiet station goes back on the air first. The
     /// listener's first message is a snapshot, or `resumed` when `since` shows
     /// it missed nothing.
-    func connect(_ listener: ListenerID, stream: AsyncStream<LiveOutgoing>.Continuation, since: Int64?) async throws {
+    func connect(
+        _ listener: ListenerID, stream: AsyncStream<LiveOutgoing>.Continuation, since: Int64?, caller: Caller = .anonymous
+    ) async throws {
         await lock()
         defer { unlock() }
         if listeners.isEmpty {
             try await wakeAndFill()
         }
         listeners[listener] = stream
+        arrivals.append(listener)
         let first: ServerMessage
         if let since, since == state.revision {
             first = .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: listeners.count)
@@ -93,6 +111,12 @@ actor StationHub {
         }
         stream.yield(.text(try Self.encode(first)))
         broadcast(.listeners(count: listeners.count), except: listener)
+        if authorizesDJ(caller), dj != listener {
+            // The owner (back) on the air takes the DJ role.
+            handOver(to: listener)
+        } else {
+            stream.yield(.text(try Self.encode(.role(role: "listener", epoch: djEpoch))))
+        }
         reschedule()
     }
 
@@ -101,11 +125,19 @@ actor StationHub {
         defer { unlock() }
         guard let stream = listeners.removeValue(forKey: listener) else { return }
         stream.finish()
+        arrivals.removeAll { $0 == listener }
         broadcast(.listeners(count: listeners.count))
+        if dj == listener {
+            dj = nil
+            broadcast(.dj(epoch: djEpoch, present: false))
+            schedulePromotion()
+        }
         guard listeners.isEmpty else { return }
         // Tree in the forest: the last listener left, so stop all work.
         ticker?.cancel()
         ticker = nil
+        promotion?.cancel()
+        promotion = nil
         do {
             try await commit { state in state.goQuiet(at: context.clock.now()) }
         } catch {
@@ -113,12 +145,13 @@ actor StationHub {
         }
     }
 
-    /// Sends a fresh snapshot to one listener, in order with the broadcasts.
+    /// Queues a fresh snapshot for one listener, in order with the
+    /// broadcasts (the caller counts it against the listener's reply window).
     func resync(_ listener: ListenerID) async throws {
         await lock()
         defer { unlock() }
         guard let stream = listeners[listener] else { return }
-        stream.yield(.text(try Self.encode(try await snapshot())))
+        stream.yield(.reply(try Self.encode(try await snapshot())))
     }
 
     private func snapshot() async throws -> ServerMessage {
@@ -129,14 +162,19 @@ actor StationHub {
 
     /// Applies a DJ command once. A command id seen before is acknowledged
     /// with the revision it produced and not applied again.
-    func apply(_ request: CommandRequest, caller: Caller) async throws -> CommandAck {
-        guard authorizesDJ(caller) else {
-            throw APIError(.forbidden, code: "forbidden", "Only the station's owner can do that; check the owner key.")
+    func apply(_ request: CommandRequest, caller: Caller, from listener: ListenerID? = nil) async throws -> CommandAck {
+        guard authorizes(caller, from: listener) else {
+            throw APIError(.forbidden, code: "forbidden", "Only the station's DJ can do that; check the owner key.")
         }
         await lock()
         defer { unlock() }
         if let revision = try await appliedRevision(request.id) {
             return CommandAck(id: request.id, revision: revision, duplicate: true)
+        }
+        if let epoch = request.epoch, epoch != djEpoch {
+            throw APIError(
+                .conflict, code: "stale_epoch",
+                "The DJ role changed hands (epoch \(djEpoch), the command says \(epoch)); it was not applied.")
         }
         var knownTrack: PoolTrack?
         switch request.command {
@@ -209,6 +247,43 @@ actor StationHub {
         return (library.filter { chosenPool.contains($0.id) }, library)
     }
 
+    // MARK: DJ role
+
+    /// Gives the DJ role to a connection and tells everyone.
+    private func handOver(to listener: ListenerID) {
+        promotion?.cancel()
+        promotion = nil
+        if let previous = dj, previous != listener, let stream = listeners[previous],
+            let text = try? Self.encode(.role(role: "listener", epoch: djEpoch + 1))
+        {
+            stream.yield(.text(text))
+        }
+        dj = listener
+        djEpoch += 1
+        if let stream = listeners[listener], let text = try? Self.encode(.role(role: "dj", epoch: djEpoch)) {
+            stream.yield(.text(text))
+        }
+        broadcast(.dj(epoch: djEpoch, present: true))
+    }
+
+    /// After the grace period, the longest-connected listener becomes DJ,
+    /// unless the DJ came back first.
+    private func schedulePromotion() {
+        promotion?.cancel()
+        let grace = context.djGracePeriod
+        promotion = Task { [weak self] in
+            guard (try? await Task.sleep(for: grace)) != nil else { return }
+            await self?.promote()
+        }
+    }
+
+    private func promote() async {
+        await lock()
+        defer { unlock() }
+        guard dj == nil, !Task.isCancelled, let heir = arrivals.first else { return }
+        handOver(to: heir)
+    }
+
     // MARK: Song pool
 
     func pool() async throws -> [TrackID] {
@@ -246,7 +321,7 @@ actor StationHub {
     private func reschedule() {
         ticker?.cancel()
         ticker = nil
-        guard !listeners.isEmpty else { return }
+        guard !listeners.isEmpty, state.pausedAt == nil else { return }
         let now = context.clock.now()
         guard let next = state.timeline.entries.first(where: { $0.expiration > now }) else { return }
         let delay = next.expiration - now
@@ -282,6 +357,7 @@ actor StationHub {
             // A listener whose queue is full is too slow to follow: close it
             // rather than silently drop a message; it reconnects and catches up.
             if case .dropped = stream.yield(.text(text)) {
+                context.logger.notice("Closed listener \(listener) of station \(id): it fell 256 messages behind")
                 stream.finish()
             }
         }

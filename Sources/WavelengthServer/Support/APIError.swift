@@ -39,8 +39,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         let status: HTTPResponse.Status =
             switch error {
             case .unknownEntry, .unknownTrack: .notFound
-            case .alreadyPlayed, .entryIsPlaying, .nothingPlaying, .notCurrent, .timelineFull: .conflict
-            case .indexOutOfRange: .badRequest
+            case .alreadyPlayed, .entryIsPlaying, .nothingPlaying, .notCurrent, .timelineFull, .paused, .notPaused:
+                .conflict
+            case .indexOutOfRange, .positionOutOfRange: .badRequest
             }
         self.init(status, code: error.code, error.description)
     }

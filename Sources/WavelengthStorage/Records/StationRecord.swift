@@ -14,6 +14,7 @@ public struct StationRecord: Sendable, Equatable, Codable, FetchableRecord, Pers
     public var revision: Int64
     public var quietSince: EpochMillis?
     public var createdAt: EpochMillis
+    public var pausedAt: EpochMillis? = nil
 
     public init(
         id: StationID, name: String, owner: String, ownerKeyHash: String, frequency: String,

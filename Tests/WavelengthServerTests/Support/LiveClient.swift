@@ -19,8 +19,9 @@ final class LiveClient: Sendable {
             var logger = Logger(label: "live-client")
             logger.logLevel = .error
             defer { Task { await inbox.close() } }
-            _ = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)", logger: logger) {
-                inbound, outbound, _ in
+            let frame = try await WebSocketClient.connect(
+                url: "ws://127.0.0.1:\(port)\(path)", configuration: .init(maxFrameSize: 1 << 20), logger: logger
+            ) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await frame in stream {
@@ -45,7 +46,13 @@ final class LiveClient: Sendable {
                     group.cancelAll()
                 }
             }
+            await inbox.closedWith(frame.map { "\($0.closeCode) \($0.reason ?? "")" } ?? "no close frame")
         }
+    }
+
+    /// Why the connection ended, once it has.
+    func closeReason() async -> String? {
+        await inbox.closeReason
     }
 
     enum WebSocketOutboundFrame: Sendable {
@@ -130,6 +137,11 @@ extension LiveClient {
 actor Inbox {
     private var messages: [ServerMessage] = []
     private(set) var sequence: [UInt64] = []
+    private(set) var closeReason: String?
+
+    func closedWith(_ reason: String) {
+        closeReason = reason
+    }
     private var isClosed = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
