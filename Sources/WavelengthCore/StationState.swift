@@ -171,8 +171,11 @@ public struct StationState: Sendable, Equatable {
     /// Applies a DJ's command at `now`.
     ///
     /// - Parameter track: looks up a library track by id (nil when unknown).
+    ///
+    /// - Parameter lead: how far ahead a skip or a resume takes effect, so
+    ///   every client can prepare the change and make it at the same instant.
     public mutating func apply(
-        _ command: StationCommand, at clockNow: EpochMillis,
+        _ command: StationCommand, at clockNow: EpochMillis, lead: Int64 = 0,
         track: (TrackID) -> PoolTrack?, using rng: inout some RandomNumberGenerator
     ) throws(TimelineError) -> Outcome {
         // Work on a copy so a refused command leaves no trace.
@@ -196,8 +199,9 @@ public struct StationState: Sendable, Equatable {
             _ = try next.timeline.remove(entryID, at: now)
         case .skip(let entryID):
             if let entryID { try next.refuseIfPlayed(entryID) }
-            let cut = try next.timeline.skip(expected: entryID, at: now)
-            if cut.duration > 0 {
+            let cut = try next.timeline.skip(expected: entryID, at: now, lead: next.pausedAt == nil ? lead : 0)
+            // With a lead the cut entry plays on briefly and reaches history later.
+            if cut.duration > 0, cut.expiration <= now {
                 next.remember([cut])
                 outcome.played.append(cut)
             }
@@ -209,7 +213,7 @@ public struct StationState: Sendable, Equatable {
             next.pausedAt = now
         case .resume:
             guard let pausedAt = next.pausedAt else { throw .notPaused }
-            next.timeline.shift(by: clockNow - pausedAt)
+            next.timeline.shift(by: clockNow + max(0, lead) - pausedAt)
             next.pausedAt = nil
         case .seek(let position):
             guard next.pausedAt == nil else { throw .paused }

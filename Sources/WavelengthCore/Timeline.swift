@@ -88,15 +88,27 @@ public struct Timeline: Sendable, Codable, Equatable {
     /// - Parameter expected: the entry the client believes is playing. When
     ///   given and different, the skip is refused, so a resent or racing skip
     ///   never skips two tracks.
-    public mutating func skip(expected: EntryID? = nil, at now: EpochMillis) throws(TimelineError) -> TimelineEntry {
+    ///
+    /// - Parameter lead: how long the current entry keeps playing before the
+    ///   cut, so every client can have the next track ready at the same
+    ///   instant. With a lead the cut entry stays on the timeline until then.
+    public mutating func skip(expected: EntryID? = nil, at now: EpochMillis, lead: Int64 = 0) throws(TimelineError)
+        -> TimelineEntry
+    {
         guard let index = currentIndex(at: now) else { throw .nothingPlaying }
         if let expected, entries[index].id != expected {
             throw .notCurrent(expected: expected)
         }
-        var cut = entries.remove(at: index)
-        cut.duration = max(0, now - cut.start)
         entries.removeFirst(index)  // anything before the current entry had expired
-        retime(from: 0, at: now)
+        let cutAt = min(entries[0].expiration, now + max(0, lead))
+        entries[0].duration = max(0, cutAt - entries[0].start)
+        let cut = entries[0]
+        if cutAt <= now {
+            entries.removeFirst()
+            retime(from: 0, at: now)
+        } else {
+            retime(from: 1, at: now)
+        }
         return cut
     }
 

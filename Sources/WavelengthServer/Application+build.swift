@@ -89,7 +89,9 @@ public struct ServerServices: Sendable {
         let catalog = LibraryCatalog(tracks: database)
         let context = StationContext(
             repository: database, catalog: catalog, clock: clock, robot: robot, logger: logger,
-            djGracePeriod: configuration.djGracePeriod)
+            djGracePeriod: configuration.djGracePeriod,
+            commitLead: configuration.commitLead.components.seconds * 1000
+                + configuration.commitLead.components.attoseconds / 1_000_000_000_000_000)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
             directory: StationDirectory(context: context),

@@ -17,11 +17,15 @@ public struct ServerConfiguration: Sendable {
     /// How long a DJ whose connection dropped has to return before a
     /// listener is promoted to DJ.
     public var djGracePeriod: Duration
+    /// How far ahead a skip or a resume takes effect, so every listener has
+    /// the next audio ready and changes at the same instant.
+    public var commitLead: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
         libraryRoots: [String] = [], webRoot: String? = ServerConfiguration.defaultWebRoot,
-        pingInterval: Duration = .seconds(15), demoLibrary: Bool = true, djGracePeriod: Duration = .seconds(20)
+        pingInterval: Duration = .seconds(15), demoLibrary: Bool = true, djGracePeriod: Duration = .seconds(20),
+        commitLead: Duration = .milliseconds(300)
     ) {
         self.host = host
         self.port = port
@@ -31,6 +35,7 @@ public struct ServerConfiguration: Sendable {
         self.pingInterval = pingInterval
         self.demoLibrary = demoLibrary
         self.djGracePeriod = djGracePeriod
+        self.commitLead = commitLead
     }
 
     /// `$XDG_DATA_HOME/wavelength`, else `~/.local/share/wavelength`.

@@ -26,6 +26,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between WebSocket pings; a client that misses one is dropped.")
     var pingInterval: Int = 15
 
+    @Option(help: "Milliseconds ahead that skips and resumes take effect, so every listener changes together.")
+    var commitLeadMs: Int = 300
+
+    @Option(help: "Seconds a dropped DJ has to return before a listener is promoted.")
+    var djGrace: Int = 20
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -34,9 +40,12 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel
         guard (1...65535).contains(port) || port == 0 else { throw ValidationError("--port must be 0…65535") }
         guard (1...3600).contains(pingInterval) else { throw ValidationError("--ping-interval must be 1…3600") }
+        guard (0...10_000).contains(commitLeadMs) else { throw ValidationError("--commit-lead-ms must be 0…10000") }
+        guard (1...3600).contains(djGrace) else { throw ValidationError("--dj-grace must be 1…3600") }
         let configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: data, libraryRoots: libraries, webRoot: web,
-            pingInterval: .seconds(pingInterval))
+            pingInterval: .seconds(pingInterval), djGracePeriod: .seconds(djGrace),
+            commitLead: .milliseconds(commitLeadMs))
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

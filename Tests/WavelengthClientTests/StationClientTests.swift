@@ -21,7 +21,7 @@ struct LiveServer {
         logger.logLevel = .warning
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: root + "/data", libraryRoots: [library], webRoot: nil,
-            pingInterval: .seconds(2), demoLibrary: false, djGracePeriod: djGracePeriod)
+            pingInterval: .seconds(2), demoLibrary: false, djGracePeriod: djGracePeriod, commitLead: .zero)
         let services = try await ServerServices.start(configuration, logger: logger)
         let line = try String(contentsOfFile: root + "/data/owner-keys.txt", encoding: .utf8).split(separator: " ")
         return LiveServer(

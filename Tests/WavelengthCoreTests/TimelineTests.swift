@@ -146,3 +146,26 @@ struct TimelineTests {
         }
     }
 }
+
+@Suite("Skip with a lead")
+struct SkipLeadTests {
+    @Test func theCutLandsLeadMillisecondsAheadAndTheRestFollows() throws {
+        let t0: EpochMillis = 1_000_000
+        var timeline = try Fixtures.threeEntries(start: t0)
+        let cut = try timeline.skip(at: t0 + 10_000, lead: 300)
+        #expect(cut.id == "e1")
+        #expect(cut.expiration == t0 + 10_300)
+        // Still playing until the cut, then e2 starts exactly there.
+        #expect(timeline.current(at: t0 + 10_299)?.id == "e1")
+        #expect(timeline.current(at: t0 + 10_300)?.id == "e2")
+        #expect(timeline.isConsistent)
+    }
+
+    @Test func aLeadPastTheEndChangesNothingButTheRevision() throws {
+        let t0: EpochMillis = 1_000_000
+        var timeline = try Fixtures.threeEntries(start: t0)
+        let cut = try timeline.skip(at: t0 + 99_900, lead: 300)
+        #expect(cut.expiration == t0 + 100_000)
+        #expect(timeline.entries[1].start == t0 + 100_000)
+    }
+}

@@ -79,3 +79,24 @@ struct SessionControlRouteTests {
         }
     }
 }
+
+@Suite("Commit lead", .timeLimit(.minutes(1)))
+struct CommitLeadTests {
+    @Test func aSkipTakesEffectAfterTheLeadForEveryone() async throws {
+        let server = try await TestServer.make(commitLead: .milliseconds(400))
+        let (station, key) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            let snapshot = try await listener.snapshot()
+            let playing = try #require(snapshot.timeline.current)
+            let ack = try await client.command(station, key: key, id: "skip", .skip(entryID: playing.id)).decode(CommandAck.self)
+            let window = try await listener.update(atLeast: ack.revision)
+            let current = try #require(window.current)
+            #expect(current.id == playing.id)  // still on, briefly
+            #expect(current.expiration - window.serverTime <= 400)
+            #expect(current.expiration - window.serverTime > 0)
+            #expect(window.upNext.first?.start == current.expiration)
+            listener.close()
+        }
+    }
+}

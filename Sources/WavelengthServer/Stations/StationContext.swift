@@ -11,4 +11,6 @@ struct StationContext: Sendable {
     let logger: Logger
     /// How long a dropped DJ has to come back before a listener is promoted.
     let djGracePeriod: Duration
+    /// How far ahead skips and resumes take effect, in ms.
+    let commitLead: Int64
 }

@@ -186,7 +186,8 @@ actor StationHub {
         let now = context.clock.now()
         var rng = SystemRandomNumberGenerator()
         var next = state
-        let outcome = try next.apply(request.command, at: now, track: { _ in knownTrack }, using: &rng)
+        let outcome = try next.apply(
+            request.command, at: now, lead: context.commitLead, track: { _ in knownTrack }, using: &rng)
         let applied = AppliedCommand(id: request.id, revision: next.revision, appliedAt: now)
         try await context.repository.saveStation(next, played: outcome.played, command: applied)
         state = next

@@ -12,14 +12,15 @@ struct TestServer {
 
     static func make(
         dataDirectory: String? = nil, pingInterval: Duration = .seconds(1), webRoot: String? = nil,
-        djGracePeriod: Duration = .seconds(20)
+        djGracePeriod: Duration = .seconds(20), commitLead: Duration = .zero
     ) async throws -> TestServer {
         let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
         var logger = Logger(label: "test")
         logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == "1" ? .debug : .warning
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: data, libraryRoots: try await TestLibrary.shared.roots(),
-            webRoot: webRoot, pingInterval: pingInterval, demoLibrary: false, djGracePeriod: djGracePeriod)
+            webRoot: webRoot, pingInterval: pingInterval, demoLibrary: false, djGracePeriod: djGracePeriod,
+            commitLead: commitLead)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)
     }
