@@ -4,8 +4,9 @@ import Foundation
 /// (AVAudioEngine, say); the CLI on Linux uses `FFmpegAudioOutput`.
 public protocol AudioOutput: Sendable {
     var name: String { get }
-    /// Starts `url` so that its position `fileOffsetMs` sounds now.
-    func play(url: String, fileOffsetMs: Double) async throws
+    /// Starts `url` so that its position `fileOffsetMs` sounds at client
+    /// clock time `at` (which may be a moment ago: catch up from there).
+    func play(url: String, fileOffsetMs: Double, at: Double) async throws
     func stop() async
     /// The file position being heard now, in ms, when known.
     func position() async -> Double?
@@ -22,8 +23,8 @@ public actor SilentAudioOutput: AudioOutput {
         self.clock = clock
     }
 
-    public func play(url: String, fileOffsetMs: Double) async throws {
-        started = (clock.now(), fileOffsetMs)
+    public func play(url: String, fileOffsetMs: Double, at: Double) async throws {
+        started = (at, fileOffsetMs)
     }
 
     public func stop() async {
@@ -63,8 +64,9 @@ public actor FFmpegAudioOutput: AudioOutput {
         self.clock = clock
     }
 
-    public func play(url: String, fileOffsetMs: Double) async throws {
+    public func play(url: String, fileOffsetMs: Double, at: Double) async throws {
         await stop()
+        let fileOffsetMs = fileOffsetMs + (clock.now() - at)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =

@@ -102,8 +102,18 @@ public actor StationClient {
 
     /// What should be playing now, at which offset, and what comes next.
     public func plan(prefetch: Double = 10_000) -> PlaybackPlan? {
-        guard let now = serverNow() else { return nil }
-        return model.plan(at: now, prefetch: prefetch)
+        timedPlan(prefetch: prefetch)?.plan
+    }
+
+    /// The plan together with the client-clock instant it describes, so an
+    /// output can start at exactly that file position however long it takes
+    /// to get the answer.
+    public func timedPlan(prefetch: Double = 10_000) -> (plan: PlaybackPlan, local: Double)? {
+        let local = clock.now()
+        guard let now = slewed.serverTime(at: local), let plan = model.plan(at: now, prefetch: prefetch) else {
+            return nil
+        }
+        return (plan, local)
     }
 
     /// Playback tells the client when it plays, so clock corrections slew

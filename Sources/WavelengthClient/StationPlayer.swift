@@ -12,6 +12,8 @@ public actor StationPlayer {
         public var expectedMs: Double?
         /// Where the output says it is.
         public var actualMs: Double?
+        /// The client-clock instant both positions describe.
+        public var local: Double?
         public var syncErrorMs: Double? {
             guard let expectedMs, let actualMs else { return nil }
             return actualMs - expectedMs
@@ -46,7 +48,8 @@ public actor StationPlayer {
     public func run(interval: Double = 100) async {
         while !Task.isCancelled {
             await step()
-            var wait = interval
+            // Until something plays, look often so tune-in is quick.
+            var wait = status.entry == nil ? min(interval, 10) : interval
             if let boundary = status.entry?.expiration, let now = await client.serverNow() {
                 wait = min(wait, max(0, Double(boundary) - now))
             }
@@ -58,7 +61,7 @@ public actor StationPlayer {
 
     /// One look at the plan: start, switch or correct as needed.
     public func step() async {
-        guard let plan = await client.plan(), let entry = plan.current, !plan.paused else {
+        guard let (plan, local) = await client.timedPlan(), let entry = plan.current, !plan.paused else {
             if playing != nil {
                 await output.stop()
                 playing = nil
@@ -69,7 +72,7 @@ public actor StationPlayer {
         }
         let url = await absolute(entry.track.audioURL)
         if playing != entry.id {
-            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs)
+            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local)
             playing = entry.id
             lastCorrection = clock.now()
             if firstSoundAt == nil { firstSoundAt = lastCorrection }
@@ -77,7 +80,7 @@ public actor StationPlayer {
         } else if let actual = await output.position(), abs(actual - plan.fileOffsetMs) > maxDrift,
             clock.now() - lastCorrection > cooldown
         {
-            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs)
+            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local)
             lastCorrection = clock.now()
         }
         status = Status(entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position())
@@ -85,8 +88,12 @@ public actor StationPlayer {
 
     /// Where playback is and should be at this moment (not at the last step).
     public func currentStatus() async -> Status {
-        guard let plan = await client.plan(), let entry = plan.current, entry.id == playing else { return Status() }
-        return Status(entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position())
+        guard let (plan, local) = await client.timedPlan(), let entry = plan.current, entry.id == playing,
+            let actual = await output.position()
+        else { return Status() }
+        // Bring the output's answer back to the instant the plan describes.
+        return Status(
+            entry: entry, expectedMs: plan.fileOffsetMs, actualMs: actual - (clock.now() - local), local: local)
     }
 
     private func absolute(_ path: String) async -> String {

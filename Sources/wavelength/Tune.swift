@@ -65,11 +65,15 @@ struct Tune: AsyncParsableCommand {
     private func report(client: StationClient, player: StationPlayer, clock: any ClientClock, tunedAt: Double) async throws {
         let status = await player.currentStatus()
         let estimate = await client.clockEstimate
-        let serverNow = await client.serverNow()
+        // Read the wall clock and ours together, then refer everything to the
+        // instant the status describes.
+        let wallNow = SystemWallClock.now()
+        let localNow = clock.now()
+        let wall = wallNow - (status.local.map { localNow - $0 } ?? 0)
+        let serverNow = await client.serverNow().map { $0 - (clock.now() - (status.local ?? localNow)) }
         if json {
             // The server's clock is this machine's wall clock, so on the same
             // machine (or a network namespace of it) the true error is known.
-            let wall = SystemWallClock.now()
             let firstSound = await player.firstSoundAt.map { $0 - tunedAt }
             let line = TuneReport(
                 wallTime: wall, serverTime: serverNow, clockErrorMs: serverNow.map { $0 - wall },
@@ -81,7 +85,8 @@ struct Tune: AsyncParsableCommand {
             let position = format(time: status.expectedMs ?? 0)
             print(
                 "▶ \(entry.track.title) — \(entry.track.artist)  \(position)/\(format(time: Double(entry.durationMs)))"
-                    + "  clock: \(estimate?.sampleCount ?? 0) probes"
+                    + "  server clock − ours \(String(format: "%+.1f", (serverNow ?? 0) - SystemWallClock.now())) ms"
+                    + " (\(estimate?.sampleCount ?? 0) probes)"
                     + "  rtt \(String(format: "%.2f", estimate?.bestRoundTrip ?? 0)) ms"
                     + "  sync error \(String(format: "%+.1f", status.syncErrorMs ?? 0)) ms")
         } else {
