@@ -9,5 +9,6 @@ scripts/install-deps.sh
 # Build everything first: the crash test and the browser tests start the
 # real `wavelength` binary.
 swift build --build-tests
-swift test --skip-build
+# A hang must fail the run, not eat CI's whole budget.
+timeout 1200 swift test --skip-build
 WAVELENGTH_BIN="${WAVELENGTH_BIN:-.build/debug/wavelength}" python3 -m pytest -q tests/browser

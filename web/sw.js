@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v1";
+const VERSION = "wavelength-shell-v2";
 const SHELL = [
   "/",
   "/index.html",
@@ -10,17 +10,21 @@ const SHELL = [
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/api.js",
+  "/js/audio-clock.js",
+  "/js/basic-player.js",
   "/js/clock.js",
   "/js/dom.js",
   "/js/keys.js",
   "/js/live.js",
   "/js/media-session.js",
   "/js/player.js",
+  "/js/quick-decode.js",
   "/js/router.js",
   "/js/station-session.js",
   "/js/stations.js",
   "/js/timeline.js",
   "/js/toast.js",
+  "/js/web-audio-player.js",
   "/js/views/dial.js",
   "/js/views/library.js",
   "/js/views/library-screen.js",

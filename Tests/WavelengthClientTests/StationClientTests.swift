@@ -8,6 +8,21 @@ import WavelengthServer
 import WavelengthWire
 @testable import WavelengthClient
 
+/// One generated library for every client test in the process.
+actor SharedLibrary {
+    static let shared = SharedLibrary()
+    private var folder: Task<String, any Error>?
+
+    func path() async throws -> String {
+        if let folder { return try await folder.value }
+        let task = Task {
+            try await DemoLibrary.ensure(in: NSTemporaryDirectory() + "wavelength-client-library-\(getpid())")
+        }
+        folder = task
+        return try await task.value
+    }
+}
+
 /// A server over a generated library, and helpers to wait for client events.
 struct LiveServer {
     let services: ServerServices
@@ -16,7 +31,7 @@ struct LiveServer {
 
     static func make(djGracePeriod: Duration = .seconds(20)) async throws -> LiveServer {
         let root = NSTemporaryDirectory() + "wavelength-client-tests-\(UUID().uuidString)"
-        let library = try await DemoLibrary.ensure(in: root + "/library")
+        let library = try await SharedLibrary.shared.path()
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let configuration = ServerConfiguration(

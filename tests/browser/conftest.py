@@ -138,6 +138,21 @@ class Server:
     def timeline(self, station_id: str) -> dict:
         return self.get(f"/api/stations/{station_id}/timeline")
 
+    def skip(self, station_id: str, key: str, entry_id: str) -> dict:
+        """Skips entry_id and returns the timeline once the cut has taken
+        effect: the server commits a skip a short lead ahead (300 ms by
+        default), so that every listener changes at the same instant."""
+        self.command(station_id, key, {"op": "skip", "entryID": entry_id})
+        deadline = time.monotonic() + 5
+        while True:
+            timeline = self.timeline(station_id)
+            current = timeline.get("current")
+            if current and current["id"] != entry_id:
+                return timeline
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the skip of {entry_id} never took effect: {timeline}")
+            time.sleep(0.02)
+
     def tracks(self) -> list[dict]:
         return self.get("/api/library/tracks?limit=500")
 

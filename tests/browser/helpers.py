@@ -13,18 +13,21 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 AUDIO_JS = """
-const a = document.getElementById('wl-audio');
 const screen = document.querySelector('.station-screen');
-return {
-  paused: a.paused,
-  currentTime: a.currentTime,
-  readyState: a.readyState,
-  entryId: a.dataset.entryId || null,
-  state: a.dataset.state || null,
-  src: a.getAttribute('src') || '',
+const w = window.__wavelength;
+let s;
+if (w && w.player && w.player.status) {
+  s = w.player.status();
+} else {
+  const a = document.getElementById('wl-audio');
+  s = {paused: a.paused, currentTime: a.currentTime, readyState: a.readyState,
+       entryId: a.dataset.entryId || null, state: a.dataset.state || null,
+       src: a.getAttribute('src') || '', mode: 'basic'};
+}
+return Object.assign({}, s, {
   connection: screen ? screen.dataset.connection || null : null,
   revision: screen ? Number(screen.dataset.revision || -1) : -1,
-};
+});
 """
 
 

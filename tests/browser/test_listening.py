@@ -180,8 +180,7 @@ def test_track_ends_and_next_starts_in_both(tone_server, browser, shot):
     short = next(t for t in tone_server.tracks() if t["title"] == SHORT_TITLE)
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
     current = tone_server.timeline(station["id"])["current"]
-    tone_server.command(station["id"], key, {"op": "skip", "entryID": current["id"]})
-    timeline = tone_server.timeline(station["id"])
+    timeline = tone_server.skip(station["id"], key, current["id"])
     assert timeline["current"]["track"]["id"] == short["id"]
     short_entry, next_entry = timeline["current"], timeline["upNext"][0]
     for d in (a, b):

@@ -58,8 +58,7 @@ def test_hostile_tags_render_as_text(tone_server, browser, shot):
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": alert_track["id"]})
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": xss_track["id"]})
     current = tone_server.timeline(station["id"])["current"]
-    tone_server.command(station["id"], key, {"op": "skip", "entryID": current["id"]})
-    timeline = tone_server.timeline(station["id"])
+    timeline = tone_server.skip(station["id"], key, current["id"])
     assert timeline["current"]["track"]["id"] == alert_track["id"]
     wait_playing(d, timeline["current"]["id"], timeout=5)
 

@@ -6,20 +6,27 @@ import { h, fill } from "./dom.js";
 import { ownerKeys, plausibleKey } from "./keys.js";
 import { parseHash, buildHash, navigate, stationPath } from "./router.js";
 import { ServerClock } from "./clock.js";
-import { Player } from "./player.js";
+import { createPlayer, createReport } from "./player.js";
 import { createDialView } from "./views/dial.js";
 import { createStationView } from "./views/station.js";
 import { createLibraryView } from "./views/library-screen.js";
 
 const clock = new ServerClock();
-const player = new Player(clock);
+const player = createPlayer(clock);
 const main = document.getElementById("view");
 let current = null;
 
 // A marker that survives as long as this page does (tests check reconnects
 // happen without a reload).
 window.__wavelengthBoot = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-window.__wavelength = { clock, player };
+// The measurement hook: tests and the sync benchmark read report().
+window.__wavelength = { clock, player, report: createReport(clock, player) };
+
+// Browsers let audio start only from a user gesture: the first tap or key
+// (the tune-in click) lets the player's AudioContext run.
+for (const type of ["pointerdown", "keydown", "touchend"]) {
+  document.addEventListener(type, () => player.unlock(), { capture: true, passive: true });
+}
 
 function takeKeyFromURL(route) {
   const key = route.query.get("key");

@@ -1,8 +1,11 @@
-// Plays a station's timeline through one <audio> element: starts each entry
-// at the offset the clock says, moves to the next one at its start, and
-// corrects drift (a gentle rate change under 250 ms, a seek beyond).
+// The fallback player ("Sync: basic"): plays a station's timeline through
+// one <audio> element, for browsers without the Web Audio API or tracks it
+// can't decode. It starts each entry at the offset the clock says, moves to
+// the next one at its start, and corrects drift (a gentle rate change under
+// 250 ms, a seek beyond). Media elements give no sample-accurate schedule,
+// so expect tens of milliseconds between devices, not single ones.
 
-import { entryAt, nextBoundary, positionIn } from "./timeline.js";
+import { entryAt, isHeld, nextBoundary, positionIn, timelineNow } from "./timeline.js";
 
 const TICK_MS = 100;
 // How long after a seek or start the audio clock is read to learn its lag.
@@ -45,10 +48,13 @@ function saveLeads(leads) {
   } catch {}
 }
 
-export class Player extends EventTarget {
+export class BasicPlayer extends EventTarget {
   constructor(clock) {
     super();
     this.clock = clock;
+    this.mode = "basic";
+    this.tunedAt = null;
+    this.firstSoundAt = null;
     this.audio = document.getElementById("wl-audio");
     if (!this.audio) {
       this.audio = document.createElement("audio");
@@ -73,6 +79,7 @@ export class Player extends EventTarget {
     this.transcoded = false;
 
     this.audio.addEventListener("playing", () => {
+      if (this.wantPlay && this.tunedAt !== null && this.firstSoundAt === null) this.firstSoundAt = performance.now();
       if (this.wantPlay) this.setState("playing");
       this.markSettling();
     });
@@ -99,7 +106,9 @@ export class Player extends EventTarget {
   }
 
   /** Arriving on a station: play from the timeline's offset. */
-  start() {
+  start({ tunedAt = performance.now() } = {}) {
+    this.tunedAt = tunedAt;
+    this.firstSoundAt = null;
     this.wantPlay = true;
     this.startTicking();
     this.reconcile();
@@ -114,6 +123,8 @@ export class Player extends EventTarget {
 
   /** Play again, live: jump to where the station is now. */
   resume() {
+    this.tunedAt = performance.now();
+    this.firstSoundAt = null;
     this.wantPlay = true;
     this.startTicking();
     const entry = this.entry;
@@ -154,7 +165,22 @@ export class Player extends EventTarget {
   reconcile() {
     clearTimeout(this.boundaryTimer);
     if (!this.timeline) return;
-    const now = this.clock.now();
+    const realNow = this.clock.now();
+    if (isHeld(this.timeline, realNow)) {
+      // The DJ paused the station: silence until the timeline resumes.
+      const entry = entryAt(this.timeline, this.timeline.pausedAt);
+      if ((entry && entry.id) !== (this.entry && this.entry.id)) {
+        const previous = this.entry;
+        this.entry = entry;
+        this.dispatchEvent(new CustomEvent("entry", { detail: { entry, previous } }));
+      }
+      this.loadToken += 1;
+      this.audio.pause();
+      delete this.audio.dataset.entryId;
+      if (this.wantPlay) this.setState("held");
+      return;
+    }
+    const now = timelineNow(this.timeline, realNow);
     const entry = entryAt(this.timeline, now);
     const boundary = nextBoundary(this.timeline, now);
     if (boundary !== null) {
@@ -174,9 +200,9 @@ export class Player extends EventTarget {
     const changed = !this.entry || this.entry.id !== entry.id || this.entry.track.id !== entry.track.id;
     const previous = this.entry;
     this.entry = entry;
-    if (changed) {
-      this.dispatchEvent(new CustomEvent("entry", { detail: { entry, previous } }));
-      if (this.wantPlay) this.load(entry);
+    if (changed) this.dispatchEvent(new CustomEvent("entry", { detail: { entry, previous } }));
+    if (this.wantPlay && (changed || (this.audio.dataset.entryId !== entry.id && this.state !== "loading"))) {
+      this.load(entry);
     } else if (this.wantPlay && this.audio.paused && !this.audio.ended && this.state !== "blocked" && this.state !== "loading") {
       this.seekTo(entry);
       this.play();
@@ -270,7 +296,7 @@ export class Player extends EventTarget {
   }
 
   expectedSeconds(entry) {
-    return positionIn(entry, this.clock.now()) / 1000;
+    return positionIn(entry, timelineNow(this.timeline, this.clock.now())) / 1000;
   }
 
   seekTo(entry) {
@@ -344,4 +370,32 @@ export class Player extends EventTarget {
       this.audio.playbackRate = 1;
     }
   }
+
+  /** What tests and the measurement hook read. */
+  status() {
+    const a = this.audio;
+    return {
+      mode: this.mode,
+      paused: a.paused,
+      currentTime: a.currentTime,
+      readyState: a.readyState,
+      entryId: a.dataset.entryId || null,
+      state: this.state,
+      src: a.getAttribute("src") || "",
+    };
+  }
+
+  /** The file position heard at `perf` (ms), with the entry it belongs to. */
+  positionAt(perf) {
+    const a = this.audio;
+    if (!this.entry || a.paused || a.readyState < 2 || a.dataset.entryId !== this.entry.id) return null;
+    // A media element gives no output timestamp: its currentTime, as is.
+    return { entry: this.entry, positionMs: a.currentTime * 1000 + (perf - performance.now()) * a.playbackRate };
+  }
+
+  get firstSoundMs() {
+    return this.firstSoundAt !== null && this.tunedAt !== null ? this.firstSoundAt - this.tunedAt : null;
+  }
+
+  unlock() {}
 }

@@ -11,8 +11,17 @@ import { randomID } from "./dom.js";
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 const BACKOFF_CAP_MS = 10000;
-const PING_EVERY_MS = 4000;
-const BURST = 5;
+// Clock probes, as the Swift SDK sends them (ClientConfiguration): a burst
+// of 8 probes 50 ms apart on connect, then 4 a second for 10 s, once a
+// second until a minute, then every 5 s.
+const BURST = 8;
+const BURST_SPACING_MS = 50;
+
+function probeDelay(elapsed) {
+  if (elapsed < 10_000) return 250;
+  if (elapsed < 60_000) return 1000;
+  return 5000;
+}
 const SILENCE_LIMIT_MS = 12000;
 const ACK_TIMEOUT_MS = 4000;
 
@@ -30,7 +39,10 @@ export class LiveConnection extends EventTarget {
     this.ws = null;
     this.closed = false;
     this.pending = new Map(); // command id → {resolve, reject, timer, command}
-    this.pings = new Map(); // nonce → t0
+    this.pings = new Map(); // nonce → local send time
+    this.role = null; // "dj" | "listener", as the server last said
+    this.epoch = null; // the DJ epoch last heard; stamped on commands
+    this.connectedAt = 0;
     this.timers = new Set();
     this.lastMessageAt = 0;
   }
@@ -45,7 +57,7 @@ export class LiveConnection extends EventTarget {
     this.setState("closed");
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    clearInterval(this.pingTimer);
+    clearTimeout(this.pingTimer);
     clearInterval(this.watchdog);
     if (this.ws) {
       this.ws.onopen = this.ws.onmessage = this.ws.onclose = this.ws.onerror = null;
@@ -68,12 +80,18 @@ export class LiveConnection extends EventTarget {
       const entry = { resolve, reject, command, timer: null, viaHTTP: false };
       this.pending.set(id, entry);
       if (this.isOpen()) {
-        this.ws.send(JSON.stringify({ type: "command", id, command }));
+        this.ws.send(JSON.stringify(this.commandMessage(id, command)));
         entry.timer = this.later(() => this.commandOverHTTP(id), ACK_TIMEOUT_MS);
       } else {
         this.commandOverHTTP(id);
       }
     });
+  }
+
+  commandMessage(id, command) {
+    const message = { type: "command", id, command };
+    if (Number.isInteger(this.epoch)) message.epoch = this.epoch;
+    return message;
   }
 
   // The same id over HTTP: the server applies a command id at most once,
@@ -144,10 +162,14 @@ export class LiveConnection extends EventTarget {
     this.ws = ws;
     this.seq = 0;
     ws.onopen = () => {
+      performance.clearMarks("wavelength:open");
+      performance.mark("wavelength:open");
       this.lastMessageAt = performance.now();
       this.startPinging();
     };
     ws.onmessage = (event) => {
+      // Stamped first thing: a pong's receive time (t3) for the clock.
+      const received = this.clock.localNow();
       this.lastMessageAt = performance.now();
       let message;
       try {
@@ -155,12 +177,18 @@ export class LiveConnection extends EventTarget {
       } catch {
         return;
       }
-      this.handle(message);
+      if (!message || typeof message !== "object") return;
+      try {
+        this.handle(message, received);
+      } catch (error) {
+        // A malformed message: ignore it rather than break the connection.
+        console.warn("wavelength: ignored a malformed message", error);
+      }
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
-      clearInterval(this.pingTimer);
+      clearTimeout(this.pingTimer);
       clearInterval(this.watchdog);
       this.scheduleReconnect();
     };
@@ -190,10 +218,19 @@ export class LiveConnection extends EventTarget {
   }
 
   startPinging() {
-    clearInterval(this.pingTimer);
+    clearTimeout(this.pingTimer);
     clearInterval(this.watchdog);
-    for (let i = 0; i < BURST; i++) this.later(() => this.ping(), i * 150);
-    this.pingTimer = setInterval(() => this.ping(), PING_EVERY_MS);
+    this.connectedAt = performance.now();
+    this.pings.clear();
+    let sent = 0;
+    const next = () => {
+      if (!this.ws) return;
+      this.ping();
+      sent += 1;
+      const delay = sent < BURST ? BURST_SPACING_MS : probeDelay(performance.now() - this.connectedAt);
+      this.pingTimer = setTimeout(next, delay);
+    };
+    next();
     // A connection that has gone silent (no pong, no update) is dead even
     // if the browser hasn't noticed: drop it and reconnect.
     this.watchdog = setInterval(() => {
@@ -204,7 +241,7 @@ export class LiveConnection extends EventTarget {
         try {
           ws.close();
         } catch {}
-        clearInterval(this.pingTimer);
+        clearTimeout(this.pingTimer);
         clearInterval(this.watchdog);
         this.scheduleReconnect();
       }
@@ -214,12 +251,14 @@ export class LiveConnection extends EventTarget {
   ping() {
     if (!this.isOpen()) return;
     const nonce = randomID("p").slice(0, 16);
+    const text = JSON.stringify({ type: "ping", nonce });
+    if (this.pings.size >= 32) this.pings.delete(this.pings.keys().next().value);
+    // Stamped the instant before it goes to the socket (t0).
     this.pings.set(nonce, this.clock.localNow());
-    if (this.pings.size > 32) this.pings.delete(this.pings.keys().next().value);
-    this.ws.send(JSON.stringify({ type: "ping", nonce }));
+    this.ws.send(text);
   }
 
-  handle(message) {
+  handle(message, received = this.clock.localNow()) {
     if (Number.isInteger(message.seq)) {
       const expected = this.seq + 1;
       this.seq = message.seq;
@@ -231,6 +270,8 @@ export class LiveConnection extends EventTarget {
     switch (message.type) {
       case "snapshot": {
         const { station, timeline, listeners } = message.snapshot;
+        performance.clearMarks("wavelength:snapshot");
+        performance.mark("wavelength:snapshot");
         this.clock.hint(timeline.serverTime);
         this.revision = timeline.revision;
         this.attempt = 0;
@@ -256,6 +297,15 @@ export class LiveConnection extends EventTarget {
       case "listeners":
         this.emit("listeners", { count: message.count });
         break;
+      case "role":
+        this.role = message.role;
+        if (Number.isInteger(message.epoch)) this.epoch = message.epoch;
+        this.emit("role", { role: message.role, epoch: message.epoch });
+        break;
+      case "dj":
+        if (Number.isInteger(message.epoch)) this.epoch = message.epoch;
+        this.emit("dj", { epoch: message.epoch, present: message.present });
+        break;
       case "ack":
         this.settle(message.ack.id, message.ack, null);
         break;
@@ -275,16 +325,17 @@ export class LiveConnection extends EventTarget {
         }
         break;
       case "pong": {
-        const t1 = this.clock.localNow();
-        const t0 = this.pings.get(message.nonce);
-        if (t0 !== undefined) {
+        const sent = this.pings.get(message.nonce);
+        if (sent !== undefined) {
           this.pings.delete(message.nonce);
-          this.clock.addSample(t0, t1, {
+          this.clock.addProbe({
+            sent,
+            received,
+            serverReceived: message.serverReceived,
+            serverSent: message.serverSent,
             serverTime: message.serverTime,
-            received: message.serverReceived,
-            sent: message.serverSent,
           });
-          this.emit("clock", { rtt: t1 - t0 });
+          this.emit("clock", { rtt: received - sent });
         }
         break;
       }
@@ -299,7 +350,7 @@ export class LiveConnection extends EventTarget {
     for (const [id, entry] of this.pending) {
       if (entry.viaHTTP) continue;
       clearTimeout(entry.timer);
-      this.ws.send(JSON.stringify({ type: "command", id, command: entry.command }));
+      this.ws.send(JSON.stringify(this.commandMessage(id, entry.command)));
       entry.timer = this.later(() => this.commandOverHTTP(id), ACK_TIMEOUT_MS);
     }
   }

@@ -61,6 +61,7 @@ export function connectMediaSession(player, { onStop, onNextStation, onPreviousS
   player.addEventListener("entry", onEntry);
   player.addEventListener("state", onState);
   if (player.entry) showEntry(player.entry);
+  onState({ detail: { state: player.state } });
 
   return () => {
     player.removeEventListener("entry", onEntry);

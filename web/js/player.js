@@ -1,347 +1,97 @@
-// Plays a station's timeline through one <audio> element: starts each entry
-// at the offset the clock says, moves to the next one at its start, and
-// corrects drift (a gentle rate change under 250 ms, a seek beyond).
+// Picks the page's player: Web Audio, scheduled against the synced clock
+// ("Sync: Web Audio"), or the classic <audio> element ("Sync: basic") where
+// the Web Audio API is missing or when asked for with `?audio=basic` (in the
+// address's query or the hash's). Also the measurement hook tests and the
+// benchmark read: window.__wavelength.report().
 
-import { entryAt, nextBoundary, positionIn } from "./timeline.js";
+import { BasicPlayer } from "./basic-player.js";
+import { WebAudioPlayer, webAudioSupported } from "./web-audio-player.js";
 
-const TICK_MS = 100;
-// How long after a seek or start the audio clock is read to learn its lag.
-const SETTLE_MS = 200;
-const SEEK_THRESHOLD_S = 0.25;
-// Right after tuning in, a seek isn't heard as a glitch: lock on tightly.
-const LOCK_THRESHOLD_S = 0.04;
-const LOCK_SEEKS = 4;
-const RATE_THRESHOLD_S = 0.02;
-const MAX_RATE_DELTA = 0.03;
-const SEEK_COOLDOWN_MS = 1200;
+export const MODE_LABELS = { webaudio: "Sync: Web Audio", basic: "Sync: basic" };
 
-const MIME = {
-  mp3: "audio/mpeg",
-  flac: "audio/flac",
-  ogg: 'audio/ogg; codecs="vorbis"',
-  opus: 'audio/ogg; codecs="opus"',
-  m4a: 'audio/mp4; codecs="mp4a.40.2"',
-  wav: "audio/wav",
-  aiff: "audio/aiff",
-};
-
-// A device's audio start-up and seek lags are steady: remember them.
-const LEADS_KEY = "wavelength.audioLeads";
-const DEFAULT_LEADS = { seek: 0.06, start: 0.2 };
-
-function loadLeads() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(LEADS_KEY) || "null");
-    if (saved && Number.isFinite(saved.seek) && Number.isFinite(saved.start)) {
-      return { seek: Math.min(0.6, Math.max(0, saved.seek)), start: Math.min(0.6, Math.max(0, saved.start)) };
-    }
-  } catch {}
-  return { ...DEFAULT_LEADS };
+export function requestedMode() {
+  const fromSearch = new URLSearchParams(location.search).get("audio");
+  const hashQuery = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
+  const fromHash = new URLSearchParams(hashQuery).get("audio");
+  return fromSearch || fromHash || window.__wavelengthAudioMode || null;
 }
 
-function saveLeads(leads) {
-  try {
-    localStorage.setItem(LEADS_KEY, JSON.stringify(leads));
-  } catch {}
+export function createPlayer(clock) {
+  const asked = requestedMode();
+  if (asked !== "basic" && webAudioSupported()) return new WebAudioPlayer(clock);
+  return new BasicPlayer(clock);
 }
 
-export class Player extends EventTarget {
-  constructor(clock) {
-    super();
-    this.clock = clock;
-    this.audio = document.getElementById("wl-audio");
-    if (!this.audio) {
-      this.audio = document.createElement("audio");
-      this.audio.id = "wl-audio";
-      document.body.append(this.audio);
+// Wall-clock time with sub-millisecond resolution: Date.now() ticks once a
+// millisecond, so find the performance time of its ticks and count from
+// there. A tick's performance time can only be read late (the thread may be
+// preempted between the two reads), so the largest of a few is kept. The
+// server's clock is the wall clock of the machine it runs on, so a harness
+// on that machine compares this with the page's estimate of it.
+let wallBase = null;
+let wallBaseAt = -Infinity;
+
+function tickEdge() {
+  const first = Date.now();
+  const limit = performance.now() + 3;
+  let wall = first;
+  let at = performance.now();
+  while (wall === first && at < limit) {
+    wall = Date.now();
+    at = performance.now();
+  }
+  return wall !== first ? wall - at : null;
+}
+
+function wallAt(perf) {
+  const now = performance.now();
+  if (wallBase === null || now - wallBaseAt > 5000) {
+    let best = null;
+    for (let i = 0; i < 4; i++) {
+      const edge = tickEdge();
+      if (edge !== null && (best === null || edge > best)) best = edge;
     }
-    this.audio.preload = "auto";
-    this.timeline = null;
-    this.entry = null;
-    this.wantPlay = false;
-    this.state = "idle"; // idle | loading | playing | paused | blocked | waiting | error
-    this.loadToken = 0;
-    // How far ahead to aim a seek (while playing) or a start (from paused),
-    // learned from the drift once the audio has settled after each one.
-    this.leads = loadLeads();
-    this.pendingLead = null; // {kind, settleAt}
-    this.locked = false;
-    this.lockSeeks = 0;
-    this.lastSeekAt = -Infinity;
-    this.boundaryTimer = null;
-    this.tickTimer = null;
-    this.transcoded = false;
-
-    this.audio.addEventListener("playing", () => {
-      if (this.wantPlay) this.setState("playing");
-      this.markSettling();
-    });
-    this.audio.addEventListener("waiting", () => {
-      if (this.wantPlay && this.entry) this.setState("loading");
-    });
-    this.audio.addEventListener("seeked", () => {
-      if (!this.audio.paused) this.markSettling();
-    });
-    this.audio.addEventListener("error", () => this.onError());
+    wallBase = best ?? Date.now() - performance.now();
+    wallBaseAt = now;
   }
+  return wallBase + perf;
+}
 
-  setState(state) {
-    if (this.state === state) return;
-    this.state = state;
-    this.audio.dataset.state = state;
-    this.dispatchEvent(new CustomEvent("state", { detail: { state } }));
-  }
-
-  /** Follow a new timeline window (snapshot or update). */
-  setTimeline(timeline) {
-    this.timeline = timeline;
-    this.reconcile();
-  }
-
-  /** Arriving on a station: play from the timeline's offset. */
-  start() {
-    this.wantPlay = true;
-    this.startTicking();
-    this.reconcile();
-  }
-
-  /** The user pressed stop/pause: silence, but keep following the timeline. */
-  pause() {
-    this.wantPlay = false;
-    this.audio.pause();
-    this.setState("paused");
-  }
-
-  /** Play again, live: jump to where the station is now. */
-  resume() {
-    this.wantPlay = true;
-    this.startTicking();
-    const entry = this.entry;
-    this.locked = false;
-    this.lockSeeks = 0;
-    if (entry && this.audio.dataset.entryId === entry.id && this.audio.readyState >= 1) {
-      this.seekTo(entry);
-      this.play();
-    } else if (entry) {
-      this.load(entry);
-    } else {
-      this.reconcile();
-    }
-  }
-
-  /** Leaving the station: stop and let go of the audio. */
-  stop() {
-    this.wantPlay = false;
-    this.timeline = null;
-    this.entry = null;
-    this.loadToken += 1;
-    clearTimeout(this.boundaryTimer);
-    clearTimeout(this.retryTimer);
-    clearInterval(this.tickTimer);
-    this.tickTimer = null;
-    this.audio.pause();
-    this.audio.removeAttribute("src");
-    delete this.audio.dataset.entryId;
-    this.audio.load();
-    this.setState("idle");
-    this.dispatchEvent(new CustomEvent("entry", { detail: { entry: null } }));
-  }
-
-  startTicking() {
-    if (!this.tickTimer) this.tickTimer = setInterval(() => this.tick(), TICK_MS);
-  }
-
-  reconcile() {
-    clearTimeout(this.boundaryTimer);
-    if (!this.timeline) return;
-    const now = this.clock.now();
-    const entry = entryAt(this.timeline, now);
-    const boundary = nextBoundary(this.timeline, now);
-    if (boundary !== null) {
-      this.boundaryTimer = setTimeout(() => this.reconcile(), Math.max(0, boundary - now) + 5);
-    }
-    if (!entry) {
-      if (this.entry) {
-        this.entry = null;
-        this.loadToken += 1;
-        this.audio.pause();
-        delete this.audio.dataset.entryId;
-        this.dispatchEvent(new CustomEvent("entry", { detail: { entry: null } }));
-      }
-      if (this.wantPlay) this.setState("waiting");
-      return;
-    }
-    const changed = !this.entry || this.entry.id !== entry.id || this.entry.track.id !== entry.track.id;
-    const previous = this.entry;
-    this.entry = entry;
-    if (changed) {
-      this.dispatchEvent(new CustomEvent("entry", { detail: { entry, previous } }));
-      if (this.wantPlay) this.load(entry);
-    } else if (this.wantPlay && this.audio.paused && !this.audio.ended && this.state !== "blocked" && this.state !== "loading") {
-      this.seekTo(entry);
-      this.play();
-    }
-  }
-
-  sourceFor(track) {
-    const mime = MIME[track.format];
-    const playable = !mime || this.audio.canPlayType(mime) !== "";
-    if (playable && !this.transcoded) return track.audioURL;
-    const sep = track.audioURL.includes("?") ? "&" : "?";
-    return `${track.audioURL}${sep}format=mp3`;
-  }
-
-  load(entry) {
-    const token = ++this.loadToken;
-    clearTimeout(this.retryTimer);
-    this.transcoded = false;
-    this.locked = false;
-    this.lockSeeks = 0;
-    this.setState("loading");
-    this.audio.playbackRate = 1;
-    this.audio.dataset.entryId = entry.id;
-    this.audio.src = this.sourceFor(entry.track);
-    const onMeta = () => {
-      if (token !== this.loadToken) return;
-      this.seekTo(entry);
-      this.play();
+/**
+ * What the page hears and believes, at one instant: the entry, the file
+ * position heard (positionMs, from the schedule), the page's estimate of the
+ * server clock (serverTime) and the true wall clock (wallTime) at that same
+ * instant, the clock estimate, the mode and tune-in to first sound.
+ */
+export function createReport(clock, player) {
+  return function report() {
+    const perf = performance.now();
+    const serverTime = clock.serverAt(perf);
+    const wallTime = wallAt(perf);
+    const heard = player.positionAt(perf);
+    const entry = heard ? heard.entry : player.entry;
+    const estimate = clock.estimate;
+    const result = {
+      entryID: entry ? entry.id : null,
+      trackID: entry ? entry.track.id : null,
+      entryStart: entry ? entry.start : null,
+      offsetMs: entry ? entry.offsetMs || 0 : null,
+      positionMs: heard ? heard.positionMs : null,
+      serverTime,
+      wallTime,
+      perfTime: perf,
+      clockOffsetMs: clock.offset,
+      estimatedOffsetMs: estimate ? estimate.offset : null,
+      rttMs: estimate ? estimate.bestRoundTrip : null,
+      probes: clock.sampleCount,
+      mode: player.mode,
+      state: player.state,
+      firstSoundMs: player.firstSoundMs,
+      firstSoundAt: player.firstSoundAt ?? null,
+      tunedAt: player.tunedAt ?? null,
+      syncErrorMs: heard ? heard.positionMs - (serverTime - heard.entry.start + (heard.entry.offsetMs || 0)) : null,
     };
-    this.audio.addEventListener("loadedmetadata", onMeta, { once: true });
-  }
-
-  onError() {
-    if (!this.entry || !this.audio.getAttribute("src")) return;
-    const entry = this.entry;
-    const code = this.audio.error ? this.audio.error.code : 0;
-    if ((code === 3 || code === 4) && !this.transcoded) {
-      // A file this browser can't decode: ask the server for an mp3 once.
-      this.transcoded = true;
-      const token = ++this.loadToken;
-      this.audio.src = this.sourceFor(entry.track);
-      this.audio.addEventListener(
-        "loadedmetadata",
-        () => {
-          if (token !== this.loadToken) return;
-          this.seekTo(entry);
-          this.play();
-        },
-        { once: true },
-      );
-      return;
-    }
-    this.setState("error");
-    // A network error (the server restarting, Wi-Fi dropping): try again.
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => this.recover(), 2000);
-  }
-
-  /** After an error or a reconnect: reload the current entry if the audio failed. */
-  recover() {
-    clearTimeout(this.retryTimer);
-    if (!this.wantPlay || !this.timeline) return;
-    if (this.state === "error" || this.audio.error) {
-      const entry = entryAt(this.timeline, this.clock.now());
-      this.entry = null;
-      if (entry) {
-        this.entry = entry;
-        this.load(entry);
-      } else {
-        this.reconcile();
-      }
-    }
-  }
-
-  play() {
-    const attempt = this.audio.play();
-    if (!attempt) return;
-    attempt
-      .then(() => {
-        if (this.wantPlay) this.setState("playing");
-      })
-      .catch((error) => {
-        if (error && error.name === "NotAllowedError") {
-          this.setState("blocked");
-        } else if (error && error.name === "AbortError") {
-          // A newer load replaced this one.
-        } else if (this.wantPlay) {
-          this.setState("error");
-        }
-      });
-  }
-
-  expectedSeconds(entry) {
-    return positionIn(entry, this.clock.now()) / 1000;
-  }
-
-  seekTo(entry) {
-    const kind = this.audio.paused ? "start" : "seek";
-    const target = Math.max(0, this.expectedSeconds(entry) + this.leads[kind]);
-    this.pendingLead = { kind, settleAt: null };
-    this.lastSeekAt = performance.now();
-    this.audio.playbackRate = 1;
-    try {
-      this.audio.currentTime = target;
-    } catch {
-      // Not seekable yet; the next tick tries again.
-    }
-  }
-
-  markSettling() {
-    if (this.pendingLead) this.pendingLead.settleAt = performance.now() + SETTLE_MS;
-  }
-
-  /** Once playback has settled after a seek or start, learn its lag. */
-  learnLead() {
-    const pending = this.pendingLead;
-    if (!pending || pending.settleAt === null || performance.now() < pending.settleAt) return false;
-    const drift = this.drift();
-    this.pendingLead = null;
-    if (drift === null) return true;
-    const lead = this.leads[pending.kind] - drift;
-    this.leads[pending.kind] = Math.min(0.6, Math.max(0, lead));
-    saveLeads(this.leads);
-    return true;
-  }
-
-  /** How far the audio is from where the station is, in seconds (+ = ahead). */
-  drift() {
-    if (!this.entry || this.audio.readyState < 2) return null;
-    return this.audio.currentTime - this.expectedSeconds(this.entry);
-  }
-
-  tick() {
-    if (!this.timeline) return;
-    const now = this.clock.now();
-    if (this.entry && now >= this.entry.expiration) {
-      this.reconcile();
-      return;
-    }
-    if (!this.wantPlay || !this.entry) return;
-    if (this.audio.paused || this.audio.seeking || this.audio.readyState < 3) return;
-    const drift = this.drift();
-    if (drift === null) return;
-    const fileEnd = Number.isFinite(this.audio.duration) ? this.audio.duration : Infinity;
-    if (this.expectedSeconds(this.entry) >= fileEnd - 0.05) return;
-    if (this.pendingLead) {
-      // Wait until the audio has settled after the last seek or start.
-      if (!this.learnLead()) return;
-    }
-    if (!this.locked) {
-      if (Math.abs(drift) <= LOCK_THRESHOLD_S || this.lockSeeks >= LOCK_SEEKS) {
-        this.locked = true;
-      } else {
-        this.lockSeeks += 1;
-        this.seekTo(this.entry);
-        return;
-      }
-    }
-    if (Math.abs(drift) > SEEK_THRESHOLD_S) {
-      if (performance.now() - this.lastSeekAt > SEEK_COOLDOWN_MS) this.seekTo(this.entry);
-    } else if (Math.abs(drift) > RATE_THRESHOLD_S) {
-      const delta = Math.max(-MAX_RATE_DELTA, Math.min(MAX_RATE_DELTA, drift / 2));
-      this.audio.playbackRate = 1 - delta;
-    } else if (this.audio.playbackRate !== 1) {
-      this.audio.playbackRate = 1;
-    }
-  }
+    if (player.details) result.details = player.details();
+    return result;
+  };
 }

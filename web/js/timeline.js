@@ -1,6 +1,19 @@
 // Pure helpers over a TimelineWindow. Entries carry absolute start and
 // expiration instants on the server clock, so "what plays now" is derived.
 
+/**
+ * The instant the timeline is read at: `now`, or while the DJ has paused the
+ * station (`pausedAt`), that instant, frozen.
+ */
+export function timelineNow(timeline, now) {
+  return timeline && timeline.pausedAt != null ? Math.min(now, timeline.pausedAt) : now;
+}
+
+/** Paused by the DJ at `now`? */
+export function isHeld(timeline, now) {
+  return Boolean(timeline && timeline.pausedAt != null && now >= timeline.pausedAt);
+}
+
 /** The current entry and everything upcoming, in play order. */
 export function playOrder(timeline) {
   if (!timeline) return [];

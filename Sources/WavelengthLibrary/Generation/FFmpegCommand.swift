@@ -48,7 +48,7 @@ struct FFmpegCommand: Sendable {
                     continuation.resume(returning: finished.terminationStatus)
                 }
                 do {
-                    try process.run()
+                    try ProcessLauncher.run(process)
                 } catch {
                     process.terminationHandler = nil
                     continuation.resume(throwing: LibraryError.generationFailed("cannot start \(executablePath): \(error)"))

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WavelengthLibrary
 import WavelengthWire
 
 /// The real `wavelength` executable running as a child process, so a test
@@ -30,7 +31,7 @@ final class ServerProcess {
 
     /// Starts the server and returns once it logs that it is listening.
     func start() async throws {
-        try process.run()
+        try ProcessLauncher.run(process)
         let handle = output.fileHandleForReading
         var seen = ""
         while !seen.contains("is on the air") {

@@ -17,7 +17,7 @@ actor TestLibrary {
             let demo = try await DemoLibrary.ensure(in: root + "/demo")
             let extra = root + "/demo-extra/Studio Tapes/Odd Formats"
             try FileManager.default.createDirectory(atPath: extra, withIntermediateDirectories: true)
-            try run(
+            try await run(
                 "/usr/bin/env",
                 [
                     "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=3",
@@ -38,13 +38,11 @@ actor TestLibrary {
     }
 }
 
-func run(_ executable: String, _ arguments: [String]) throws {
+func run(_ executable: String, _ arguments: [String]) async throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    guard try await ProcessLauncher.runToCompletion(process) == 0 else {
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments.first ?? "") failed"])
     }
 }

@@ -7,10 +7,11 @@ import { api } from "../api.js";
 import { h, fill, setText, icon, artwork, formatDuration, listenersText } from "../dom.js";
 import { ownerKeys } from "../keys.js";
 import { connectMediaSession } from "../media-session.js";
+import { MODE_LABELS } from "../player.js";
 import { navigate, stationHref, stationPath } from "../router.js";
 import { StationSession } from "../station-session.js";
 import { neighbour } from "../stations.js";
-import { entryAt, upcomingAt, positionIn, spanOf } from "../timeline.js";
+import { entryAt, upcomingAt, positionIn, spanOf, timelineNow } from "../timeline.js";
 import { toast } from "../toast.js";
 import { createLibraryBrowser } from "./library.js";
 import { createQueue } from "./queue.js";
@@ -19,6 +20,9 @@ import { createStatic } from "./static.js";
 const FRAME_MS = 250;
 
 export function createStationView({ clock, player }, route) {
+  // The tune-in action (a click, a link, a typed frequency) is now: tune-in
+  // to first sound is measured from here.
+  const tunedAt = performance.now();
   const stationID = route.path[1];
   let mode = route.path[2] === "add" ? "add" : "main";
   let key = ownerKeys.get(stationID);
@@ -71,6 +75,14 @@ export function createStationView({ clock, player }, route) {
     icon("skip", { size: 28 }),
     h("span", { class: "btn-caption" }, "Skip"),
   );
+  // Together controls (the DJ): hold and resume the station for everyone,
+  // and seek by the progress bar. Every device follows the timeline.
+  const holdButton = h("button", {
+    class: "btn btn-round btn-hold",
+    type: "button",
+    "aria-pressed": "false",
+    onclick: () => toggleHold(),
+  });
   const prevStation = h(
     "button",
     { class: "btn btn-round btn-flip", type: "button", "aria-label": "Previous station", onclick: () => flip(-1) },
@@ -82,6 +94,7 @@ export function createStationView({ clock, player }, route) {
     icon("next", { size: 26 }),
   );
   const transport = h("div", { class: "transport" }, prevStation, playButton, nextStation);
+  const syncMode = h("p", { class: "sync-mode", dataset: { mode: player.mode } }, MODE_LABELS[player.mode] || player.mode);
   const addLink = h("a", { class: "btn btn-secondary btn-add", href: stationHref(stationID, "add") }, icon("search", { size: 22 }), "Add tracks");
 
   const nowCol = h(
@@ -92,6 +105,7 @@ export function createStationView({ clock, player }, route) {
     progress,
     times,
     transport,
+    syncMode,
   );
 
   // Up Next and history.
@@ -120,6 +134,26 @@ export function createStationView({ clock, player }, route) {
     el.classList.toggle("is-owner", Boolean(key));
     if (!key) return;
     transport.insertBefore(skipButton, nextStation);
+    transport.insertBefore(holdButton, nextStation);
+    renderHold();
+    progress.tabIndex = 0;
+    progress.setAttribute("role", "slider");
+    progress.setAttribute("aria-label", "Track position: click or use the arrow keys to seek for everyone");
+    progress.classList.add("is-seekable");
+    progress.addEventListener("click", (event) => {
+      const entry = current();
+      if (!entry) return;
+      const rect = progress.getBoundingClientRect();
+      const fraction = Math.min(1, Math.max(0, (event.clientX - rect.left) / Math.max(1, rect.width)));
+      seek(fraction * spanOf(entry));
+    });
+    progress.addEventListener("keydown", (event) => {
+      const entry = current();
+      if (!entry || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+      event.preventDefault();
+      const now = positionIn(entry, timelineNow(session.timeline, clock.now()));
+      seek(now + (event.key === "ArrowRight" ? 10_000 : -10_000));
+    });
     nowCol.append(addLink);
     const nowBarArt = h("div", { class: "nowbar-art" });
     const nowBarText = h("span", { class: "nowbar-text" });
@@ -210,11 +244,11 @@ export function createStationView({ clock, player }, route) {
 
   // State helpers.
   function current() {
-    return session && session.timeline ? entryAt(session.timeline, clock.now()) : null;
+    return session && session.timeline ? entryAt(session.timeline, timelineNow(session.timeline, clock.now())) : null;
   }
 
   function upcoming() {
-    return session && session.timeline ? upcomingAt(session.timeline, clock.now()) : [];
+    return session && session.timeline ? upcomingAt(session.timeline, timelineNow(session.timeline, clock.now())) : [];
   }
 
   async function command(cmd, success) {
@@ -253,6 +287,41 @@ export function createStationView({ clock, player }, route) {
       // Reported.
     } finally {
       skipButton.disabled = false;
+    }
+  }
+
+  function held() {
+    return Boolean(session && session.timeline && session.timeline.pausedAt != null);
+  }
+
+  function renderHold() {
+    const on = held();
+    fill(holdButton, icon(on ? "play" : "pause", { size: 26 }), h("span", { class: "btn-caption" }, on ? "Go" : "Hold"));
+    holdButton.setAttribute("aria-label", on ? "Resume the station for everyone" : "Pause the station for everyone");
+    holdButton.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  async function toggleHold() {
+    if (holdButton.disabled) return;
+    holdButton.disabled = true;
+    try {
+      await command({ op: held() ? "resume" : "pause" }, held() ? "Resumed for everyone." : "Paused for everyone.");
+    } catch {
+      // Reported.
+    } finally {
+      holdButton.disabled = false;
+      renderHold();
+    }
+  }
+
+  async function seek(positionMs) {
+    const entry = current();
+    if (!entry) return;
+    const target = Math.round(Math.min(spanOf(entry) - 1000, Math.max(0, positionMs)));
+    try {
+      await command({ op: "seek", positionMs: target });
+    } catch {
+      // Reported.
     }
   }
 
@@ -350,7 +419,7 @@ export function createStationView({ clock, player }, route) {
       return;
     }
     const span = spanOf(entry);
-    const pos = Math.min(span, Math.max(0, positionIn(entry, clock.now())));
+    const pos = Math.min(span, Math.max(0, positionIn(entry, timelineNow(session && session.timeline, clock.now()))));
     progressFill.style.transform = `scaleX(${span ? pos / span : 0})`;
     setText(elapsed, formatDuration(pos));
     setText(remaining, `-${formatDuration(span - pos)}`);
@@ -406,6 +475,10 @@ export function createStationView({ clock, player }, route) {
       overlay.classList.add("is-shown", "is-dim");
       overlay.append(h("p", { class: "overlay-text" }, "Stopped · still following the station"));
       staticFx.off();
+    } else if (state === "held") {
+      overlay.classList.add("is-shown", "is-dim");
+      overlay.append(h("p", { class: "overlay-text" }, "The DJ paused the station · it resumes for everyone together"));
+      staticFx.off();
     } else if (state === "error") {
       overlay.classList.add("is-shown", "is-dim");
       overlay.append(h("p", { class: "overlay-text" }, "This track won't play here. The next one will try again."));
@@ -414,6 +487,11 @@ export function createStationView({ clock, player }, route) {
       overlay.classList.add("is-shown", "is-tuning");
       overlay.append(h("p", { class: "overlay-text tuning-text" }, "Tuning in…"));
     }
+  }
+
+  function renderMode() {
+    syncMode.dataset.mode = player.mode;
+    setText(syncMode, MODE_LABELS[player.mode] || player.mode);
   }
 
   function frame() {
@@ -437,11 +515,43 @@ export function createStationView({ clock, player }, route) {
     staticFx.on();
     overlay.className = "art-overlay is-shown is-tuning";
     fill(overlay, h("p", { class: "overlay-text tuning-text" }, "Tuning in…"));
+    // The live connection and the player start while the station is looked
+    // up: the snapshot, the clock probes and the audio fetch don't wait on it.
+    let ready = false;
+    session = new StationSession({ station: { id: stationID, listeners: 0 }, key, clock });
+    session.addEventListener("change", (event) => {
+      if (destroyed) return;
+      const reason = event.detail.reason;
+      if (reason === "snapshot" || reason === "timeline") {
+        player.setTimeline(session.timeline);
+        if (reason === "snapshot") player.recover();
+      }
+      if (reason === "connection" && session.connection === "live") player.recover();
+      if (!ready) return;
+      if (reason === "snapshot" || reason === "timeline") {
+        renderStation();
+        renderHistory();
+        if (key) renderHold();
+        renderListeners();
+        frame();
+        el.dataset.revision = String(session.timeline.revision);
+      }
+      if (reason === "listeners") renderListeners();
+      if (reason === "connection" || reason === "snapshot") renderConnection();
+    });
+    session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
+    player.addEventListener("state", renderPlayer);
+    player.addEventListener("mode", renderMode);
+    player.start({ tunedAt });
+    session.start();
     let station;
     try {
       station = await api.station(stationID);
     } catch (error) {
       if (destroyed) return;
+      session.close();
+      session = null;
+      player.stop();
       staticFx.off();
       el.dataset.state = "error";
       fill(
@@ -468,29 +578,21 @@ export function createStationView({ clock, player }, route) {
       return;
     }
     if (destroyed) return;
-    session = new StationSession({ station, key, clock });
+    // A snapshot that came first has the fresher station.
+    if (!session.timeline) {
+      session.station = station;
+      session.listeners = station.listeners || 0;
+    }
+    ready = true;
     setupOwner();
     setMode(mode);
     renderStation();
     renderListeners();
-    session.addEventListener("change", (event) => {
-      if (destroyed) return;
-      const reason = event.detail.reason;
-      if (reason === "snapshot" || reason === "timeline") {
-        player.setTimeline(session.timeline);
-        if (reason === "snapshot") player.recover();
-        renderStation();
-        renderHistory();
-        renderListeners();
-        frame();
-        el.dataset.revision = String(session.timeline.revision);
-      }
-      if (reason === "listeners") renderListeners();
-      if (reason === "connection" && session.connection === "live") player.recover();
-      if (reason === "connection" || reason === "snapshot") renderConnection();
-    });
-    session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
-    player.addEventListener("state", renderPlayer);
+    renderConnection();
+    if (session.timeline) {
+      renderHistory();
+      el.dataset.revision = String(session.timeline.revision);
+    }
     disconnectMedia = connectMediaSession(player, {
       stationName: () => (session ? `${session.station.frequency} ${session.station.name}` : "Wavelength"),
       onStop: () => {
@@ -500,14 +602,18 @@ export function createStationView({ clock, player }, route) {
       onNextStation: () => flip(1),
       onPreviousStation: () => flip(-1),
     });
-    player.start();
     renderPlayer();
-    session.start();
+    renderMode();
+    frame();
     frameTimer = setInterval(frame, FRAME_MS);
     el.dataset.state = "ready";
   }
 
-  start();
+  // After the caller has taken down the previous screen (whose destroy()
+  // stops the shared player), never before.
+  queueMicrotask(() => {
+    if (!destroyed) start();
+  });
 
   return {
     el,
@@ -522,6 +628,7 @@ export function createStationView({ clock, player }, route) {
       clearInterval(frameTimer);
       staticFx.destroy();
       player.removeEventListener("state", renderPlayer);
+      player.removeEventListener("mode", renderMode);
       disconnectMedia();
       if (library) library.destroy();
       if (session) session.close();

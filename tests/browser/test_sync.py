@@ -1,0 +1,256 @@
+"""Together in time: two listeners in two browsers play the same position,
+through a skip and a track change; tune-in to first sound; the basic
+fallback; a page whose clock is wrong on purpose.
+
+Positions come from the page's measurement hook, window.__wavelength.report():
+the file position being heard (from the Web Audio schedule, output latency
+included) at one instant, with the page's estimate of the server clock and
+the true wall clock at that same instant. The server's clock is this
+machine's wall clock, so positionMs − (wallTime − entryStart + offsetMs) is
+how far a page really is from where the station is; two pages' values are
+compared directly, since each is already referred to its own instant.
+"""
+
+import statistics
+import time
+
+from conftest import PHONE, SHORT_TITLE
+from helpers import find, text_of, wait_for, wait_playing
+
+REPORT_JS = "return window.__wavelength.report()"
+
+
+def report(driver) -> dict:
+    return driver.execute_script(REPORT_JS)
+
+
+def true_error(r: dict) -> float | None:
+    """How far the heard position is from the station's, by the wall clock (ms)."""
+    if r.get("positionMs") is None:
+        return None
+    return r["positionMs"] - (r["wallTime"] - r["entryStart"] + r["offsetMs"])
+
+
+def self_error(r: dict) -> float | None:
+    """The same, by the page's own estimate of the server clock (ms)."""
+    if r.get("positionMs") is None:
+        return None
+    return r["positionMs"] - (r["serverTime"] - r["entryStart"] + r["offsetMs"])
+
+
+def p95(values):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
+
+
+def spread_samples(a, b, count=20, entry_id=None, gap=0.05):
+    """Pairs of reports taken back to back: |error_a − error_b| by the wall
+    clock and by each page's own clock, on the same entry."""
+    by_wall, by_own, attempts = [], [], 0
+    while len(by_wall) < count and attempts < count * 4:
+        attempts += 1
+        ra, rb = report(a), report(b)
+        if ra["entryID"] != rb["entryID"] or (entry_id and ra["entryID"] != entry_id):
+            time.sleep(gap)
+            continue
+        ea, eb = true_error(ra), true_error(rb)
+        if ea is None or eb is None:
+            time.sleep(gap)
+            continue
+        by_wall.append(abs(ea - eb))
+        by_own.append(abs(self_error(ra) - self_error(rb)))
+        time.sleep(gap)
+    return by_wall, by_own
+
+
+def assert_together(a, b, label, entry_id=None, limit_ms=10.0):
+    by_wall, by_own = spread_samples(a, b, entry_id=entry_id)
+    assert len(by_wall) >= 15, f"{label}: too few samples on one entry ({len(by_wall)})"
+    print(f"{label}: spread p50 {statistics.median(by_wall):.2f} ms, p95 {p95(by_wall):.2f} ms, "
+          f"max {max(by_wall):.2f} ms (by each page's own clock: p95 {p95(by_own):.2f} ms)")
+    assert p95(by_wall) <= limit_ms, f"{label}: p95 spread {p95(by_wall):.2f} ms > {limit_ms} ms: {by_wall}"
+    return by_wall
+
+
+def assert_on_boundary(a, b, entry):
+    """Both pages started entry's audio at its server start, from its file
+    offset: prepared ahead, no gap, the same instant everywhere."""
+    for d in (a, b):
+        voice = report(d)["details"]["voice"]
+        assert voice["entryID"] == entry["id"]
+        assert abs(voice["startServer"] - entry["start"]) < 2, (voice, entry["start"])
+        assert abs(voice["fileOffset"] - entry["offsetMs"] / 1000) < 0.002, (voice, entry["offsetMs"])
+
+
+def web_audio_playing(driver, entry_id=None):
+    r = report(driver)
+    return (
+        r["mode"] == "webaudio" and r["state"] == "playing" and r["positionMs"] is not None
+        and (entry_id is None or r["entryID"] == entry_id)
+    )
+
+
+def test_two_listeners_agree_through_a_skip_and_a_track_change(tone_server, browser, shot):
+    station, key = tone_server.create_station("Together")
+    a = browser(PHONE)
+    b = browser(PHONE)
+    a.get(f"{tone_server.base}/#/station/{station['id']}")
+    b.get(f"{tone_server.base}/#/station/{station['id']}")
+    for d in (a, b):
+        wait_for(d, web_audio_playing, 15, "Web Audio never started")
+        wait_for(d, lambda d: text_of(d, ".sync-mode") == "Sync: Web Audio")
+    # Let the clock estimate settle (probes 4 a second at first).
+    time.sleep(1.5)
+    assert_together(a, b, "mid-song")
+    shot(a, "listener-web-audio")
+
+    # The DJ skips to the 6 s track. The server commits the cut a short
+    # lead ahead, so both pages have the next audio ready and change over
+    # at the same instant: the cut entry's own start.
+    short = next(t for t in tone_server.tracks() if t["title"] == SHORT_TITLE)
+    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
+    current = tone_server.timeline(station["id"])["current"]
+    timeline = tone_server.skip(station["id"], key, current["id"])
+    short_entry, next_entry = timeline["current"], timeline["upNext"][0]
+    assert short_entry["track"]["id"] == short["id"]
+    for d in (a, b):
+        wait_for(d, lambda d: web_audio_playing(d, short_entry["id"]), 5, "the skip didn't reach the page")
+    assert_on_boundary(a, b, short_entry)
+    assert_together(a, b, "after the skip", entry_id=short_entry["id"])
+
+    # Nobody does anything: the track ends and the next starts in both, on
+    # the boundary itself (prepared ahead, started at its server start).
+    for d in (a, b):
+        wait_for(d, lambda d: web_audio_playing(d, next_entry["id"]), 12, "the next track didn't start")
+    assert_on_boundary(a, b, next_entry)
+    assert_together(a, b, "after the track change", entry_id=next_entry["id"])
+    shot(b, "after-track-change")
+
+
+def test_tune_in_to_first_sound(demo_server, browser):
+    """From the tune-in action (ENTER on a typed frequency) to the first
+    sample heard, output latency included, on loopback."""
+    d = browser(PHONE)
+    d.get(demo_server.base + "/#/")
+    wait_for(d, lambda d: d.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready")
+    times = []
+    for n in range(3):
+        station, _ = demo_server.create_station(f"First Sound {n}")
+        field = find(d, "#tune-frequency")
+        field.clear()
+        field.send_keys(station["frequency"])
+        field.send_keys("\n")
+        r = wait_for(d, lambda d: (lambda r: r if r["mode"] == "webaudio" and r["positionMs"] is not None else None)(report(d)), 10)
+        times.append(r["firstSoundMs"])
+        print(f"tune-in {n}: first sound after {r['firstSoundMs']:.0f} ms "
+              f"({r['details']['load']}), position {r['positionMs'] / 1000:.1f} s")
+        d.execute_script("location.hash = '#/'")
+        wait_for(d, lambda d: d.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready")
+    assert statistics.median(times) <= 500, times
+    assert max(times) <= 750, times
+
+
+def test_basic_fallback_when_asked_or_without_web_audio(tone_server, browser, shot):
+    station, _ = tone_server.create_station("Basic Mode")
+
+    # Asked for in the address.
+    d = browser(PHONE)
+    d.get(f"{tone_server.base}/?audio=basic#/station/{station['id']}")
+    wait_playing(d)
+    wait_for(d, lambda d: text_of(d, ".sync-mode") == "Sync: basic")
+    r = report(d)
+    assert r["mode"] == "basic" and r["positionMs"] is not None
+    assert abs(true_error(r)) < 250, r
+    assert d.execute_script("return !document.getElementById('wl-audio').paused")
+    shot(d, "basic-mode")
+
+    # A browser without the Web Audio API.
+    e = browser(PHONE)
+    e.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "delete window.AudioContext; delete window.webkitAudioContext;"
+    })
+    e.get(f"{tone_server.base}/#/station/{station['id']}")
+    wait_playing(e)
+    wait_for(e, lambda d: text_of(d, ".sync-mode") == "Sync: basic")
+    assert report(e)["mode"] == "basic"
+
+
+def test_a_wrong_device_clock_is_corrected(tone_server, browser):
+    """The page's own clock is 37 ms ahead and runs 50 ppm fast; the clock
+    sync removes both, and playback is still on the station's position."""
+    station, _ = tone_server.create_station("Wrong Clock")
+    d = browser(PHONE)
+    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "window.__wavelengthClockFault = {offsetMs: 37, skewPpm: 50};"
+    })
+    d.get(f"{tone_server.base}/#/station/{station['id']}")
+    wait_for(d, web_audio_playing, 15)
+    time.sleep(2)
+    clock_errors, play_errors = [], []
+    for _ in range(20):
+        r = report(d)
+        clock_errors.append(abs(r["serverTime"] - r["wallTime"]))
+        if r["positionMs"] is not None:
+            play_errors.append(abs(true_error(r)))
+        time.sleep(0.05)
+    r = report(d)
+    print(f"injected +37 ms, +50 ppm: clock error p95 {p95(clock_errors):.2f} ms, "
+          f"playback error p95 {p95(play_errors):.2f} ms, estimated offset {r['estimatedOffsetMs']:.2f} ms")
+    assert abs(r["estimatedOffsetMs"] + 37) < 2, r
+    assert p95(clock_errors) < 1.5, clock_errors
+    assert p95(play_errors) < 5, play_errors
+
+
+def test_dj_holds_resumes_and_seeks_for_everyone(tone_server, browser, shot):
+    """Together controls from the DJ booth: Hold silences every device at
+    once, Go starts them together (the server commits a resume a short lead
+    ahead), and a seek on the progress bar moves everyone."""
+    from selenium.webdriver.common.keys import Keys
+
+    station, key = tone_server.create_station("Hold Test")
+    a = browser(PHONE)
+    dj = browser(PHONE)
+    a.get(f"{tone_server.base}/#/station/{station['id']}")
+    dj.get(f"{tone_server.base}/#/station/{station['id']}?key={key}")
+    for d in (a, dj):
+        wait_for(d, web_audio_playing, 15)
+    # The 40 s tone on the air, so a seek 10 s ahead stays within it.
+    long = next(t for t in tone_server.tracks() if t["title"] == "Long Tone")
+    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": long["id"]})
+    current = tone_server.timeline(station["id"])["current"]
+    entry = tone_server.skip(station["id"], key, current["id"])["current"]
+    for d in (a, dj):
+        wait_for(d, lambda d: web_audio_playing(d, entry["id"]), 5)
+
+    find(dj, ".btn-hold").click()
+    wait_for(dj, lambda d: tone_server.timeline(station["id"]).get("pausedAt") is not None, 3)
+    for d in (a, dj):
+        wait_for(d, lambda d: (lambda r: r["state"] == "held" and r["positionMs"] is None)(report(d)), 3,
+                 "a page kept playing while the DJ held the station")
+    assert "paused the station" in text_of(a, ".art-overlay")
+    assert find(dj, ".btn-hold").get_attribute("aria-pressed") == "true"
+    shot(a, "held-by-dj")
+    time.sleep(1)
+
+    find(dj, ".btn-hold").click()
+    timeline = wait_for(dj, lambda d: (lambda t: t if t.get("pausedAt") is None and t.get("current") else None)(
+        tone_server.timeline(station["id"])), 3)
+    entry = timeline["current"]
+    for d in (a, dj):
+        wait_for(d, lambda d: web_audio_playing(d, entry["id"]), 5, "a page didn't resume")
+    assert_on_boundary(a, dj, entry)
+    assert_together(a, dj, "after resume", entry_id=entry["id"])
+
+    # Seek 10 s ahead with the keyboard on the DJ's progress bar.
+    before = tone_server.timeline(station["id"])["current"]
+    progress = find(dj, ".progress.is-seekable")
+    progress.send_keys(Keys.ARROW_RIGHT)
+    timeline = wait_for(dj, lambda d: (lambda t: t if t["current"]["id"] != before["id"] else None)(
+        tone_server.timeline(station["id"])), 3)
+    sought = timeline["current"]
+    assert sought["track"]["id"] == before["track"]["id"]
+    for d in (a, dj):
+        wait_for(d, lambda d: web_audio_playing(d, sought["id"]), 5, "a page didn't follow the seek")
+    r = report(a)
+    assert r["positionMs"] >= sought["offsetMs"], r
+    assert_together(a, dj, "after seek", entry_id=sought["id"])
