@@ -46,7 +46,13 @@ struct LiveController {
         // catches up when it reconnects.
         let (stream, queue) = AsyncStream<LiveOutgoing>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let listener = UUID()
-        try await hub.connect(listener, stream: queue, since: since, caller: context.request.caller)
+        do {
+            try await hub.connect(listener, stream: queue, since: since, caller: context.request.caller)
+        } catch {
+            // Never leave a half-joined listener counted.
+            await hub.disconnect(listener)
+            throw error
+        }
         let replies = ReplyWindow()
         let session = LiveSession(
             hub: hub, listener: listener, caller: context.request.caller, queue: queue, clock: clock, window: replies)
