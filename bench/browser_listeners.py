@@ -35,6 +35,9 @@ import threading
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spread import pairwise_spread  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 TUNE_LOCK = threading.Lock()
@@ -200,22 +203,7 @@ def analyse(name, results, skip_wall, count):
         heard = [(r["wallTime"], r["entryID"], playback_error(r)) for r in result["samples"] if r.get("positionMs") is not None]
         play_errors += [abs(e) for t, _, e in heard if t - tuned >= 10_000]
         series.append(heard)
-    spread, after_skip = [], []
-    for a in range(len(series)):
-        for b in range(a + 1, len(series)):
-            others, j = series[b], 0
-            for t, entry, error in series[a]:
-                while j + 1 < len(others) and others[j + 1][0] <= t:
-                    j += 1
-                if not others:
-                    break
-                tb, entry_b, error_b = others[j]
-                if entry_b != entry or abs(tb - t) > 150:
-                    continue
-                value = abs(error - error_b)
-                spread.append(value)
-                if skip_wall and skip_wall <= t <= skip_wall + 3000:
-                    after_skip.append(value)
+    spread, after_skip = pairwise_spread(series, 150, skip_wall)
     modes = sorted({r["mode"] for r in results if r})
     print(f"\n== {name}: {count} Chromium listeners ({', '.join(str(m) for m in modes)})")
     print(f"  clock offset error (ms, after 10 s):   {summary(clock_errors)}")

@@ -42,6 +42,9 @@ import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spread import pairwise_spread  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -219,25 +222,8 @@ def analyse(name, started, skip_wall, reports):
         positions.append([
             (l["wallTime"], l["entryID"], l["actualMs"] - (l["wallTime"] - l["entryStart"]))
             for l in lines if l.get("actualMs") is not None and l.get("entryStart") is not None])
-    # Pairwise spread: for each report of one client, the other client's
-    # report within 60 ms on the same entry, its error moved to the same instant.
-    spread, after_skip = [], []
-    for a in range(len(positions)):
-        for b in range(a + 1, len(positions)):
-            others = positions[b]
-            j = 0
-            for t, entry, error in positions[a]:
-                while j + 1 < len(others) and others[j + 1][0] <= t:
-                    j += 1
-                if not others:
-                    break
-                tb, entry_b, error_b = others[j]
-                if entry_b != entry or abs(tb - t) > 60:
-                    continue
-                value = abs(error - error_b)
-                spread.append(value)
-                if skip_wall and skip_wall <= t <= skip_wall + 3000:
-                    after_skip.append(value)
+    # Pairwise spread: reports of two clients within 60 ms on the same entry.
+    spread, after_skip = pairwise_spread(positions, 60, skip_wall)
     print(f"\n== {name}: {len(reports)} clients")
     print(f"  clock offset error (ms, after 10 s):   {summary(clock_errors)}")
     print(f"  time to converge under 5 ms (ms):      {summary(converge)}   ({len(converge)}/{len(reports)} converged)")
