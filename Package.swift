@@ -21,8 +21,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"6.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
     ],
     targets: [
         // FFmpeg's libavformat/libavcodec/libavutil from Debian's -dev packages.
@@ -31,6 +34,20 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
         ),
+        // libqrencode, for invite QR codes.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        // libpng, for the QR codes' PNGs (its simplified write API only).
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        // Invite links as QR codes: SVG and PNG.
+        .target(name: "WavelengthQR", dependencies: ["CQRencode", "CPNG"], swiftSettings: strict),
         // Pure domain: stations, the timeline, the robot DJ. No I/O.
         .target(name: "WavelengthCore", swiftSettings: strict),
         // Codable messages shared by the server and clients.
@@ -56,11 +73,15 @@ let package = Package(
         .target(
             name: "WavelengthServer",
             dependencies: [
-                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthStorage",
+                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthStorage", "WavelengthQR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [.copy("openapi.json")],
             swiftSettings: strict
@@ -71,6 +92,7 @@ let package = Package(
             dependencies: [
                 "WavelengthWire",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -83,6 +105,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "WavelengthQRTests", dependencies: ["WavelengthQR", "CPNG"], swiftSettings: strict),
         .testTarget(name: "WavelengthCoreTests", dependencies: ["WavelengthCore"], swiftSettings: strict),
         .testTarget(
             name: "WavelengthLibraryTests",

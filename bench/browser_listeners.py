@@ -65,13 +65,17 @@ def new_browser(fault):
 
 
 def create_station(server_url, name):
+    """Signs up a bench user (bearer tokens) and returns their own station,
+    with the user's access token as `ownerKey` for DJ commands."""
+    handle = "bench" + "".join(c for c in f"{time.time_ns()}" if c.isdigit())[-14:]
+    body = {"handle": handle, "displayName": name[:40], "password": "bench password", "tokens": True}
     request = urllib.request.Request(
-        f"{server_url}/api/stations", data=json.dumps({"name": name, "owner": "bench"}).encode(),
+        f"{server_url}/api/auth/signup", data=json.dumps(body).encode(),
         method="POST", headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=30) as response:
         created = json.load(response)
     station = created["station"]
-    station["ownerKey"] = created.get("ownerKey")
+    station["ownerKey"] = created["tokens"]["accessToken"]
     return station
 
 

@@ -83,10 +83,10 @@ class Server:
                 if time.time() > deadline or self.proc.poll() is not None:
                     raise SystemExit("server did not start")
                 time.sleep(0.1)
-        keys = os.path.join(self.data, "owner-keys.txt")
-        # The demo station (absent when a library is given).
-        station_id, self.frequency, self.key = open(keys).read().split()[:3] if os.path.exists(keys) else (None, None, None)
-        self.station = station_id
+        # A bench user's own station, DJ'd with the user's bearer token.
+        from browser_listeners import create_station
+        station = create_station(self.url, "Sync bench")
+        self.station, self.frequency, self.key = station["id"], station.get("frequency"), station["ownerKey"]
 
     @property
     def url(self):

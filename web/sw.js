@@ -2,11 +2,12 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v2";
+const VERSION = "wavelength-shell-v3";
 const SHELL = [
   "/",
   "/index.html",
   "/styles.css",
+  "/styles-stations.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/api.js",
@@ -14,21 +15,26 @@ const SHELL = [
   "/js/basic-player.js",
   "/js/clock.js",
   "/js/dom.js",
-  "/js/keys.js",
   "/js/live.js",
   "/js/media-session.js",
   "/js/player.js",
   "/js/quick-decode.js",
   "/js/router.js",
+  "/js/session.js",
+  "/js/share.js",
   "/js/station-session.js",
   "/js/stations.js",
   "/js/timeline.js",
   "/js/toast.js",
   "/js/web-audio-player.js",
+  "/js/views/account.js",
   "/js/views/dial.js",
+  "/js/views/join.js",
   "/js/views/library.js",
   "/js/views/library-screen.js",
+  "/js/views/people.js",
   "/js/views/queue.js",
+  "/js/views/settings.js",
   "/js/views/static.js",
   "/js/views/station.js",
   "/icons/icon.svg",

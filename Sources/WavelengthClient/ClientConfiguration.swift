@@ -3,20 +3,26 @@ public struct ClientConfiguration: Sendable {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
     public var serverURL: String
     public var stationID: String
-    /// The station's owner key, for DJ commands.
-    public var ownerKey: String?
+    /// Gives a current bearer access token (or nil to connect anonymously),
+    /// asked before every connection: access tokens live 15 minutes, so a
+    /// long-running client refreshes through its `AccountClient`.
+    public var accessToken: @Sendable () async -> String?
+    /// The person this client acts as; when the server says they were
+    /// removed from the station, the client stops instead of reconnecting.
+    public var personID: String?
     public var backoff: Backoff
     /// Probes sent right after connecting, `burstSpacing` ms apart.
     public var burstProbes: Int
     public var burstSpacing: Double
 
     public init(
-        serverURL: String, stationID: String, ownerKey: String? = nil, backoff: Backoff = Backoff(),
-        burstProbes: Int = 8, burstSpacing: Double = 50
+        serverURL: String, stationID: String, accessToken: @escaping @Sendable () async -> String? = { nil },
+        personID: String? = nil, backoff: Backoff = Backoff(), burstProbes: Int = 8, burstSpacing: Double = 50
     ) {
         self.serverURL = serverURL
         self.stationID = stationID
-        self.ownerKey = ownerKey
+        self.accessToken = accessToken
+        self.personID = personID
         self.backoff = backoff
         self.burstProbes = burstProbes
         self.burstSpacing = burstSpacing
@@ -49,7 +55,6 @@ public struct ClientConfiguration: Sendable {
         }
         var query = ["v=\(LiveProtocol.version)"]
         if let revision { query.append("since=\(revision)") }
-        if let ownerKey { query.append("key=\(ownerKey)") }
         return "\(base)/api/stations/\(stationID)/live?" + query.joined(separator: "&")
     }
 }

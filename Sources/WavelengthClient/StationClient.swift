@@ -155,7 +155,10 @@ public actor StationClient {
             let url = configuration.liveURL(since: model.revision)
             do {
                 // Windows can be tens of KB; the default 16 KB frame limit is too small.
-                let socket = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
+                var socket = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
+                if let token = await configuration.accessToken() {
+                    socket.additionalHeaders[.authorization] = "Bearer \(token)"
+                }
                 _ = try await WebSocketClient.connect(url: url, configuration: socket, logger: logger) {
                     inbound, outbound, _ in
                     await self.opened()
@@ -261,6 +264,15 @@ public actor StationClient {
             eventSink.yield(.role(isDJ: role == "dj", epoch: epoch))
         case .dj(let epoch, let present):
             eventSink.yield(.dj(epoch: epoch, present: present))
+        case .access(let role):
+            eventSink.yield(.access(role))
+        case .removed(let person, let reason):
+            eventSink.yield(.removed(person, reason: reason))
+            // Kicked or banned: reconnecting would only be refused again.
+            if person.id == configuration.personID { stopped = true }
+        case .ended:
+            eventSink.yield(.ended)
+            stopped = true
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

@@ -12,6 +12,12 @@ public enum StationEvent: Sendable {
     case role(isDJ: Bool, epoch: Int64)
     /// The DJ role changed hands, or its holder dropped (`present` false).
     case dj(epoch: Int64, present: Bool)
+    /// What this client's person may do on the station, on connect and when it changes.
+    case access(StationRole)
+    /// Someone was removed (kicked, banned) or left.
+    case removed(PersonRef, reason: String)
+    /// The owner ended the session; the client stops.
+    case ended
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

@@ -11,6 +11,8 @@ public struct StationModel: Sendable, Equatable {
     /// The DJ epoch as last heard, and whether this connection holds the role.
     public private(set) var djEpoch: Int64?
     public private(set) var isDJ = false
+    /// What this client's person may do here (owner and co-DJs control the music).
+    public private(set) var access: StationRole = .none
 
     public init() {}
 
@@ -50,7 +52,9 @@ public struct StationModel: Sendable, Equatable {
             djEpoch = epoch
         case .dj(let epoch, _):
             djEpoch = epoch
-        case .ack, .error, .pong:
+        case .access(let role):
+            access = role
+        case .ack, .error, .pong, .removed, .ended:
             break
         }
         return gap ? .resync : .none

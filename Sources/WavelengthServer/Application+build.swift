@@ -45,13 +45,30 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
                 webRoot, cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true,
                 logger: services.logger))
     }
-    HealthController(tracks: services.database, openAPIDocument: try HealthController.bundledDocument())
+    router.add(middleware: SessionAuthenticator(auth: services.auth))
+    let database = services.database
+    let gate = StationGate(access: database)
+    HealthController(tracks: database, openAPIDocument: try HealthController.bundledDocument())
         .addRoutes(to: router)
-    StationsController(directory: services.directory, stations: services.database, catalog: services.catalog)
+    AuthController(
+        auth: services.auth, people: database, access: database, directory: services.directory,
+        attempts: services.attempts, secureCookies: services.configuration.secureCookies
+    ).addRoutes(to: router)
+    PeopleController(
+        people: database, access: database, stations: database, directory: services.directory, gate: gate,
+        clock: services.clock
+    ).addRoutes(to: router)
+    StationsController(directory: services.directory, stations: database, catalog: services.catalog, gate: gate)
         .addRoutes(to: router)
-    LibraryController(tracks: services.database).addRoutes(to: router)
-    TracksController(tracks: services.database, transcoder: services.transcoder).addRoutes(to: router)
-    LiveController(directory: services.directory, clock: services.clock).addRoutes(to: router)
+    StationAdminController(
+        directory: services.directory, access: database, gate: gate, attempts: services.attempts, clock: services.clock
+    ).addRoutes(to: router)
+    InvitesController(
+        directory: services.directory, access: database, gate: gate, attempts: services.attempts, clock: services.clock
+    ).addRoutes(to: router)
+    LibraryController(tracks: database).addRoutes(to: router)
+    TracksController(tracks: database, transcoder: services.transcoder).addRoutes(to: router)
+    LiveController(directory: services.directory, gate: gate, clock: services.clock).addRoutes(to: router)
     return router
 }
 
@@ -64,6 +81,8 @@ public struct ServerServices: Sendable {
     let transcoder: Transcoder
     let clock: any ServerClock
     let logger: Logger
+    let auth: AuthService
+    let attempts: AttemptGuard
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.
@@ -88,7 +107,7 @@ public struct ServerServices: Sendable {
         }
         let catalog = LibraryCatalog(tracks: database)
         let context = StationContext(
-            repository: database, catalog: catalog, clock: clock, robot: robot, logger: logger,
+            repository: database, access: database, catalog: catalog, clock: clock, robot: robot, logger: logger,
             djGracePeriod: configuration.djGracePeriod,
             commitLead: configuration.commitLead.components.seconds * 1000
                 + configuration.commitLead.components.attoseconds / 1_000_000_000_000_000)
@@ -96,20 +115,26 @@ public struct ServerServices: Sendable {
             configuration: configuration, database: database, catalog: catalog,
             directory: StationDirectory(context: context),
             transcoder: Transcoder(cacheDirectory: configuration.cacheDirectory, logger: logger), clock: clock,
-            logger: logger)
+            logger: logger,
+            auth: try await AuthService.make(people: database, clock: clock, bcryptCost: configuration.bcryptCost),
+            attempts: AttemptGuard(clock: clock))
         try await services.ensureFirstStation()
         return services
     }
 
     /// A fresh server has one station so there is something on the dial.
-    /// Its owner key goes to the log and to a file only the server's user can read.
+    /// It belongs to nobody until someone claims it with its owner key,
+    /// which goes to a file only the server's user can read (never the log).
     private func ensureFirstStation() async throws {
         guard try await database.allStations().isEmpty else { return }
-        let (hub, key) = try await directory.create(name: "Wavelength Radio", owner: "wavelength")
+        let key = OwnerKey.generate()
+        let hub = try await directory.create(name: "Wavelength Radio", owner: nil, ownerKey: key)
         let record = await hub.record
         let keyFile = configuration.dataDirectory + "/owner-keys.txt"
-        let line = "\(record.id) \(record.frequency) \(key)\n"
+        let line = "\(record.id) \(record.frequency ?? "-") \(key)\n"
         FileManager.default.createFile(atPath: keyFile, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600])
-        logger.info("Created station \"\(record.name)\" on \(record.frequency) (id \(record.id)); its owner key is in \(keyFile)")
+        logger.info(
+            "Created station \"\(record.name)\" on \(record.frequency ?? "-") (id \(record.id)); claim it with the owner key in \(keyFile)"
+        )
     }
 }

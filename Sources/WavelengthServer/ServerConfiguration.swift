@@ -20,13 +20,20 @@ public struct ServerConfiguration: Sendable {
     /// How far ahead a skip or a resume takes effect, so every listener has
     /// the next audio ready and changes at the same instant.
     public var commitLead: Duration
+    /// bcrypt's cost (log2 rounds) for new password hashes; tests lower it.
+    public var bcryptCost: UInt8
+    /// Marks session cookies `Secure`. Browsers accept Secure cookies from
+    /// http://localhost and 127.0.0.1; behind plain HTTP on another host, turn it off.
+    public var secureCookies: Bool
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
         libraryRoots: [String] = [], webRoot: String? = ServerConfiguration.defaultWebRoot,
         pingInterval: Duration = .seconds(15), demoLibrary: Bool = true, djGracePeriod: Duration = .seconds(20),
-        commitLead: Duration = .milliseconds(300)
+        commitLead: Duration = .milliseconds(300), bcryptCost: UInt8 = 12, secureCookies: Bool = true
     ) {
+        self.bcryptCost = bcryptCost
+        self.secureCookies = secureCookies
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

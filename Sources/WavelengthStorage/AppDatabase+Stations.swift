@@ -2,11 +2,14 @@ import GRDB
 import WavelengthCore
 
 extension AppDatabase: StationRepository {
-    public func insertStation(_ record: StationRecord) async throws {
-        do {
-            try await writer.write { db in try record.insert(db) }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw StorageError.frequencyTaken(record.frequency)
+    public func insertStation(_ record: StationRecord, now: EpochMillis, pick: @Sendable (Set<String>) -> String?)
+        async throws -> StationRecord
+    {
+        try await writer.write { db in
+            var record = record
+            record.frequency = try FrequencyAllocation.allocate(db, now: now, pick: pick).frequency
+            try record.insert(db)
+            return record
         }
     }
 
@@ -23,12 +26,6 @@ extension AppDatabase: StationRepository {
     public func station(frequency: String) async throws -> StationRecord? {
         try await writer.read { db in
             try StationRecord.filter(Column("frequency") == frequency).fetchOne(db)
-        }
-    }
-
-    public func takenFrequencies() async throws -> Set<String> {
-        try await writer.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT frequency FROM station"))
         }
     }
 

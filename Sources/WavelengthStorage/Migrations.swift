@@ -94,6 +94,9 @@ extension AppDatabase {
                 t.add(column: "pausedAt", .integer)
             }
         }
+        migrator.registerMigration("v4: people, sessions, follows, station access, invites") { db in
+            try PeopleSchema.create(in: db)
+        }
         return migrator
     }
 }

@@ -3,12 +3,12 @@ import WavelengthCore
 /// Everything the server needs to keep stations. `AppDatabase` is the real
 /// one; the protocol keeps the server testable and ready for PostgreSQL.
 public protocol StationRepository: Sendable {
-    /// Throws `StorageError.frequencyTaken` when another station has the code.
-    func insertStation(_ record: StationRecord) async throws
+    /// Inserts a station with a free frequency picked inside the same transaction.
+    func insertStation(_ record: StationRecord, now: EpochMillis, pick: @Sendable (Set<String>) -> String?)
+        async throws -> StationRecord
     func allStations() async throws -> [StationRecord]
     func station(id: StationID) async throws -> StationRecord?
     func station(frequency: String) async throws -> StationRecord?
-    func takenFrequencies() async throws -> Set<String>
     /// The station with its timeline, recent history and recent command ids.
     func loadStation(id: StationID) async throws -> LoadedStation?
     /// Saves a station's new state in one transaction: the timeline, the
@@ -74,10 +74,16 @@ public struct AlbumRow: Sendable, Equatable, Codable {
 
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case frequencyTaken(String)
+    case handleTaken(String)
+    case noFrequency
+    case noSuchStation
 
     public var description: String {
         switch self {
         case .frequencyTaken(let code): "The frequency \(code) is already taken."
+        case .handleTaken(let handle): "The handle \(handle) is taken."
+        case .noFrequency: "No free frequency is left on the dial."
+        case .noSuchStation: "No such station."
         }
     }
 }

@@ -39,6 +39,14 @@ public enum ServerMessage: Sendable, Equatable {
     /// The DJ role changed hands (`epoch` rose); `present` is false while
     /// nobody holds it (the DJ dropped and the grace period runs).
     case dj(epoch: Int64, present: Bool)
+    /// What this connection's person may do on the station, sent on connect
+    /// and when it changes (the owner grants or revokes co-DJ).
+    case access(role: StationRole)
+    /// Someone was removed (`kicked`, `banned`) or left; their connections
+    /// close next. A client that reads its own id must not reconnect.
+    case removed(person: PersonRef, reason: String)
+    /// The owner ended the session: every connection closes next.
+    case ended
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -108,7 +116,7 @@ extension ClientMessage: Codable {
 extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
-        case serverReceived, serverSent, role, epoch, present
+        case serverReceived, serverSent, role, epoch, present, person, reason
     }
 
     public var type: String {
@@ -122,6 +130,9 @@ extension ServerMessage: Codable {
         case .pong: "pong"
         case .role: "role"
         case .dj: "dj"
+        case .access: "access"
+        case .removed: "removed"
+        case .ended: "ended"
         }
     }
 
@@ -152,6 +163,11 @@ extension ServerMessage: Codable {
             self = .role(role: try c.decode(String.self, forKey: .role), epoch: try c.decode(Int64.self, forKey: .epoch))
         case "dj":
             self = .dj(epoch: try c.decode(Int64.self, forKey: .epoch), present: try c.decode(Bool.self, forKey: .present))
+        case "access": self = .access(role: try c.decode(StationRole.self, forKey: .role))
+        case "removed":
+            self = .removed(
+                person: try c.decode(PersonRef.self, forKey: .person), reason: try c.decode(String.self, forKey: .reason))
+        case "ended": self = .ended
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -186,6 +202,11 @@ extension ServerMessage: Codable {
         case .dj(let epoch, let present):
             try c.encode(epoch, forKey: .epoch)
             try c.encode(present, forKey: .present)
+        case .access(let role): try c.encode(role, forKey: .role)
+        case .removed(let person, let reason):
+            try c.encode(person, forKey: .person)
+            try c.encode(reason, forKey: .reason)
+        case .ended: break
         }
     }
 }

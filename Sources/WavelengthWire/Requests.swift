@@ -14,22 +14,19 @@ public enum WireLimits {
 
 public struct CreateStationRequest: Sendable, Codable, Equatable {
     public var name: String
-    public var owner: String?
+    public var visibility: StationVisibility?
 
-    public init(name: String, owner: String? = nil) {
+    public init(name: String, visibility: StationVisibility? = nil) {
         self.name = name
-        self.owner = owner
+        self.visibility = visibility
     }
 }
 
 public struct CreateStationResponse: Sendable, Codable, Equatable {
     public var station: StationView
-    /// The secret that authorises DJ commands until accounts exist. Shown once.
-    public var ownerKey: String
 
-    public init(station: StationView, ownerKey: String) {
+    public init(station: StationView) {
         self.station = station
-        self.ownerKey = ownerKey
     }
 }
 
@@ -62,17 +59,18 @@ public struct CommandAck: Sendable, Codable, Equatable {
     }
 }
 
-/// What the caller may do on a station. Lets a client check an owner key
-/// without trying a command.
+/// What the caller may do on a station, so a client can show the right
+/// screen without trying.
 public struct StationAccess: Sendable, Codable, Equatable {
-    public enum Role: String, Sendable, Codable {
-        case owner, listener
-    }
+    public var role: StationRole
+    public var canListen: Bool
+    /// Why not, when `canListen` is false: `sign_in_required`, `not_a_member`, `banned`.
+    public var reason: String?
 
-    public var role: Role
-
-    public init(role: Role) {
+    public init(role: StationRole, canListen: Bool, reason: String?) {
         self.role = role
+        self.canListen = canListen
+        self.reason = reason
     }
 }
 

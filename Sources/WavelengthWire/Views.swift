@@ -122,29 +122,41 @@ public struct TimelineWindow: Sendable, Codable, Equatable {
 public struct StationView: Sendable, Codable, Equatable {
     public var id: StationID
     public var name: String
+    /// The owner's display name.
     public var owner: String
-    /// The short code shown as a radio frequency, e.g. "107.3".
-    public var frequency: String
+    public var ownerID: String?
+    /// The short code shown as a radio frequency, e.g. "107.3"; nil while the
+    /// station holds none, or when it is code-protected and you aren't in.
+    public var frequency: String?
+    public var visibility: StationVisibility
+    public var maxListeners: Int?
     public var revision: Int64
     public var listeners: Int
     /// True while someone is listening.
     public var onAir: Bool
     public var nowPlaying: TrackSummary?
     public var createdAt: EpochMillis
+    /// The asking person's role here.
+    public var role: StationRole
 
     public init(
-        id: StationID, name: String, owner: String, frequency: String, revision: Int64, listeners: Int,
-        onAir: Bool, nowPlaying: TrackSummary?, createdAt: EpochMillis
+        id: StationID, name: String, owner: String, ownerID: String? = nil, frequency: String?,
+        visibility: StationVisibility = .public, maxListeners: Int? = nil, revision: Int64, listeners: Int,
+        onAir: Bool, nowPlaying: TrackSummary?, createdAt: EpochMillis, role: StationRole = .none
     ) {
         self.id = id
         self.name = name
         self.owner = owner
+        self.ownerID = ownerID
         self.frequency = frequency
+        self.visibility = visibility
+        self.maxListeners = maxListeners
         self.revision = revision
         self.listeners = listeners
         self.onAir = onAir
         self.nowPlaying = nowPlaying
         self.createdAt = createdAt
+        self.role = role
     }
 }
 

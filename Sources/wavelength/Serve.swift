@@ -32,6 +32,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a dropped DJ has to return before a listener is promoted.")
     var djGrace: Int = 20
 
+    @Option(help: "bcrypt cost (log2 rounds, 4…16) for new password hashes; lower only for tests.")
+    var bcryptCost: Int = 12
+
+    @Flag(help: "Leave `Secure` off the session cookies, for plain HTTP on a host other than localhost.")
+    var insecureCookies = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -42,10 +48,11 @@ struct Serve: AsyncParsableCommand {
         guard (1...3600).contains(pingInterval) else { throw ValidationError("--ping-interval must be 1…3600") }
         guard (0...10_000).contains(commitLeadMs) else { throw ValidationError("--commit-lead-ms must be 0…10000") }
         guard (1...3600).contains(djGrace) else { throw ValidationError("--dj-grace must be 1…3600") }
+        guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4…16") }
         let configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: data, libraryRoots: libraries, webRoot: web,
             pingInterval: .seconds(pingInterval), djGracePeriod: .seconds(djGrace),
-            commitLead: .milliseconds(commitLeadMs))
+            commitLead: .milliseconds(commitLeadMs), bcryptCost: UInt8(bcryptCost), secureCookies: !insecureCookies)
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

@@ -36,6 +36,12 @@ struct Tune: AsyncParsableCommand {
     @Option(help: "Make this client's clock run fast by this many parts per million.")
     var clockSkewPPM: Double = 0
 
+    @Option(help: "Sign in as this handle (password from env WAVELENGTH_PASSWORD), e.g. for a private station.")
+    var handle: String?
+
+    @Option(help: "Join as a guest with this display name.")
+    var guest: String?
+
     func run() async throws {
         let stationID = try await resolve()
         let clock: any ClientClock =
@@ -43,8 +49,12 @@ struct Tune: AsyncParsableCommand {
             ? MonotonicClock() : DistortedClock(offset: clockOffset, skew: clockSkewPPM * 1e-6)
         var logger = Logger(label: "wavelength.tune")
         logger.logLevel = .error
+        let account = try await signIn()
         let client = StationClient(
-            configuration: ClientConfiguration(serverURL: server, stationID: stationID), clock: clock, logger: logger)
+            configuration: ClientConfiguration(
+                serverURL: server, stationID: stationID, accessToken: { await account?.accessToken() },
+                personID: await account?.person?.id),
+            clock: clock, logger: logger)
         let output: any AudioOutput =
             (silent ? nil : FFmpegAudioOutput.forThisMachine(clock: clock)) ?? SilentAudioOutput(clock: clock)
         let player = StationPlayer(client: client, output: output, clock: clock)
@@ -60,6 +70,25 @@ struct Tune: AsyncParsableCommand {
         playing.cancel()
         await playing.value
         await client.stop()
+    }
+
+    /// A signed-in or guest session, when asked for. The password comes from
+    /// the environment so it never shows in the process list.
+    private func signIn() async throws -> AccountClient? {
+        if let handle {
+            guard let password = Environment.value("WAVELENGTH_PASSWORD") else {
+                throw ValidationError("Set WAVELENGTH_PASSWORD to sign in as \(handle).")
+            }
+            let account = AccountClient(serverURL: server)
+            try await account.logIn(handle: handle, password: password)
+            return account
+        }
+        if let guest {
+            let account = AccountClient(serverURL: server)
+            try await account.joinAsGuest(displayName: guest)
+            return account
+        }
+        return nil
     }
 
     private func report(client: StationClient, player: StationPlayer, clock: any ClientClock, tunedAt: Double) async throws {

@@ -63,10 +63,33 @@ struct StationModelTests {
         for _ in 0..<100 { #expect((80...120).contains(jittery.delay(attempt: 1, using: &rng))) }
     }
 
-    @Test func liveURLCarriesVersionRevisionAndKey() {
-        let configuration = ClientConfiguration(serverURL: "https://radio.example/", stationID: "s1", ownerKey: "k")
-        #expect(configuration.liveURL(since: 7) == "wss://radio.example/api/stations/s1/live?v=1&since=7&key=k")
-        #expect(ClientConfiguration(serverURL: "http://h:1", stationID: "s").liveURL(since: nil) == "ws://h:1/api/stations/s/live?v=1")
+    @Test func liveURLCarriesVersionAndRevisionButNeverTheToken() async {
+        let configuration = ClientConfiguration(
+            serverURL: "https://radio.example/", stationID: "s1", accessToken: { "secret-token" }, personID: "u1")
+        #expect(configuration.liveURL(since: 7) == "wss://radio.example/api/stations/s1/live?v=1&since=7")
+        // The token goes in the upgrade's Authorization header, asked for at each connection.
+        #expect(await configuration.accessToken() == "secret-token")
+        let anonymous = ClientConfiguration(serverURL: "http://h:1", stationID: "s")
+        #expect(anonymous.liveURL(since: nil) == "ws://h:1/api/stations/s/live?v=1")
+        #expect(await anonymous.accessToken() == nil)
+    }
+
+    @Test func accessAndTheDJRoleAreTracked() {
+        var model = StationModel()
+        #expect(model.access == .none)
+        _ = model.receive(SequencedServerMessage(seq: 1, message: .access(role: .listener)))
+        _ = model.receive(SequencedServerMessage(seq: 2, message: .role(role: "listener", epoch: 1)))
+        #expect(model.access == .listener)
+        #expect(!model.isDJ)
+        _ = model.receive(SequencedServerMessage(seq: 3, message: .access(role: .codj)))
+        _ = model.receive(SequencedServerMessage(seq: 4, message: .role(role: "dj", epoch: 2)))
+        #expect(model.access == .codj)
+        #expect(model.isDJ)
+        #expect(model.djEpoch == 2)
+        // Removed and ended change nothing in the model: the client acts on them.
+        #expect(model.receive(SequencedServerMessage(seq: 5, message: .removed(person: PersonRef(id: "g1", name: "X"), reason: "kicked"))) == .none)
+        #expect(model.receive(SequencedServerMessage(seq: 6, message: .ended)) == .none)
+        #expect(model.access == .codj)
     }
 }
 

@@ -38,10 +38,12 @@ struct LiveTests {
 
     @Test func twoClientsSeeTheSameRevisionAndEveryChange() async throws {
         let server = try await TestServer.make()
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
-            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            let owner = try await client.signUp()
+            let station = owner.stationID
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: owner.token)
             let djSnapshot = try await dj.snapshot()
+            #expect(try await dj.access() == .owner)
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             let listenerSnapshot = try await listener.snapshot()
             #expect(listenerSnapshot.revision == djSnapshot.revision)
@@ -71,9 +73,10 @@ struct LiveTests {
 
     @Test func aResentCommandAppliesOnce() async throws {
         let server = try await TestServer.make()
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
-            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            let owner = try await client.signUp()
+            let station = owner.stationID
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: owner.token)
             _ = try await dj.snapshot()
             let track = try await client.firstTrack(matching: "cafe")
             let command = ClientMessage.command(CommandRequest(id: "once", command: .append(trackID: track.id)))
@@ -92,8 +95,9 @@ struct LiveTests {
 
     @Test func aReconnectingClientCatchesUp() async throws {
         let server = try await TestServer.make()
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let (station, key) = (owner.stationID, owner.token)
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             let snapshot = try await listener.snapshot()
             // Reconnecting with nothing missed: told it is current, no resend.
@@ -105,6 +109,8 @@ struct LiveTests {
             }
             #expect(revision == snapshot.revision)
             #expect(listeners == 2)
+            // Then, as on every connection, what this person may do here.
+            #expect(try await current.next() == .access(role: .listener))
             current.close()
 
             // Something changes while a client is away.
@@ -139,9 +145,10 @@ struct LiveTests {
 
     @Test func badMessagesGetErrorsAndChangeNothing() async throws {
         let server = try await TestServer.make()
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
-            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            let owner = try await client.signUp()
+            let station = owner.stationID
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: owner.token)
             let snapshot = try await dj.snapshot()
             let cases: [(String, String)] = [
                 ("{not json", "bad_message"),
@@ -170,31 +177,44 @@ struct LiveTests {
             #expect(abs(Double(serverTime) - sent) < 1)
             #expect(try await client.timeline(station).revision == snapshot.revision)
 
-            // A listener without the key cannot command.
+            // A listener (anonymous, or signed in but not the owner) cannot command.
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             _ = try await listener.snapshot()
             try listener.send(.command(CommandRequest(id: "sneaky", command: .skip(entryID: nil))))
             #expect(try await listener.error().code == "forbidden")
+            let someone = try await client.signUp()
+            let signedIn = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: someone.token)
+            _ = try await signedIn.snapshot()
+            #expect(try await signedIn.access() == .listener)
+            try signedIn.send(.command(CommandRequest(id: "sneaky2", command: .pause)))
+            let refusal = try await signedIn.error()
+            #expect(refusal.code == "forbidden")
+            #expect(refusal.id == "sneaky2")
             #expect(try await client.timeline(station).revision == snapshot.revision)
             #expect(await dj.sequenceIsContiguous())
             dj.close()
             listener.close()
+            signedIn.close()
         }
     }
 
     @Test func everyMessageIsNumberedAndResyncSendsASnapshot() async throws {
         let server = try await TestServer.make()
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
-            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1&key=\(key)")
+            let owner = try await client.signUp()
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(owner.stationID)/live?v=1", token: owner.token)
             let first = try await dj.snapshot()
             try dj.send(.resync)
             let second = try await dj.snapshot()
             #expect(second.revision == first.revision)
             for i in 0..<5 { try dj.send(.ping(nonce: "n\(i)")) }
             for i in 0..<5 { _ = try await dj.next { if case .pong(let nonce, _, _, _) = $0 { nonce == "n\(i)" } else { false } } }
-            // snapshot, role, dj, snapshot, and five pongs, numbered with no gaps.
-            #expect(await dj.seenSequence() == Array(1...9))
+            // snapshot, access (right after the first message), role, dj,
+            // snapshot, and five pongs, numbered with no gaps.
+            #expect(await dj.seenSequence() == Array(1...10))
+            #expect(
+                await dj.seenTypes() == ["snapshot", "access", "role", "dj", "snapshot"] + Array(repeating: "pong", count: 5))
+            #expect(try await dj.access() == .owner)
             dj.close()
         }
     }
@@ -226,12 +246,22 @@ struct LiveTests {
 struct SongPoolTests {
     @Test func theRobotPlaysFromTheChosenPool() async throws {
         let server = try await TestServer.make()
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let (station, key) = (owner.stationID, owner.token)
             let track = try await client.firstTrack(matching: "nandu")
             let body = ByteBuffer(data: try JSONEncoder().encode(StationPool(trackIDs: [track.id])))
-            let refused = try await client.execute(uri: "/api/stations/\(station)/pool", method: .put, body: body)
+            // Only the owner (or a co-DJ) chooses the pool: nobody at all is
+            // asked to sign in, a listener is refused.
+            let anonymous = try await client.execute(uri: "/api/stations/\(station)/pool", method: .put, body: body)
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.errorCode == "sign_in_required")
+            let stranger = try await client.signUp()
+            let refused = try await client.execute(
+                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(stranger.token)"],
+                body: body)
             #expect(refused.status == .forbidden)
+            #expect(refused.errorCode == "forbidden")
             let unknown = try await client.execute(
                 uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"],
                 body: ByteBuffer(string: #"{"trackIDs":["nope"]}"#))

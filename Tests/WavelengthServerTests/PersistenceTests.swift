@@ -9,17 +9,20 @@ import WavelengthWire
 struct PersistenceTests {
     @Test func aRestartResumesAtTheRightTrackAndOffset() async throws {
         let first = try await TestServer.make()
-        let (station, key) = try first.firstStation()
-        let before = try await first.application().test(.live) { client -> TimelineWindow in
+        let (before, owner) = try await first.application().test(.live) { client -> (TimelineWindow, TestAccount) in
+            let owner = try await client.signUp()
+            let station = owner.stationID
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             _ = try await listener.snapshot()
             let track = try await client.firstTrack(matching: "cafe")
-            try await client.command(station, key: key, id: "keep-me", .queueNext(trackID: track.id))
+            let ack = try await client.command(station, key: owner.token, id: "keep-me", .queueNext(trackID: track.id))
+            #expect(ack.status == .ok)
             let window = try await client.timeline(station)
             listener.close()
-            return window
+            return (window, owner)
         }
         let saved = before
+        let station = owner.stationID
         // Everything the window showed, on the absolute timeline.
         let schedule = [saved.current].compactMap { $0 } + saved.upNext
 
@@ -31,9 +34,13 @@ struct PersistenceTests {
             #expect(after.current?.id == expected.id)
             #expect(after.positionMs == after.serverTime - expected.start)
             #expect(after.upNext.map(\.id) == Array(schedule.drop { $0.id != expected.id }.dropFirst().map(\.id)))
-            // The command id is remembered across the restart.
-            let resent = try await client.command(station, key: key, id: "keep-me", .queueNext(trackID: "whatever"))
+            // The command id is remembered across the restart, and so is the
+            // owner's session: the access token still works.
+            let resent = try await client.command(station, key: owner.token, id: "keep-me", .queueNext(trackID: "whatever"))
+            #expect(resent.status == .ok)
             #expect(try resent.decode(CommandAck.self).duplicate)
+            let access = try await client.send("/api/stations/\(station)/access", .get, as: owner)
+            #expect(try access.decode(StationAccess.self).role == .owner)
         }
     }
 
@@ -43,9 +50,15 @@ struct PersistenceTests {
         let server = try ServerProcess(dataDirectory: data, libraries: libraries)
         try await server.start()
         defer { server.stop() }
-        let line = try String(contentsOfFile: data + "/owner-keys.txt", encoding: .utf8).split(separator: " ")
-        let (station, key) = (String(line[0]), String(line[2]).trimmingCharacters(in: .whitespacesAndNewlines))
         let http = HTTPClient.shared
+        // Sign up over HTTP: the server is another process.
+        let signup = try JSONEncoder().encode(
+            SignupRequest(handle: TestHandles.next("k"), displayName: "Kay", password: "correct horse", tokens: true))
+        let signedUp = try await http.send(.POST, server.baseURL + "/api/auth/signup", body: signup)
+        #expect(signedUp.status == .created)
+        let auth = try JSONDecoder().decode(AuthResponse.self, from: signedUp.body)
+        let station = try #require(auth.station?.id)
+        let key = try #require(auth.tokens?.accessToken)
 
         let search = try await http.send(.GET, server.baseURL + "/api/library/search?q=cafe")
         let track = try JSONDecoder().decode(SearchResponse.self, from: search.body).tracks[0]

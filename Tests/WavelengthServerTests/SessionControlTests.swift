@@ -8,8 +8,9 @@ import WavelengthWire
 struct SessionControlRouteTests {
     @Test func pauseFreezesEveryoneAndResumeShiftsTheTimeline() async throws {
         let server = try await TestServer.make()
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let (station, key) = (owner.stationID, owner.token)
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             let snapshot = try await listener.snapshot()
             let playing = try #require(snapshot.timeline.current)
@@ -42,33 +43,44 @@ struct SessionControlRouteTests {
         }
     }
 
-    @Test func aListenerIsPromotedWhenTheDJStaysAwayAndTheOwnerTakesBack() async throws {
+    @Test func aCoDJIsPromotedWhenTheDJStaysAwayAndTheOwnerTakesBack() async throws {
         let server = try await TestServer.make(djGracePeriod: .milliseconds(300))
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
-            let owner = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            let host = try await client.signUp()
+            let friend = try await client.signUp()
+            let station = host.stationID
+            let owner = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: host.token)
             _ = try await owner.snapshot()
             _ = try await owner.next { if case .role("dj", 1) = $0 { true } else { false } }
-            let member = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            let member = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: friend.token)
             _ = try await member.snapshot()
+            #expect(try await member.access() == .listener)
             _ = try await member.next { if case .role("listener", 1) = $0 { true } else { false } }
             // A plain listener cannot control playback.
             try member.send(.command(CommandRequest(id: "m0", command: .pause)))
             #expect(try await member.error().code == "forbidden")
 
+            // The owner names the member a co-DJ; their connection is told at once.
+            try await client.makeCoDJ(friend, on: station, by: host)
+            #expect(try await member.access() == .codj)
+
             owner.close()
             _ = try await member.next { if case .dj(1, false) = $0 { true } else { false } }
-            // After the grace period the member is promoted, and can pause.
+            // After the grace period the co-DJ is promoted, and can pause.
             _ = try await member.next { if case .role("dj", 2) = $0 { true } else { false } }
             try member.send(.command(CommandRequest(id: "m1", command: .pause, epoch: 2)))
             #expect(try await member.ack("m1").duplicate == false)
 
             // The owner comes back and takes the role; the member is told.
-            let back = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?key=\(key)")
+            let back = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: host.token)
             _ = try await back.next { if case .role("dj", 3) = $0 { true } else { false } }
             _ = try await member.next { if case .role("listener", 3) = $0 { true } else { false } }
+            // The member is still a co-DJ, but a command stamped with the
+            // epoch it held the booth in is refused: the role moved on.
             try member.send(.command(CommandRequest(id: "m2", command: .resume, epoch: 2)))
-            #expect(try await member.error().code == "forbidden")
+            let refusal = try await member.error()
+            #expect(refusal.code == "stale_epoch")
+            #expect(refusal.id == "m2")
             // A command stamped with an old epoch is refused even from the owner.
             try back.send(.command(CommandRequest(id: "o1", command: .resume, epoch: 2)))
             #expect(try await back.error().code == "stale_epoch")
@@ -78,14 +90,82 @@ struct SessionControlRouteTests {
             back.close()
         }
     }
+
+    @Test func aPlainListenerIsNeverPromoted() async throws {
+        let server = try await TestServer.make(djGracePeriod: .milliseconds(200))
+        try await server.application().test(.live) { client in
+            let host = try await client.signUp()
+            let fan = try await client.signUp()
+            let friend = try await client.signUp()
+            let station = host.stationID
+            try await client.makeCoDJ(friend, on: station, by: host)
+            let owner = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: host.token)
+            _ = try await owner.next { if case .role("dj", 1) = $0 { true } else { false } }
+            // The plain listener has been connected longest (after the owner)…
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: fan.token)
+            _ = try await listener.next { if case .role("listener", 1) = $0 { true } else { false } }
+            // …and the co-DJ came later, into a booth the owner holds.
+            let codj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: friend.token)
+            #expect(try await codj.access() == .codj)
+            _ = try await codj.next { if case .role("listener", 1) = $0 { true } else { false } }
+
+            owner.close()
+            _ = try await listener.next { if case .dj(1, false) = $0 { true } else { false } }
+            // The role goes to the co-DJ, never to the longer-connected listener.
+            _ = try await codj.next { if case .role("dj", 2) = $0 { true } else { false } }
+            _ = try await listener.next { if case .dj(2, true) = $0 { true } else { false } }
+            #expect(await !listener.hasPending { if case .role("dj", _) = $0 { true } else { false } })
+            try listener.send(.command(CommandRequest(id: "l1", command: .pause, epoch: 2)))
+            #expect(try await listener.error().code == "forbidden")
+            listener.close()
+            codj.close()
+        }
+    }
+
+    @Test func withoutACoDJTheBoothStaysEmptyUntilOneComes() async throws {
+        let grace = Duration.milliseconds(200)
+        let server = try await TestServer.make(djGracePeriod: grace)
+        try await server.application().test(.live) { client in
+            let host = try await client.signUp()
+            let fan = try await client.signUp()
+            let friend = try await client.signUp()
+            let station = host.stationID
+            let owner = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: host.token)
+            _ = try await owner.next { if case .role("dj", 1) = $0 { true } else { false } }
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: fan.token)
+            _ = try await listener.next { if case .role("listener", 1) = $0 { true } else { false } }
+
+            owner.close()
+            _ = try await listener.next { if case .dj(1, false) = $0 { true } else { false } }
+            // Nothing is sent when a grace period ends with nobody to promote,
+            // so there is no event to wait for: give it the grace period
+            // several times over.
+            try await Task.sleep(for: grace * 5)
+            #expect(await !listener.hasPending { if case .role("dj", _) = $0 { true } else { false } })
+            #expect(await !listener.hasPending { if case .dj(_, true) = $0 { true } else { false } })
+            try listener.send(.command(CommandRequest(id: "l1", command: .pause)))
+            #expect(try await listener.error().code == "forbidden")
+
+            // A co-DJ who tunes in now finds the booth empty and takes it.
+            try await client.makeCoDJ(friend, on: station, by: host)
+            let codj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: friend.token)
+            #expect(try await codj.access() == .codj)
+            let role = try await codj.role()
+            #expect(role.role == "dj", "a co-DJ joining a station with nobody in the DJ booth was not given it")
+            #expect(role.epoch == 2)
+            listener.close()
+            codj.close()
+        }
+    }
 }
 
 @Suite("Commit lead", .timeLimit(.minutes(1)))
 struct CommitLeadTests {
     @Test func aSkipTakesEffectAfterTheLeadForEveryone() async throws {
         let server = try await TestServer.make(commitLead: .milliseconds(400))
-        let (station, key) = try server.firstStation()
         try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let (station, key) = (owner.stationID, owner.token)
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             let snapshot = try await listener.snapshot()
             let playing = try #require(snapshot.timeline.current)

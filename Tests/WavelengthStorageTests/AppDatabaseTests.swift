@@ -55,10 +55,13 @@ struct AppDatabaseTests {
         let db = try AppDatabase.inMemory()
         let record = StationRecord(
             id: "s1", name: "One", owner: "me", ownerKeyHash: "h", frequency: "101.1", quietSince: nil, createdAt: 5)
-        try await db.insertStation(record)
+        let saved = try await db.insertStation(record, now: 5, pick: { _ in "101.1" })
+        #expect(saved.frequency == "101.1")
+        // The next station is offered every code but the taken one.
         var duplicate = record
         duplicate.id = "s2"
-        await #expect(throws: StorageError.frequencyTaken("101.1")) { try await db.insertStation(duplicate) }
+        let second = try await db.insertStation(duplicate, now: 5, pick: { taken in taken == ["101.1"] ? "88.1" : nil })
+        #expect(second.frequency == "88.1")
 
         var state = StationState(id: "s1", quietSince: nil)
         var rng = SeededRandom(seed: 1)
@@ -74,7 +77,34 @@ struct AppDatabaseTests {
         #expect(try await db.appliedRevision(stationID: "s1", commandID: "c2") == nil)
         #expect(try await db.history(stationID: "s1", before: 100, limit: 5).map(\.id) == outcome.played.map(\.id))
         #expect(try await db.station(frequency: "101.1")?.id == "s1")
-        #expect(try await db.takenFrequencies() == ["101.1"])
+    }
+
+    @Test func codesAreUniqueAmongLiveStationsAndQuietOnesGiveThemBack() async throws {
+        let db = try AppDatabase.inMemory()
+        func station(_ id: String, quietSince: EpochMillis?, visibility: StationVisibility = .public) -> StationRecord {
+            StationRecord(
+                id: id, name: id, owner: "me", frequency: nil, visibility: visibility, quietSince: quietSince, createdAt: 1)
+        }
+        // A dial with two codes.
+        let dial: @Sendable (Set<String>) -> String? = { taken in ["90.1", "90.3"].first { !taken.contains($0) } }
+        _ = try await db.insertStation(station("old", quietSince: 10), now: 100, pick: dial)
+        _ = try await db.insertStation(station("party", quietSince: 5, visibility: .code), now: 100, pick: dial)
+        // Full: the longest-quiet station that isn't code-protected gives its code up.
+        let third = try await db.insertStation(station("new", quietSince: nil), now: 100, pick: dial)
+        #expect(third.frequency == "90.1")
+        #expect(try await db.station(id: "old")?.frequency == nil)
+        #expect(try await db.station(id: "party")?.frequency == "90.3")
+        // Nothing left to take back: a clear error.
+        await #expect(throws: StorageError.noFrequency) {
+            try await db.insertStation(station("more", quietSince: nil), now: 100, pick: dial)
+        }
+        // An expired code is free again, and the rotation hands out another.
+        let wider: @Sendable (Set<String>) -> String? = { taken in ["90.1", "90.3", "90.5"].first { !taken.contains($0) } }
+        let rotated = try await db.assignCode(stationID: "party", accessCode: "123456", expiresAt: 150, now: 100, pick: wider)
+        #expect(rotated.record.frequency == "90.5")
+        #expect(rotated.record.accessCode == "123456")
+        #expect(rotated.record.liveFrequency(at: 149) != nil)
+        #expect(rotated.record.liveFrequency(at: 150) == nil)
     }
 
     @Test func theDatabaseFileUsesWAL() async throws {

@@ -7,7 +7,6 @@ Run from the repository root: python3 -m pytest -q tests/browser
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -22,6 +21,8 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+
+from accounts_api import Account, auth_request, signup
 
 REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "web"
@@ -109,40 +110,34 @@ class Server:
             self.process.kill()
             self.process.wait(timeout=5)
 
-    # HTTP helpers.
-    def request(self, method: str, path: str, body: dict | None = None, key: str | None = None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base + path, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        if key:
-            request.add_header("Authorization", f"Bearer {key}")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            text = response.read().decode()
-            return json.loads(text) if text else None
+    # HTTP helpers (accounts_api.py has the rest: guests, follows, browsers).
+    def request(self, method: str, path: str, body: dict | None = None, token: str | None = None):
+        """The parsed JSON answer; raises accounts_api.ApiFailure on 4xx/5xx."""
+        return auth_request(self, method, path, body, token)
 
-    def get(self, path: str):
-        return self.request("GET", path)
+    def get(self, path: str, token: str | None = None):
+        return self.request("GET", path, token=token)
 
-    def create_station(self, name: str) -> tuple[dict, str]:
-        created = self.request("POST", "/api/stations", {"name": name, "owner": "tests"})
-        return created["station"], created["ownerKey"]
+    def signup(self, handle: str | None = None, display_name: str | None = None) -> Account:
+        """A new user with their own station: an Account with person,
+        station and token (a bearer access token)."""
+        return signup(self, handle, display_name)
 
-    def command(self, station_id: str, key: str, command: dict) -> dict:
+    def command(self, station_id: str, token: str, command: dict) -> dict:
         self.counter = getattr(self, "counter", 0) + 1
         return self.request(
             "POST", f"/api/stations/{station_id}/commands",
-            {"id": f"test-{os.getpid()}-{time.monotonic_ns()}-{self.counter}", "command": command}, key=key,
+            {"id": f"test-{os.getpid()}-{time.monotonic_ns()}-{self.counter}", "command": command}, token=token,
         )
 
     def timeline(self, station_id: str) -> dict:
         return self.get(f"/api/stations/{station_id}/timeline")
 
-    def skip(self, station_id: str, key: str, entry_id: str) -> dict:
+    def skip(self, station_id: str, token: str, entry_id: str) -> dict:
         """Skips entry_id and returns the timeline once the cut has taken
         effect: the server commits a skip a short lead ahead (300 ms by
         default), so that every listener changes at the same instant."""
-        self.command(station_id, key, {"op": "skip", "entryID": entry_id})
+        self.command(station_id, token, {"op": "skip", "entryID": entry_id})
         deadline = time.monotonic() + 5
         while True:
             timeline = self.timeline(station_id)
@@ -157,6 +152,8 @@ class Server:
         return self.get("/api/library/tracks?limit=500")
 
     def demo_station(self) -> tuple[str, str, str]:
+        """The demo station from before accounts: (id, frequency, owner key),
+        from <data>/owner-keys.txt. Nobody owns it until someone claims it."""
         station_id, frequency, key = (self.data / "owner-keys.txt").read_text().split()[:3]
         return station_id, frequency, key
 
@@ -164,7 +161,7 @@ class Server:
 @pytest.fixture(scope="session")
 def demo_server(tmp_path_factory):
     """One server with the generated demo library, shared by most tests;
-    each test makes its own station."""
+    each test signs up its own people (each with their own station)."""
     server = Server(tmp_path_factory.mktemp("demo-data"), name="demo").start()
     yield server
     server.stop()

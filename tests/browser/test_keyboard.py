@@ -3,19 +3,26 @@
 
 from selenium.webdriver.common.keys import Keys
 
+from accounts_api import follow, give_frequency, make_browser_user
 from conftest import PHONE
 from helpers import active, has_focus_ring, press, tab_to, text_of, wait_for, wait_playing, audio
 
 
 def test_keyboard_only_dial_add_and_skip(demo_server, browser, shot):
-    station, key = demo_server.create_station("Keyboard Booth")
-    other, _ = demo_server.create_station("Keyboard Neighbour")
     d = browser(PHONE)
-    # Setup, not part of the flow: this browser holds the station's owner key.
+    # Setup, not part of the flow: this browser is signed in (through the
+    # login form) as the owner of "Keyboard Booth", who follows the owner of
+    # "Keyboard Neighbour"; both stations have a frequency on the band.
+    owner = make_browser_user(d, demo_server, display_name="Keyboard Booth")
+    neighbour = demo_server.signup(display_name="Keyboard Neighbour")
+    follow(demo_server, owner, neighbour.id)
+    give_frequency(demo_server, owner)
+    give_frequency(demo_server, neighbour)
+    station = owner.station
     d.get(f"{demo_server.base}/#/")
-    d.execute_script("localStorage.setItem('wavelength.ownerKeys', JSON.stringify({[arguments[0]]: arguments[1]}))", station["id"], key)
-    d.refresh()
     wait_for(d, lambda d: d.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready")
+    wait_for(d, lambda d: d.execute_script(
+        "return !!document.querySelector(`.station-card[data-station-id='${arguments[0]}']`)", neighbour.station_id))
 
     # Flip the dial with the "Next station" button.
     focused = tab_to(d, lambda f: f.get("label") == "Next station")
@@ -29,7 +36,7 @@ def test_keyboard_only_dial_add_and_skip(demo_server, browser, shot):
     # Your own station is first in the list: TAB to it, ENTER opens the booth.
     focused = tab_to(d, lambda f: f.get("stationId") == station["id"])
     assert has_focus_ring(focused), focused
-    wait_for(d, lambda d: text_of(d, ".readout-name") == "Keyboard Booth")
+    wait_for(d, lambda d: text_of(d, ".readout-name") == station["name"])
     # The needle has finished its sweep to the station's frequency.
     wait_for(d, lambda d: text_of(d, ".freq-num") == station["frequency"])
     shot(d, "dial-station-focused")

@@ -1,5 +1,5 @@
-"""Tuning in, following a station live, the DJ booth seen from a second
-browser, and tracks ending on their own."""
+"""Tuning in, following a station live, the DJ booth (a signed-in owner)
+seen from a second browser, and tracks ending on their own."""
 
 import time
 
@@ -7,6 +7,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from accounts_api import give_frequency, log_in_browser, make_browser_user
 from conftest import DESKTOP, PHONE, SHORT_TITLE
 from helpers import (
     art_loaded, audio, find, text_of, upnext_entry_ids, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
@@ -27,7 +28,9 @@ def latin(track):
 
 
 def test_tune_in_by_frequency_plays_in_sync(demo_server, browser, shot):
-    station, _ = demo_server.create_station("Tune-in Test")
+    dj = demo_server.signup(display_name="Tune-in Test")
+    give_frequency(demo_server, dj)
+    station = dj.station
     d = browser(PHONE)
     d.get(demo_server.base + "/#/")
     wait_for(d, dial_ready)
@@ -71,8 +74,10 @@ def test_tune_in_by_frequency_plays_in_sync(demo_server, browser, shot):
     shot(d, "dial-after-leaving")
 
 
-def test_frequency_link_owner_key_link_and_own_station_first(demo_server, browser, shot):
-    station, key = demo_server.create_station("Link Test")
+def test_frequency_link_booth_when_signed_in_and_own_station_first(demo_server, browser, shot):
+    dj = demo_server.signup(display_name="Link Test")
+    give_frequency(demo_server, dj)
+    station = dj.station
     d = browser(DESKTOP)
 
     # A link by frequency lands on the listener screen, with no DJ controls.
@@ -87,32 +92,37 @@ def test_frequency_link_owner_key_link_and_own_station_first(demo_server, browse
     wait_for(d, lambda d: "Nothing is broadcasting on 50.5" in (text_of(d, "#view") or ""))
     shot(d, "unknown-frequency")
 
-    # An owner link opens the DJ booth, keeps the key, and strips it from the address bar.
-    d.get(f"{demo_server.base}/#/station/{station['id']}?key={key}")
+    # Signed in, your station opens as the DJ booth.
+    log_in_browser(d, demo_server, dj)
+    d.get(f"{demo_server.base}/#/station/{station['id']}")
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"))
-    assert "key=" not in d.execute_script("return location.href")
-    stored = d.execute_script("return JSON.parse(localStorage.getItem('wavelength.ownerKeys'))")
-    assert stored[station["id"]] == key
     wait_playing(d)
-    shot(d, "dj-booth-from-owner-link")
+    shot(d, "dj-booth-signed-in")
+
+    # An owner link from before accounts opens nothing more, and its key is
+    # taken out of the address bar.
+    d.get(f"{demo_server.base}/#/?key=0123456789abcdef0123456789abcdef")
+    wait_for(d, dial_ready)
+    assert "key=" not in d.execute_script("return location.href")
+    assert d.execute_script("return localStorage.getItem('wavelength.ownerKeys')") is None
 
     # Your own station comes first on the dial.
-    d.get(f"{demo_server.base}/#/")
-    wait_for(d, dial_ready)
     first = d.execute_script("return document.querySelector('.station-card')?.dataset.stationId")
     assert first == station["id"]
     assert text_of(d, "#list-mine") in ("Your station", "Your stations")
-    assert text_of(d, ".readout-name") == "Link Test"
+    wait_for(d, lambda d: text_of(d, ".readout-name") == station["name"])
     shot(d, "dial-own-first")
 
 
 def test_two_browsers_dj_adds_and_skips(demo_server, browser, shot):
-    station, key = demo_server.create_station("Two Browsers")
     listener = browser(PHONE)
     dj = browser(DESKTOP)
+    owner = make_browser_user(dj, demo_server, display_name="Two Browsers")
+    station = owner.station
     listener.get(f"{demo_server.base}/#/station/{station['id']}")
     wait_playing(listener)
-    dj.get(f"{demo_server.base}/#/station/{station['id']}?key={key}")
+    dj.get(f"{demo_server.base}/#/station/{station['id']}")
+    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"))
     wait_playing(dj)
     shot(listener, "listener")
     shot(dj, "dj-booth")
@@ -168,11 +178,13 @@ def test_two_browsers_dj_adds_and_skips(demo_server, browser, shot):
 
 
 def test_track_ends_and_next_starts_in_both(tone_server, browser, shot):
-    station, key = tone_server.create_station("Track Ends")
     a = browser(PHONE)
     b = browser(PHONE)
+    owner = make_browser_user(b, tone_server, display_name="Track Ends")
+    station, key = owner.station, owner.token
     a.get(f"{tone_server.base}/#/station/{station['id']}")
-    b.get(f"{tone_server.base}/#/station/{station['id']}?key={key}")
+    b.get(f"{tone_server.base}/#/station/{station['id']}")
+    wait_for(b, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner"))
     wait_playing(a)
     wait_playing(b)
 
@@ -199,12 +211,14 @@ def test_track_ends_and_next_starts_in_both(tone_server, browser, shot):
 
 
 def test_dj_moves_by_buttons_and_drag_and_deletes(demo_server, browser, shot):
-    station, key = demo_server.create_station("Reorder Test")
     listener = browser(PHONE)
     dj = browser(DESKTOP)
+    owner = make_browser_user(dj, demo_server, display_name="Reorder Test")
+    station = owner.station
     listener.get(f"{demo_server.base}/#/station/{station['id']}")
     wait_playing(listener)
-    dj.get(f"{demo_server.base}/#/station/{station['id']}?key={key}")
+    dj.get(f"{demo_server.base}/#/station/{station['id']}")
+    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner"))
     wait_playing(dj)
 
     def server_order():
@@ -244,8 +258,8 @@ def test_dj_moves_by_buttons_and_drag_and_deletes(demo_server, browser, shot):
 
 
 def test_flip_stations_from_the_listener_screen(demo_server, browser, shot):
-    first, _ = demo_server.create_station("Flip One")
-    second, _ = demo_server.create_station("Flip Two")
+    first = demo_server.signup(display_name="Flip One").station
+    second = demo_server.signup(display_name="Flip Two").station
     d = browser(PHONE)
     d.get(f"{demo_server.base}/#/station/{first['id']}")
     wait_playing(d)

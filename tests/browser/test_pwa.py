@@ -28,7 +28,7 @@ def test_installable_pwa_caches_only_the_shell(demo_server, browser, shot):
             sizes.add(icon["sizes"])
     assert {"192x192", "512x512"} <= sizes
 
-    station, _ = demo_server.create_station("PWA Test")
+    station = demo_server.signup(display_name="PWA Test").station
     d = browser(DESKTOP)
     d.get(demo_server.base + "/")
     registered = d.execute_async_script(

@@ -3,6 +3,7 @@
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 
+from accounts_api import make_browser_user
 from conftest import ALERT_TITLE, DESKTOP, PHONE, XSS_ALBUM, XSS_ARTIST, XSS_TITLE, Server
 from helpers import audio, find, text_of, upnext_track_ids, wait_for, wait_in_sync, wait_playing
 
@@ -10,7 +11,13 @@ from helpers import audio, find, text_of, upnext_track_ids, wait_for, wait_in_sy
 def test_page_recovers_when_the_server_restarts(browser, shot, tmp_path):
     server = Server(tmp_path / "data", name="restart").start()
     try:
-        station_id, _, key = server.demo_station()
+        # The demo station from before accounts, claimed with its owner key
+        # by a new user whose bearer token then sends commands.
+        station_id, _, owner_key = server.demo_station()
+        owner = server.signup()
+        claimed = server.request("POST", f"/api/stations/{station_id}/claim", {"key": owner_key}, token=owner.token)
+        assert claimed["id"] == station_id
+        key = owner.token
         d = browser(PHONE)
         d.get(f"{server.base}/#/station/{station_id}")
         wait_playing(d)
@@ -47,9 +54,11 @@ def test_page_recovers_when_the_server_restarts(browser, shot, tmp_path):
 
 
 def test_hostile_tags_render_as_text(tone_server, browser, shot):
-    station, key = tone_server.create_station("Hostile Tags")
     d = browser(DESKTOP)
-    d.get(f"{tone_server.base}/#/station/{station['id']}?key={key}")
+    owner = make_browser_user(d, tone_server, display_name="Hostile Tags")
+    station, key = owner.station, owner.token
+    d.get(f"{tone_server.base}/#/station/{station['id']}")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner"))
     wait_playing(d)
 
     tracks = tone_server.tracks()

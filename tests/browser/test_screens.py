@@ -4,6 +4,7 @@ desktop size, saved as screenshots."""
 import pytest
 from selenium.webdriver.common.by import By
 
+from accounts_api import make_browser_user
 from conftest import DESKTOP, PHONE
 from helpers import art_loaded, find, wait_for, wait_playing
 
@@ -18,16 +19,18 @@ def settled(driver) -> bool:
 
 @pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("desktop", DESKTOP)], ids=["phone", "desktop"])
 def test_screens_at_phone_and_desktop_sizes(demo_server, browser, shot, size_name, size):
-    station_id, _, key = demo_server.demo_station()
     listener = browser(size)
     dj = browser(size)
+    owner = make_browser_user(dj, demo_server, display_name="Night Drive")
+    station_id = owner.station_id
 
     listener.get(f"{demo_server.base}/#/station/{station_id}")
     wait_playing(listener)
     wait_for(listener, settled)
     shot(listener, "listener")
 
-    dj.get(f"{demo_server.base}/#/station/{station_id}?key={key}")
+    dj.get(f"{demo_server.base}/#/station/{station_id}")
+    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner"))
     wait_playing(dj)
     wait_for(dj, settled)
     shot(dj, "dj-booth")

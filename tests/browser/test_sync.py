@@ -14,6 +14,9 @@ compared directly, since each is already referred to its own instant.
 import statistics
 import time
 
+from selenium.webdriver.common.by import By
+
+from accounts_api import give_frequency, make_browser_user
 from conftest import PHONE, SHORT_TITLE
 from helpers import find, text_of, wait_for, wait_playing
 
@@ -91,7 +94,8 @@ def web_audio_playing(driver, entry_id=None):
 
 
 def test_two_listeners_agree_through_a_skip_and_a_track_change(tone_server, browser, shot):
-    station, key = tone_server.create_station("Together")
+    owner = tone_server.signup(display_name="Together")
+    station, key = owner.station, owner.token
     a = browser(PHONE)
     b = browser(PHONE)
     a.get(f"{tone_server.base}/#/station/{station['id']}")
@@ -135,7 +139,9 @@ def test_tune_in_to_first_sound(demo_server, browser):
     wait_for(d, lambda d: d.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready")
     times = []
     for n in range(3):
-        station, _ = demo_server.create_station(f"First Sound {n}")
+        owner = demo_server.signup(display_name=f"First Sound {n}")
+        give_frequency(demo_server, owner)
+        station = owner.station
         field = find(d, "#tune-frequency")
         field.clear()
         field.send_keys(station["frequency"])
@@ -151,7 +157,7 @@ def test_tune_in_to_first_sound(demo_server, browser):
 
 
 def test_basic_fallback_when_asked_or_without_web_audio(tone_server, browser, shot):
-    station, _ = tone_server.create_station("Basic Mode")
+    station = tone_server.signup(display_name="Basic Mode").station
 
     # Asked for in the address.
     d = browser(PHONE)
@@ -178,7 +184,7 @@ def test_basic_fallback_when_asked_or_without_web_audio(tone_server, browser, sh
 def test_a_wrong_device_clock_is_corrected(tone_server, browser):
     """The page's own clock is 37 ms ahead and runs 50 ppm fast; the clock
     sync removes both, and playback is still on the station's position."""
-    station, _ = tone_server.create_station("Wrong Clock")
+    station = tone_server.signup(display_name="Wrong Clock").station
     d = browser(PHONE)
     d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
         "source": "window.__wavelengthClockFault = {offsetMs: 37, skewPpm: 50};"
@@ -207,11 +213,13 @@ def test_dj_holds_resumes_and_seeks_for_everyone(tone_server, browser, shot):
     ahead), and a seek on the progress bar moves everyone."""
     from selenium.webdriver.common.keys import Keys
 
-    station, key = tone_server.create_station("Hold Test")
     a = browser(PHONE)
     dj = browser(PHONE)
+    owner = make_browser_user(dj, tone_server, display_name="Hold Test")
+    station, key = owner.station, owner.token
     a.get(f"{tone_server.base}/#/station/{station['id']}")
-    dj.get(f"{tone_server.base}/#/station/{station['id']}?key={key}")
+    dj.get(f"{tone_server.base}/#/station/{station['id']}")
+    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-hold"))
     for d in (a, dj):
         wait_for(d, web_audio_playing, 15)
     # The 40 s tone on the air, so a seek 10 s ahead stays within it.

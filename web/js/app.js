@@ -1,26 +1,31 @@
-// Boots the app: one clock and one player for the page, a hash router that
-// swaps views, owner keys taken from links, and the service worker.
+// Boots the app: one clock and one player for the page, who is signed in
+// (session.js), a hash router that swaps views, the header's account link,
+// and the service worker.
 
 import { api } from "./api.js";
 import { h, fill } from "./dom.js";
-import { ownerKeys, plausibleKey } from "./keys.js";
-import { parseHash, buildHash, navigate, stationPath } from "./router.js";
+import { session } from "./session.js";
+import { parseHash, buildHash, navigate, stationPath, authHref } from "./router.js";
 import { ServerClock } from "./clock.js";
 import { createPlayer, createReport } from "./player.js";
+import { toast } from "./toast.js";
 import { createDialView } from "./views/dial.js";
 import { createStationView } from "./views/station.js";
 import { createLibraryView } from "./views/library-screen.js";
+import { createPeopleView, createProfileView, initial } from "./views/people.js";
+import { createSignupView, createLoginView, createAccountView } from "./views/account.js";
 
 const clock = new ServerClock();
 const player = createPlayer(clock);
 const main = document.getElementById("view");
 let current = null;
+let routeToken = 0;
 
 // A marker that survives as long as this page does (tests check reconnects
 // happen without a reload).
 window.__wavelengthBoot = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 // The measurement hook: tests and the sync benchmark read report().
-window.__wavelength = { clock, player, report: createReport(clock, player) };
+window.__wavelength = { clock, player, report: createReport(clock, player), session };
 
 // Browsers let audio start only from a user gesture: the first tap or key
 // (the tune-in click) lets the player's AudioContext run.
@@ -28,54 +33,98 @@ for (const type of ["pointerdown", "keydown", "touchend"]) {
   document.addEventListener(type, () => player.unlock(), { capture: true, passive: true });
 }
 
-function takeKeyFromURL(route) {
-  const key = route.query.get("key");
-  if (!key) return route;
-  if (route.path[0] === "station" && route.path[1] && plausibleKey(key)) {
-    if (ownerKeys.get(route.path[1]) !== key) route.newKey = true;
-    ownerKeys.set(route.path[1], key);
-  }
+/**
+ * Owner links (`#/station/ID?key=…`) from before accounts no longer open the
+ * booth. The key is a secret: take it out of the address bar and history.
+ */
+function dropOwnerKey(route) {
+  if (!route.query.has("key")) return route;
   route.query.delete("key");
-  // Strip the key from the address bar and from history.
   history.replaceState(history.state, "", buildHash(route.path, route.query));
+  toast("Owner links don't open the DJ booth any more: sign in, then claim the station with its key on your account page.", { timeout: 9000 });
   return route;
 }
 
-async function resolveFrequency(code) {
+function message(title, ...body) {
+  return {
+    el: h(
+      "section",
+      { class: "screen message-screen" },
+      h("div", { class: "notice notice-error big-notice", role: "alert" }, h("h1", { tabindex: "-1" }, title), ...body),
+    ),
+    destroy() {},
+    update: () => false,
+  };
+}
+
+async function resolveFrequency(code, token) {
   try {
     const station = await api.byFrequency(code);
+    if (token !== routeToken) return;
     navigate(stationPath(station.id), { replace: true });
   } catch (error) {
+    if (token !== routeToken) return;
     show(
-      {
-        el: h(
-          "section",
-          { class: "screen" },
-          h("div", { class: "notice notice-error big-notice", role: "alert" },
-            h("h1", { tabindex: "-1" }, "Static on ", code),
-            h("p", {}, error.status === 404 ? `Nothing is broadcasting on ${code}.` : error.message),
-            h("p", {}, h("a", { class: "btn btn-primary", href: "#/" }, "Back to the dial")),
-          ),
-        ),
-        destroy() {},
-        update: () => false,
-      },
+      message(
+        `Static on ${code}`,
+        h("p", {}, error.status === 404 ? `Nothing is broadcasting on ${code}.` : error.message),
+        error.status === 404
+          ? h("p", { class: "muted" }, "A private station? ", h("a", { href: buildHash(["join", code]) }, "Join with an access code"), ".")
+          : null,
+        h("p", {}, h("a", { class: "btn btn-primary", href: "#/" }, "Back to the dial")),
+      ),
+      "frequency",
       "Not found",
     );
   }
 }
 
-function show(view, title) {
-  if (current) current.destroy();
-  current = view;
-  fill(main, view.el);
-  document.title = title || view.title || "Wavelength";
-  document.body.dataset.screen = view.el.classList[1] || "screen";
-  const section = location.hash.startsWith("#/library") ? "library" : location.hash.replace(/^#\/?/, "") === "" ? "dial" : "";
+/** Views from other modules that load on first use (join, invites, settings). */
+async function showLazy(kind, loader, factoryName, route, token) {
+  try {
+    const module = await loader();
+    if (token !== routeToken) return;
+    show(module[factoryName](route), kind);
+  } catch (error) {
+    if (token !== routeToken) return;
+    console.error(error);
+    show(
+      message(
+        "This screen didn't load",
+        h("p", {}, "Check your connection and try again."),
+        h("p", {}, h("a", { class: "btn btn-primary", href: "#/" }, "Back to the dial")),
+      ),
+      kind,
+      "Wavelength",
+    );
+  }
+}
+
+function navSection(path) {
+  const first = path[0] || "";
+  if (first === "") return "dial";
+  if (first === "library") return "library";
+  if (first === "people") return "people";
+  if (first === "account" || first === "login" || first === "signup") return "account";
+  return "";
+}
+
+function markNav(path) {
+  const section = navSection(path);
   for (const link of document.querySelectorAll("[data-nav]")) {
     if (link.dataset.nav === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+}
+
+function show(view, kind, title) {
+  if (current) current.destroy();
+  current = view;
+  document.body.dataset.route = kind || "";
+  fill(main, view.el);
+  document.title = title || view.title || "Wavelength";
+  document.body.dataset.screen = view.el.classList[1] || "screen";
+  markNav(parseHash().path);
   const target = view.focusTarget ? view.focusTarget() : view.el.querySelector("h1");
   if (target && route.initialised) target.focus({ preventScroll: true });
   window.scrollTo(0, 0);
@@ -83,27 +132,112 @@ function show(view, title) {
 
 const route = { initialised: false };
 
+/** Which view a route belongs to. */
+function kindOf(path) {
+  const [first, second, third] = path;
+  if (!first) return "dial";
+  if (first === "station" && second) return third === "settings" ? "settings" : "station";
+  if (first === "f" && second) return "frequency";
+  if (first === "library") return "library";
+  if (first === "people") return second ? "profile" : "people";
+  if (first === "signup" || first === "login" || first === "account") return first;
+  if (first === "join") return "join";
+  if (first === "i" && second) return "invite";
+  return null;
+}
+
 function onRoute() {
-  const r = takeKeyFromURL(parseHash());
-  const [first, second] = r.path;
-  // A newly given owner key turns the listener screen into the DJ booth.
-  if (current && current.update && !r.newKey && current.update(r)) return;
-  if (!first) {
-    show(createDialView());
-  } else if (first === "station" && second) {
-    show(createStationView({ clock, player }, r));
-  } else if (first === "f" && second) {
-    resolveFrequency(second);
-  } else if (first === "library") {
-    show(createLibraryView());
-  } else {
-    navigate([], { replace: true });
+  const r = dropOwnerKey(parseHash());
+  const kind = kindOf(r.path);
+  const token = ++routeToken;
+  markNav(r.path);
+  // The current view keeps routes it handles itself (the station screen
+  // opens its add panel and, for its DJs, settings over the playing station).
+  if (current && current.update && current.update(r)) return;
+  switch (kind) {
+    case "dial":
+      show(createDialView(), kind);
+      break;
+    case "station":
+      show(createStationView({ clock, player }, r), kind);
+      break;
+    case "settings":
+      showLazy(kind, () => import("./views/settings.js"), "createSettingsView", r, token);
+      break;
+    case "frequency":
+      resolveFrequency(r.path[1], token);
+      break;
+    case "library":
+      show(createLibraryView(), kind);
+      break;
+    case "people":
+      show(createPeopleView(r), kind);
+      break;
+    case "profile":
+      show(createProfileView(r), kind);
+      break;
+    case "signup":
+      show(createSignupView(r), kind);
+      break;
+    case "login":
+      show(createLoginView(r), kind);
+      break;
+    case "account":
+      show(createAccountView(r), kind);
+      break;
+    case "join":
+      showLazy(kind, () => import("./views/join.js"), "createJoinView", r, token);
+      break;
+    case "invite":
+      showLazy(kind, () => import("./views/join.js"), "createInviteView", r, token);
+      break;
+    default:
+      navigate([], { replace: true });
   }
   route.initialised = true;
 }
 
+// The header: "Sign in", a guest's "Create an account", or the signed-in
+// person's name (a round initial on phones) linking to their account.
+function renderAccountLink(person) {
+  const link = document.getElementById("account-link");
+  if (!link) return;
+  if (person && person.kind === "user") {
+    link.href = "#/account";
+    link.dataset.state = "user";
+    fill(
+      link,
+      h("span", { class: "avatar avatar-sm", "aria-hidden": "true" }, initial(person.displayName)),
+      h("span", { class: "account-name" }, person.displayName),
+      h("span", { class: "visually-hidden" }, ", your account"),
+    );
+  } else if (person && person.kind === "guest") {
+    link.href = authHref("signup", "/account");
+    link.dataset.state = "guest";
+    fill(
+      link,
+      h("span", { class: "avatar avatar-sm", "aria-hidden": "true" }, initial(person.displayName)),
+      h("span", { class: "account-name" }, "Create an account"),
+    );
+  } else {
+    link.href = "#/login";
+    link.dataset.state = "signed-out";
+    fill(link, h("span", { class: "account-name account-name-always" }, "Sign in"));
+  }
+}
+
+session.onChange(renderAccountLink);
 window.addEventListener("hashchange", onRoute);
-onRoute();
+// Signed in or out in another tab: notice when this one is looked at again.
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) session.load();
+});
+
+// Who is here decides what the first screen shows; don't wait long for it.
+Promise.race([session.load(), new Promise((resolve) => setTimeout(resolve, 2500))]).then(() => {
+  renderAccountLink(session.person);
+  onRoute();
+});
 
 // Keyboard: a skip link jumps to the content.
 document.getElementById("skip-link")?.addEventListener("click", (event) => {

@@ -2,6 +2,10 @@
 // commands, with pings for the clock and reconnection with backoff that
 // resumes from the last revision seen (`since`). Every server message carries
 // `seq` (1, 2, 3, … per connection); a gap asks the server for a `resync`.
+// The upgrade is authenticated by the session cookie; the server says our
+// role (`access`), when someone is removed (`removed`) and when the host ends
+// the session (`ended`). Being removed, the end, and access refusals are
+// final: the connection never reconnects after them.
 
 /** The live protocol version this client speaks (`?v=`). */
 export const PROTOCOL_VERSION = 1;
@@ -23,17 +27,24 @@ function probeDelay(elapsed) {
   return 5000;
 }
 const SILENCE_LIMIT_MS = 12000;
+// Refusals that reconnecting cannot fix (PEOPLE-API.md, station access).
+const DENIED = new Set(["sign_in_required", "not_a_member", "banned", "station_full"]);
 const ACK_TIMEOUT_MS = 4000;
 
 export class LiveConnection extends EventTarget {
-  /** @param {{stationID: string, key?: string|null, clock: import("./clock.js").ServerClock}} options */
-  constructor({ stationID, key = null, clock }) {
+  /**
+   * @param {{stationID: string, clock: import("./clock.js").ServerClock, selfID?: () => string|null}} options
+   * selfID answers the signed-in person's id, to tell a `removed` about us
+   * from one about someone else.
+   */
+  constructor({ stationID, clock, selfID = () => null }) {
     super();
     this.stationID = stationID;
-    this.key = key;
     this.clock = clock;
+    this.selfID = selfID;
+    this.access = null; // "owner" | "codj" | "listener", as the server last said
     this.revision = null;
-    this.state = "connecting"; // connecting | live | reconnecting | outdated | closed
+    this.state = "connecting"; // connecting | live | reconnecting | outdated | removed | ended | denied | closed
     this.seq = 0;
     this.attempt = 0;
     this.ws = null;
@@ -52,9 +63,9 @@ export class LiveConnection extends EventTarget {
     return this;
   }
 
-  close() {
+  close(state = "closed") {
     this.closed = true;
-    this.setState("closed");
+    this.setState(state);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     clearTimeout(this.pingTimer);
@@ -101,7 +112,7 @@ export class LiveConnection extends EventTarget {
     if (!entry || entry.viaHTTP) return;
     entry.viaHTTP = true;
     try {
-      const ack = await api.command(this.stationID, this.key, id, entry.command);
+      const ack = await api.command(this.stationID, id, entry.command);
       this.settle(id, ack, null);
     } catch (error) {
       this.settle(id, null, error);
@@ -145,7 +156,6 @@ export class LiveConnection extends EventTarget {
     const params = new URLSearchParams();
     params.set("v", String(PROTOCOL_VERSION));
     if (this.revision !== null) params.set("since", String(this.revision));
-    if (this.key) params.set("key", this.key);
     const query = params.toString();
     return `${proto}//${location.host}/api/stations/${encodeURIComponent(this.stationID)}/live${query ? `?${query}` : ""}`;
   }
@@ -161,7 +171,9 @@ export class LiveConnection extends EventTarget {
     }
     this.ws = ws;
     this.seq = 0;
+    this.opened = false;
     ws.onopen = () => {
+      this.opened = true;
       performance.clearMarks("wavelength:open");
       performance.mark("wavelength:open");
       this.lastMessageAt = performance.now();
@@ -190,6 +202,9 @@ export class LiveConnection extends EventTarget {
       this.ws = null;
       clearTimeout(this.pingTimer);
       clearInterval(this.watchdog);
+      // Refused before the upgrade (the browser is told nothing more): the
+      // station session checks access over HTTP when it sees this.
+      if (!this.opened) this.emit("refused", {});
       this.scheduleReconnect();
     };
     ws.onerror = () => {
@@ -306,6 +321,24 @@ export class LiveConnection extends EventTarget {
         if (Number.isInteger(message.epoch)) this.epoch = message.epoch;
         this.emit("dj", { epoch: message.epoch, present: message.present });
         break;
+      case "access":
+        this.access = message.role;
+        this.emit("access", { role: message.role });
+        break;
+      case "removed": {
+        const person = message.person || {};
+        const self = this.selfID();
+        const isSelf = Boolean(self && person.id === self);
+        // Told before anything else so that the page can say why; then
+        // the connection ends for good (the server closes it anyway).
+        this.emit("removed", { person, reason: message.reason, self: isSelf });
+        if (isSelf) this.finish("removed");
+        break;
+      }
+      case "ended":
+        this.emit("ended", {});
+        this.finish("ended");
+        break;
       case "ack":
         this.settle(message.ack.id, message.ack, null);
         break;
@@ -316,6 +349,12 @@ export class LiveConnection extends EventTarget {
           this.setState("outdated");
           this.emit("servererror", { code: message.code, message: message.message });
           if (this.ws) this.ws.close();
+          break;
+        }
+        if (!message.id && DENIED.has(message.code)) {
+          // Not allowed to listen here (any more): say why and stop.
+          this.emit("denied", { code: message.code, message: message.message });
+          this.finish("denied");
           break;
         }
         if (message.id && this.pending.has(message.id)) {
@@ -342,6 +381,12 @@ export class LiveConnection extends EventTarget {
       default:
         break;
     }
+  }
+
+  /** Ends the connection for good with a final state (removed, ended, denied). */
+  finish(state) {
+    if (this.closed && this.state === state) return;
+    this.close(state);
   }
 
   // Commands sent on a socket that died before their ack: send again with

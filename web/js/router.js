@@ -1,4 +1,6 @@
-// Hash routes: #/, #/f/107.3, #/station/ID, #/station/ID/add, #/library.
+// Hash routes: #/ (the dial), #/f/107.3, #/station/ID, #/station/ID/add,
+// #/station/ID/settings, #/library, #/people, #/people/ID, #/signup,
+// #/login, #/account, #/join, #/join/107.3, #/i/TOKEN.
 
 export function parseHash(hash = location.hash) {
   const raw = hash.replace(/^#/, "");
@@ -39,4 +41,38 @@ export function stationPath(id, ...rest) {
 
 export function stationHref(id, ...rest) {
   return buildHash(stationPath(id, ...rest));
+}
+
+export function personHref(id) {
+  return buildHash(["people", id]);
+}
+
+/** The current route as a path string for `?next=` ("/people/u1"). */
+export function currentPath() {
+  const { path, query } = parseHash();
+  return buildHash(path, query).slice(1);
+}
+
+/**
+ * A `?next=` value is only ever a path inside this app ("/people"), never
+ * another site; anything else is dropped.
+ */
+export function safeNext(value) {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return null;
+  if (/^\/(login|signup)(\/|\?|$)/.test(value)) return null;
+  return value;
+}
+
+/** #/login?next=/people/u1 */
+export function authHref(kind, next = currentPath()) {
+  const query = new URLSearchParams();
+  const safe = safeNext(next);
+  if (safe && safe !== "/") query.set("next", safe);
+  return buildHash([kind], query);
+}
+
+/** Goes to a `?next=` path (see safeNext). */
+export function navigateTo(pathString, { replace = false } = {}) {
+  const { path, query } = parseHash(`#${pathString}`);
+  navigate(path, { replace, query });
 }

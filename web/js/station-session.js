@@ -1,41 +1,109 @@
-// One station, live: its view, timeline, listener count and connection
-// state, kept from the WebSocket. Views read it; DJ commands go through it.
+// One station, live: its view, timeline, listener count, connection state
+// and your role there (owner, co-DJ or listener), kept from the WebSocket.
+// Views read it; DJ commands go through it.
+//
+// Events: "change" ({reason}: snapshot | timeline | listeners | connection |
+// role), "removed" ({person, reason, self}), "ended", "denied" ({code,
+// message}) and "servererror".
 
+import { request } from "./api.js";
 import { LiveConnection } from "./live.js";
 
+const BOOTH_ROLES = new Set(["owner", "codj"]);
+
+/** Whether a role may use the DJ booth (search and add, skip, delete, reorder, hold, seek). */
+export function canDJ(role) {
+  return BOOTH_ROLES.has(role);
+}
+
+/** GET /api/stations/{id}/access: {role, canListen, reason}. */
+export function fetchAccess(stationID, { signal } = {}) {
+  return request(`/api/stations/${encodeURIComponent(stationID)}/access`, { signal });
+}
+
 export class StationSession extends EventTarget {
-  constructor({ station, key, clock }) {
+  /**
+   * @param {{station: object, clock: object, selfID?: () => string|null, role?: string|null}} options
+   */
+  constructor({ station, clock, selfID = () => null, role = null }) {
     super();
     this.station = station;
     this.stationID = station.id;
-    this.key = key || null;
     this.clock = clock;
+    this.selfID = selfID;
+    this.role = role;
     this.timeline = null;
     this.listeners = station.listeners || 0;
     this.connection = "connecting";
     this.live = null;
+    this.final = null; // "removed" | "ended" | "denied" once the station is over for us
+    this.checkingAccess = false;
   }
 
-  get isOwner() {
-    return Boolean(this.key);
+  get canDJ() {
+    return canDJ(this.role);
   }
 
   start() {
-    const live = new LiveConnection({ stationID: this.stationID, key: this.key, clock: this.clock });
+    const live = new LiveConnection({ stationID: this.stationID, clock: this.clock, selfID: this.selfID });
     this.live = live;
     live.addEventListener("state", (e) => this.set({ connection: e.detail.state }, "connection"));
     live.addEventListener("snapshot", (e) => {
       const { station, timeline, listeners } = e.detail;
-      this.set({ station, timeline, listeners }, "snapshot");
+      this.set({ station: { ...this.station, ...station }, timeline, listeners }, "snapshot");
     });
     live.addEventListener("resumed", (e) => this.set({ listeners: e.detail.listeners }, "listeners"));
     live.addEventListener("timeline", (e) => this.set({ timeline: e.detail.timeline }, "timeline"));
     live.addEventListener("listeners", (e) => this.set({ listeners: e.detail.count }, "listeners"));
+    live.addEventListener("access", (e) => this.setRole(e.detail.role));
+    live.addEventListener("removed", (e) => {
+      if (e.detail.self) this.final = "removed";
+      this.emit("removed", e.detail);
+    });
+    live.addEventListener("ended", () => {
+      this.final = "ended";
+      this.emit("ended", {});
+    });
+    live.addEventListener("denied", (e) => this.deny(e.detail));
+    live.addEventListener("refused", () => this.checkAccess());
     live.addEventListener("servererror", (e) => this.emit("servererror", e.detail));
     this.onOnline = () => live.retryNow();
     window.addEventListener("online", this.onOnline);
     live.start();
     return this;
+  }
+
+  setRole(role) {
+    if (!role || role === this.role) return;
+    this.set({ role }, "role");
+  }
+
+  deny({ code, message }) {
+    if (this.final) return;
+    this.final = "denied";
+    if (this.live) this.live.finish("denied");
+    this.emit("denied", { code, message });
+  }
+
+  // The upgrade was refused without a word (an HTTP answer before the
+  // WebSocket opened, or the server is down): ask over HTTP whether we may
+  // still listen. A network error means the server is away; keep retrying.
+  async checkAccess() {
+    if (this.checkingAccess || this.final || !this.live) return;
+    this.checkingAccess = true;
+    try {
+      const access = await fetchAccess(this.stationID);
+      if (access) this.setRole(access.role === "none" ? null : access.role);
+      if (access && access.canListen === false) {
+        this.deny({ code: access.reason || "not_a_member", message: "" });
+      }
+    } catch (error) {
+      if (error && (error.code === "sign_in_required" || error.code === "not_a_member" || error.code === "banned")) {
+        this.deny({ code: error.code, message: error.message });
+      }
+    } finally {
+      this.checkingAccess = false;
+    }
   }
 
   set(changes, reason) {

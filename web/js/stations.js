@@ -1,25 +1,17 @@
-// The stations on the dial, in dial order: the ones you hold keys for
-// first, then the server's order (on the air first, busiest first).
+// The stations on the dial, in dial order: yours, friends on the air,
+// friends quiet, then public stations on the air (the server's /api/dial).
 
 import { api } from "./api.js";
-import { ownerKeys } from "./keys.js";
 
 let cached = [];
 
-export function dialOrder(stations) {
-  const own = new Set(ownerKeys.stationIDs());
-  const mine = stations.filter((s) => own.has(s.id));
-  const live = stations.filter((s) => !own.has(s.id) && s.onAir);
-  const quiet = stations.filter((s) => !own.has(s.id) && !s.onAir);
-  return [...mine, ...live, ...quiet];
-}
-
 export async function loadStations() {
-  cached = dialOrder(await api.stations());
-  return cached;
-}
-
-export function cachedStations() {
+  try {
+    const dial = await api.dial();
+    cached = (dial.sections || []).flatMap((section) => section.stations || []);
+  } catch {
+    cached = await api.stations();
+  }
   return cached;
 }
 
@@ -37,10 +29,6 @@ export async function neighbour(stationID, step) {
   const index = list.findIndex((s) => s.id === stationID);
   const next = (index + step + list.length) % list.length;
   return list[index === -1 ? 0 : next];
-}
-
-export function isOwn(stationID) {
-  return Boolean(ownerKeys.get(stationID));
 }
 
 /** FM band position of a frequency code, 0…1. */

@@ -8,6 +8,7 @@ import WavelengthWire
 /// and DJ commands with ids that make resending safe.
 struct LiveController {
     let directory: StationDirectory
+    let gate: StationGate
     let clock: any ServerClock
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -41,21 +42,39 @@ struct LiveController {
             return
         }
         let since = query.get("since").flatMap { Int64($0) }
+        let caller = context.requestContext.caller
+        let seat: Seat
+        do {
+            // Refused after the upgrade, with an error message the client can
+            // read (a failed upgrade reaches a browser as a bare 400).
+            let role = try await gate.requireListener(caller, on: await hub.record)
+            _ = try await directory.ensureCode(hub)
+            seat = Seat(personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role)
+        } catch let error as APIError {
+            try await writer.write(.text(try StationHub.encode(.error(id: nil, code: error.code, message: error.message))))
+            try await outbound.close(.policyViolation, reason: error.code)
+            return
+        }
         // Each listener drains its own queue, so one slow client never holds
         // up the station; a client whose queue overflows is disconnected and
         // catches up when it reconnects.
         let (stream, queue) = AsyncStream<LiveOutgoing>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let listener = UUID()
         do {
-            try await hub.connect(listener, stream: queue, since: since, caller: context.request.caller)
+            try await hub.connect(listener, stream: queue, since: since, seat: seat)
+        } catch let error as APIError {
+            // A full station: say so, and never leave the listener counted.
+            await hub.disconnect(listener)
+            try await writer.write(.text(try StationHub.encode(.error(id: nil, code: error.code, message: error.message))))
+            try await outbound.close(.policyViolation, reason: error.code)
+            return
         } catch {
             // Never leave a half-joined listener counted.
             await hub.disconnect(listener)
             throw error
         }
         let replies = ReplyWindow()
-        let session = LiveSession(
-            hub: hub, listener: listener, caller: context.request.caller, queue: queue, clock: clock, window: replies)
+        let session = LiveSession(hub: hub, listener: listener, queue: queue, clock: clock, window: replies)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { [writer] in

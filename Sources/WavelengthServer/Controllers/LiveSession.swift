@@ -37,7 +37,6 @@ struct SequencedWriter {
 struct LiveSession: Sendable {
     let hub: StationHub
     let listener: UUID
-    let caller: Caller
     let queue: AsyncStream<LiveOutgoing>.Continuation
     let clock: any ServerClock
     let window: ReplyWindow
@@ -76,7 +75,7 @@ struct LiveSession: Sendable {
             let id = String(request.id.prefix(WireLimits.maxCommandIDLength))
             do {
                 try CommandValidation.check(request)
-                await reply(.ack(try await hub.apply(request, caller: caller, from: listener)))
+                await reply(.ack(try await hub.apply(request, role: .none, from: listener)))
             } catch let error as APIError {
                 await reply(.error(id: id, code: error.code, message: error.message))
             } catch let error as TimelineError {

@@ -8,6 +8,7 @@ struct StationsController {
     let directory: StationDirectory
     let stations: any StationRepository
     let catalog: LibraryCatalog
+    let gate: StationGate
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/stations", use: list)
@@ -22,28 +23,29 @@ struct StationsController {
         router.put("/api/stations/{id}/pool", use: setPool)
     }
 
+    /// The public stations; each says whether it is yours.
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [StationView] {
-        try await directory.list()
+        let me = context.caller.personID
+        return try await directory.list().map { $0.seen(as: me != nil && $0.ownerID == me ? .owner : .listener) }
     }
 
+    /// A further station (a party, a show) for a signed-in user.
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws
         -> JSONResponse<CreateStationResponse>
     {
+        guard let person = context.caller.person, person.kind == .user else {
+            throw APIError(.unauthorized, code: "sign_in_required", "Sign up or log in to start a station.")
+        }
         let body = try await request.decode(as: CreateStationRequest.self, context: context)
-        let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        let owner = (body.owner ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= WireLimits.maxNameLength else {
-            throw APIError.badRequest("A station needs a name of 1 to \(WireLimits.maxNameLength) characters.", code: "invalid_name")
-        }
-        guard owner.count <= WireLimits.maxNameLength else {
-            throw APIError.badRequest("The owner's name is longer than \(WireLimits.maxNameLength) characters.", code: "invalid_name")
-        }
-        let (hub, key) = try await directory.create(name: name, owner: owner.isEmpty ? "anonymous" : owner)
-        return JSONResponse(status: .created, value: CreateStationResponse(station: try await hub.view(), ownerKey: key))
+        let name = try Validation.stationName(body.name)
+        let hub = try await directory.create(name: name, owner: person, visibility: body.visibility ?? .public)
+        let view = try await hub.view().seen(as: .owner)
+        return JSONResponse(status: .created, value: CreateStationResponse(station: view))
     }
 
     @Sendable func get(_ request: Request, context: AppRequestContext) async throws -> StationView {
-        try await hub(context).view()
+        let (hub, role) = try await listening(context)
+        return try await hub.view().seen(as: role)
     }
 
     @Sendable func byFrequency(_ request: Request, context: AppRequestContext) async throws -> StationView {
@@ -51,19 +53,23 @@ struct StationsController {
         guard FrequencyDial.isWellFormed(code), let hub = try await directory.hub(frequency: code) else {
             throw APIError.notFound("Nothing is broadcasting on \(code).")
         }
-        return try await hub.view()
+        // A code-protected station is found by frequency only with its
+        // access code (POST …/join); to everyone else the frequency is static.
+        let verdict = try await gate.verdict(context.caller, on: await hub.record)
+        guard verdict.decision == .allowed else { throw APIError.notFound("Nothing is broadcasting on \(code).") }
+        return try await hub.view().seen(as: verdict.role)
     }
 
     @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> TimelineWindow {
         let limit = try request.intQuery("history", default: 10, range: 0...StationState.recentHistoryLimit)
         let upNext = try request.intQuery(
             "upNext", default: WireLimits.liveUpNextLimit, range: 0...Timeline.maximumUpcoming)
-        return try await hub(context).window(historyLimit: limit, upNextLimit: upNext)
+        return try await listening(context).hub.window(historyLimit: limit, upNextLimit: upNext)
     }
 
     /// "What was on at 9:14?": plays that started before `before`, newest first.
     @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> [EntryView] {
-        let hub = try await hub(context)
+        let hub = try await listening(context).hub
         let before = try request.int64Query("before") ?? Int64.max
         let limit = try request.intQuery("limit", default: 20, range: 1...200)
         let plays = try await stations.history(stationID: hub.id, before: before, limit: limit)
@@ -73,24 +79,29 @@ struct StationsController {
 
     @Sendable func command(_ request: Request, context: AppRequestContext) async throws -> CommandAck {
         let hub = try await hub(context)
+        let role = try await gate.require(.command, context.caller, on: await hub.record)
         let body = try await request.decode(as: CommandRequest.self, context: context)
         try CommandValidation.check(body)
-        return try await hub.apply(body, caller: request.caller)
+        return try await hub.apply(body, role: role)
     }
 
-    /// The caller's role on the station, from the owner key it presents.
+    /// The caller's role on the station and whether they may listen.
     @Sendable func access(_ request: Request, context: AppRequestContext) async throws -> StationAccess {
         let hub = try await hub(context)
-        return StationAccess(role: await hub.authorizesDJ(request.caller) ? .owner : .listener)
+        let verdict = try await gate.verdict(context.caller, on: await hub.record)
+        return StationAccess(
+            role: verdict.role, canListen: verdict.decision == .allowed,
+            reason: verdict.decision == .allowed ? nil : verdict.decision.code)
     }
 
     @Sendable func pool(_ request: Request, context: AppRequestContext) async throws -> StationPool {
-        StationPool(trackIDs: try await hub(context).pool())
+        StationPool(trackIDs: try await listening(context).hub.pool())
     }
 
     /// Chooses the tracks the robot DJ plays from; `[]` means the whole library.
     @Sendable func setPool(_ request: Request, context: AppRequestContext) async throws -> StationPool {
         let hub = try await hub(context)
+        _ = try await gate.require(.setPool, context.caller, on: await hub.record)
         let body = try await request.decode(as: StationPool.self, context: context)
         guard body.trackIDs.count <= StationPool.maxTracks else {
             throw APIError.badRequest("A pool holds at most \(StationPool.maxTracks) tracks.", code: "too_many_tracks")
@@ -98,14 +109,18 @@ struct StationsController {
         for id in body.trackIDs where id.isEmpty || id.utf8.count > WireLimits.maxIDLength {
             throw APIError.badRequest("A track id in the pool is empty or too long.", code: "invalid_id")
         }
-        try await hub.setPool(body.trackIDs, caller: request.caller)
+        try await hub.setPool(body.trackIDs)
         return StationPool(trackIDs: try await hub.pool())
     }
 
     private func hub(_ context: AppRequestContext) async throws -> StationHub {
-        let id = try context.id("id")
-        guard let hub = try await directory.hub(id: id) else { throw APIError.notFound("No station with id \(id).") }
-        return hub
+        try await directory.hub(context)
+    }
+
+    /// The station, when the caller may listen to it, with their role.
+    private func listening(_ context: AppRequestContext) async throws -> (hub: StationHub, role: StationRole) {
+        let hub = try await hub(context)
+        return (hub, try await gate.requireListener(context.caller, on: await hub.record))
     }
 }
 

@@ -14,3 +14,15 @@ extension ArtistSummary: ResponseEncodable {}
 extension AlbumSummary: ResponseEncodable {}
 extension StationPool: ResponseEncodable {}
 extension StationAccess: ResponseEncodable {}
+extension PersonView: ResponseEncodable {}
+extension ProfileView: ResponseEncodable {}
+extension AuthResponse: ResponseEncodable {}
+extension RefreshResponse: ResponseEncodable {}
+extension MeResponse: ResponseEncodable {}
+extension DialView: ResponseEncodable {}
+extension CodeView: ResponseEncodable {}
+extension JoinResponse: ResponseEncodable {}
+extension MemberView: ResponseEncodable {}
+extension InviteCreated: ResponseEncodable {}
+extension InviteView: ResponseEncodable {}
+extension InviteLookup: ResponseEncodable {}

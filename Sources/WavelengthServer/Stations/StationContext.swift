@@ -5,6 +5,7 @@ import WavelengthStorage
 /// What every station hub needs from the rest of the server.
 struct StationContext: Sendable {
     let repository: any StationRepository
+    let access: any StationAccessRepository
     let catalog: LibraryCatalog
     let clock: any ServerClock
     let robot: RobotDJ

@@ -24,49 +24,137 @@ actor StationDirectory {
     }
 
     func hub(frequency: String) async throws -> StationHub? {
-        guard let record = try await context.repository.station(frequency: frequency) else { return nil }
+        guard let record = try await context.repository.station(frequency: frequency),
+            record.liveFrequency(at: context.clock.now()) == frequency
+        else { return nil }
         return try await hub(id: record.id)
     }
 
-    /// Creates a station with a free frequency and returns its owner key,
-    /// which is shown this once and stored only as a hash.
-    func create(name: String, owner: String) async throws -> (StationHub, ownerKey: String) {
-        let ownerKey = OwnerKey.generate()
-        var rng = SystemRandomNumberGenerator()
-        for _ in 0..<5 {
-            let taken = try await context.repository.takenFrequencies()
-            guard let frequency = FrequencyDial.pick(excluding: taken, using: &rng) else { break }
-            let record = StationRecord(
-                id: "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased(),
-                name: name, owner: owner, ownerKeyHash: OwnerKey.hash(ownerKey), frequency: frequency,
-                quietSince: context.clock.now(), createdAt: context.clock.now())
-            do {
-                try await context.repository.insertStation(record)
-            } catch StorageError.frequencyTaken {
-                continue  // someone took it between the read and the insert
-            }
-            guard let hub = try await hub(id: record.id) else { break }
-            return (hub, ownerKey)
+    /// Creates a station with a free frequency. A code-protected station
+    /// gets its access code too.
+    func create(
+        name: String, owner: PersonRecord?, visibility: StationVisibility = .public, ownerKey: String? = nil
+    ) async throws -> StationHub {
+        let now = context.clock.now()
+        var record = StationRecord(
+            id: Self.newID(), name: name, owner: owner?.displayName ?? "wavelength", ownerID: owner?.id,
+            ownerKeyHash: ownerKey.map(OwnerKey.hash), frequency: nil, visibility: visibility, quietSince: now,
+            createdAt: now)
+        if visibility == .code { record.accessCode = Self.newAccessCode() }
+        do {
+            record = try await context.repository.insertStation(record, now: now, pick: Self.pickFrequency)
+        } catch StorageError.noFrequency {
+            throw APIError(.serviceUnavailable, code: "no_frequency", "No free frequency is left on the dial.")
         }
-        throw APIError(.serviceUnavailable, code: "no_frequency", "No free frequency is left on the dial.")
+        guard let hub = try await hub(id: record.id) else { throw StorageError.noSuchStation }
+        return hub
     }
 
-    /// Every station, with live details for the ones that are loaded.
-    func list() async throws -> [StationView] {
+    /// A new account's own station, saved with the account in one transaction.
+    func createAccount(_ person: PersonRecord, upgrading: Bool, people: any PeopleRepository) async throws
+        -> StationHub
+    {
+        let now = context.clock.now()
+        let record = StationRecord(
+            id: Self.newID(), name: "\(person.displayName)'s station", owner: person.displayName, ownerID: person.id,
+            frequency: nil, personal: true, quietSince: now, createdAt: now)
+        let saved: StationRecord
+        do {
+            saved = try await people.createAccount(person, station: record, upgrading: upgrading, now: now)
+        } catch StorageError.noFrequency {
+            throw APIError(.serviceUnavailable, code: "no_frequency", "No free frequency is left on the dial.")
+        }
+        guard let hub = try await hub(id: saved.id) else { throw StorageError.noSuchStation }
+        return hub
+    }
+
+    /// A station going on the air needs a code people can tune to. One that
+    /// gave its code up while quiet, or whose code expired, gets a new one;
+    /// a code-protected station keeps its expired code until the owner
+    /// rotates it (its guests must hear the new one from the host).
+    func ensureCode(_ hub: StationHub) async throws -> StationRecord {
+        let record = await hub.record
+        guard record.liveFrequency(at: context.clock.now()) == nil, record.visibility != .code else { return record }
+        return try await assignCode(hub, accessCode: record.accessCode, expiresAt: nil)
+    }
+
+    /// A new frequency (and access code, for a code-protected station): the
+    /// old ones stop working at once.
+    func rotateCode(_ hub: StationHub, expiresAt: EpochMillis?) async throws -> StationRecord {
+        let record = await hub.record
+        return try await assignCode(
+            hub, accessCode: record.visibility == .code ? Self.newAccessCode() : nil, expiresAt: expiresAt)
+    }
+
+    private func assignCode(_ hub: StationHub, accessCode: String?, expiresAt: EpochMillis?) async throws
+        -> StationRecord
+    {
+        let result: (record: StationRecord, reclaimedFrom: StationID?)
+        do {
+            result = try await context.access.assignCode(
+                stationID: hub.id, accessCode: accessCode, expiresAt: expiresAt, now: context.clock.now(),
+                pick: Self.pickFrequency)
+        } catch StorageError.noFrequency {
+            throw APIError(.serviceUnavailable, code: "no_frequency", "No free frequency is left on the dial.")
+        }
+        await hub.replace(record: result.record)
+        if let other = result.reclaimedFrom, let otherHub = hubs[other],
+            let fresh = try await context.repository.station(id: other)
+        {
+            await otherHub.replace(record: fresh)
+        }
+        return result.record
+    }
+
+    /// Reloads a station's record after storage changed it (settings, claim, release).
+    func reload(_ id: StationID) async throws {
+        guard let hub = hubs[id], let fresh = try await context.repository.station(id: id) else { return }
+        await hub.replace(record: fresh)
+    }
+
+    static func pickFrequency(_ taken: Set<String>) -> String? {
+        var rng = SystemRandomNumberGenerator()
+        return FrequencyDial.pick(excluding: taken, using: &rng)
+    }
+
+    static func newAccessCode() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return AccessCode.generate(using: &rng)
+    }
+
+    private static func newID() -> StationID {
+        "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+    }
+
+    /// Live views of the given stations: loaded hubs report listeners and
+    /// what plays; the rest are quiet.
+    func views(of records: [StationRecord]) async throws -> [StationView] {
         var views: [StationView] = []
-        for record in try await context.repository.allStations() {
+        let now = context.clock.now()
+        for record in records {
             if let hub = hubs[record.id] {
                 views.append(try await hub.view())
             } else {
                 views.append(
                     StationView(
-                        id: record.id, name: record.name, owner: record.owner, frequency: record.frequency,
-                        revision: record.revision, listeners: 0, onAir: false, nowPlaying: nil,
-                        createdAt: record.createdAt))
+                        id: record.id, name: record.name, owner: record.owner, ownerID: record.ownerID,
+                        frequency: record.liveFrequency(at: now), visibility: record.visibility,
+                        maxListeners: record.maxListeners, revision: record.revision, listeners: 0, onAir: false,
+                        nowPlaying: nil, createdAt: record.createdAt))
             }
         }
-        // On the air first, busiest first; then the rest in creation order.
-        return views.enumerated().sorted { a, b in
+        return views
+    }
+
+    /// The public stations, on the air first, busiest first; then the rest
+    /// in creation order.
+    func list() async throws -> [StationView] {
+        let records = try await context.repository.allStations().filter { $0.visibility.isListed }
+        return Self.busiestFirst(try await views(of: records))
+    }
+
+    static func busiestFirst(_ views: [StationView]) -> [StationView] {
+        views.enumerated().sorted { a, b in
             if a.element.onAir != b.element.onAir { return a.element.onAir }
             if a.element.listeners != b.element.listeners { return a.element.listeners > b.element.listeners }
             return a.offset < b.offset

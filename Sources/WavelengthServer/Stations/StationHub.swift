@@ -18,9 +18,11 @@ actor StationHub {
     private var state: StationState
     private var ledger = CommandLedger()
     private var listeners: [ListenerID: AsyncStream<LiveOutgoing>.Continuation] = [:]
+    /// Who holds each connection, and their role on the station.
+    private var seats: [ListenerID: Seat] = [:]
     private var ticker: Task<Void, Never>?
     private let context: StationContext
-    /// The connection that holds the DJ role: the owner's, or a listener
+    /// The connection that holds the DJ role: the owner's, or a co-DJ
     /// promoted after the DJ dropped. Connections in arrival order.
     private var dj: ListenerID?
     private var djEpoch: Int64 = 0
@@ -73,19 +75,15 @@ actor StationHub {
             track = try await context.catalog.summaries(for: [playing.trackID])[playing.trackID]
         }
         return StationView(
-            id: id, name: record.name, owner: record.owner, frequency: record.frequency, revision: state.revision,
-            listeners: listeners.count, onAir: state.isOnAir && !listeners.isEmpty, nowPlaying: track,
-            createdAt: record.createdAt)
+            id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
+            frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
+            revision: state.revision, listeners: listeners.count, onAir: state.isOnAir && !listeners.isEmpty,
+            nowPlaying: track, createdAt: record.createdAt)
     }
 
-    func authorizesDJ(_ caller: Caller) -> Bool {
-        OwnerKey.matches(caller.ownerKey, hash: record.ownerKeyHash)
-    }
-
-    /// The owner's key always commands; a promoted listener commands only
-    /// over its own connection while it holds the role.
-    private func authorizes(_ caller: Caller, from listener: ListenerID?) -> Bool {
-        authorizesDJ(caller) || (listener != nil && listener == dj)
+    /// The people connected now, one entry per connection.
+    func connectedSeats() -> [Seat] {
+        arrivals.compactMap { seats[$0] }
     }
 
     // MARK: Listeners
@@ -94,14 +92,18 @@ actor StationHub {
     /// listener's first message is a snapshot, or `resumed` when `since` shows
     /// it missed nothing.
     func connect(
-        _ listener: ListenerID, stream: AsyncStream<LiveOutgoing>.Continuation, since: Int64?, caller: Caller = .anonymous
+        _ listener: ListenerID, stream: AsyncStream<LiveOutgoing>.Continuation, since: Int64?, seat: Seat = .anonymous
     ) async throws {
         await lock()
         defer { unlock() }
+        if let limit = record.maxListeners, seat.role < .codj, listeners.count >= limit {
+            throw APIError(.conflict, code: "station_full", "\(record.name) is full: it takes \(limit) listeners.")
+        }
         if listeners.isEmpty {
             try await wakeAndFill()
         }
         listeners[listener] = stream
+        seats[listener] = seat
         arrivals.append(listener)
         let first: ServerMessage
         if let since, since == state.revision {
@@ -110,9 +112,11 @@ actor StationHub {
             first = try await snapshot()
         }
         stream.yield(.text(try Self.encode(first)))
+        stream.yield(.text(try Self.encode(.access(role: seat.role))))
         broadcast(.listeners(count: listeners.count), except: listener)
-        if authorizesDJ(caller), dj != listener {
-            // The owner (back) on the air takes the DJ role.
+        if seat.role == .owner && dj != listener || seat.role == .codj && dj == nil && promotion == nil {
+            // The owner (back) on the air takes the DJ role; a co-DJ takes
+            // an empty booth.
             handOver(to: listener)
         } else {
             stream.yield(.text(try Self.encode(.role(role: "listener", epoch: djEpoch))))
@@ -125,6 +129,7 @@ actor StationHub {
         defer { unlock() }
         guard let stream = listeners.removeValue(forKey: listener) else { return }
         stream.finish()
+        seats[listener] = nil
         arrivals.removeAll { $0 == listener }
         broadcast(.listeners(count: listeners.count))
         if dj == listener {
@@ -161,10 +166,13 @@ actor StationHub {
     // MARK: Commands
 
     /// Applies a DJ command once. A command id seen before is acknowledged
-    /// with the revision it produced and not applied again.
-    func apply(_ request: CommandRequest, caller: Caller, from listener: ListenerID? = nil) async throws -> CommandAck {
-        guard authorizes(caller, from: listener) else {
-            throw APIError(.forbidden, code: "forbidden", "Only the station's DJ can do that; check the owner key.")
+    /// with the revision it produced and not applied again. Over a
+    /// connection, its seat's current role counts (it changes live when
+    /// co-DJs are named); over HTTP, the role the gate found.
+    func apply(_ request: CommandRequest, role: StationRole, from listener: ListenerID? = nil) async throws -> CommandAck {
+        let role = listener.flatMap { seats[$0]?.role } ?? (listener == nil ? role : .none)
+        guard StationPermissions.allows(role, .command) else {
+            throw APIError(.forbidden, code: "forbidden", StationGate.refusal(.command))
         }
         await lock()
         defer { unlock() }
@@ -267,8 +275,9 @@ actor StationHub {
         broadcast(.dj(epoch: djEpoch, present: true))
     }
 
-    /// After the grace period, the longest-connected listener becomes DJ,
-    /// unless the DJ came back first.
+    /// After the grace period, the longest-connected co-DJ becomes DJ,
+    /// unless the DJ came back first. Listeners are never promoted: only
+    /// the owner and the co-DJs they named control the music.
     private func schedulePromotion() {
         promotion?.cancel()
         let grace = context.djGracePeriod
@@ -281,8 +290,54 @@ actor StationHub {
     private func promote() async {
         await lock()
         defer { unlock() }
-        guard dj == nil, !Task.isCancelled, let heir = arrivals.first else { return }
+        guard !Task.isCancelled else { return }
+        // The grace period is over either way: a co-DJ who arrives later
+        // takes the empty booth on arrival.
+        promotion = nil
+        guard dj == nil,
+            let heir = arrivals.first(where: { (seats[$0]?.role ?? .none) >= .codj })
+        else { return }
         handOver(to: heir)
+    }
+
+    // MARK: People
+
+    /// Changes the role of every connection a person holds, and tells them.
+    /// A co-DJ who loses the role also loses the DJ booth.
+    func setRole(of personID: String, to role: StationRole) {
+        for (listener, seat) in seats where seat.personID == personID {
+            seats[listener]?.role = role
+            if let text = try? Self.encode(.access(role: role)) { listeners[listener]?.yield(.text(text)) }
+            if role < .codj, dj == listener {
+                dj = nil
+                broadcast(.dj(epoch: djEpoch, present: false))
+                schedulePromotion()
+            }
+        }
+    }
+
+    /// Removes a person from every connection they hold, at once, and tells
+    /// everyone (them included) why.
+    func remove(personID: String, name: String, reason: String) {
+        broadcast(.removed(person: PersonRef(id: personID, name: name), reason: reason))
+        for (listener, seat) in seats where seat.personID == personID {
+            listeners[listener]?.finish()
+        }
+    }
+
+    /// The owner ended the session: everyone is told, then every connection closes.
+    func end() {
+        broadcast(.ended)
+        for stream in listeners.values { stream.finish() }
+    }
+
+    /// Takes new settings or a new code, and sends everyone a fresh snapshot.
+    func replace(record: StationRecord) async {
+        await lock()
+        defer { unlock() }
+        self.record = record
+        guard !listeners.isEmpty, let text = try? Self.encode(try await snapshot()) else { return }
+        broadcast(text: text)
     }
 
     // MARK: Song pool
@@ -291,11 +346,9 @@ actor StationHub {
         try await context.repository.pool(stationID: id)
     }
 
-    /// Replaces the robot DJ's pool. Owner only; every track must exist.
-    func setPool(_ trackIDs: [TrackID], caller: Caller) async throws {
-        guard authorizesDJ(caller) else {
-            throw APIError(.forbidden, code: "forbidden", "Only the station's owner can do that; check the owner key.")
-        }
+    /// Replaces the robot DJ's pool; every track must exist. (The caller's
+    /// role was checked by the controller.)
+    func setPool(_ trackIDs: [TrackID]) async throws {
         let known = try await context.catalog.summaries(for: trackIDs)
         if let unknown = trackIDs.first(where: { known[$0] == nil }) {
             throw APIError(TimelineError.unknownTrack(unknown))
@@ -354,6 +407,10 @@ actor StationHub {
 
     private func broadcast(_ message: ServerMessage, except skipped: ListenerID? = nil) {
         guard !listeners.isEmpty, let text = try? Self.encode(message) else { return }
+        broadcast(text: text, except: skipped)
+    }
+
+    private func broadcast(text: String, except skipped: ListenerID? = nil) {
         for (listener, stream) in listeners where listener != skipped {
             // A listener whose queue is full is too slow to follow: close it
             // rather than silently drop a message; it reconnects and catches up.

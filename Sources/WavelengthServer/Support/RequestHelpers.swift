@@ -2,18 +2,6 @@ import Hummingbird
 import HTTPTypes
 import WavelengthWire
 
-extension Request {
-    /// The owner key from `Authorization: Bearer …`, `X-Owner-Key`, or `?key=`
-    /// (browsers cannot set headers on a WebSocket).
-    var caller: Caller {
-        if let authorization = headers[.authorization], authorization.hasPrefix("Bearer ") {
-            return Caller(ownerKey: String(authorization.dropFirst("Bearer ".count)))
-        }
-        if let key = headers[HTTPField.Name("X-Owner-Key")!] { return Caller(ownerKey: key) }
-        return Caller(ownerKey: uri.queryParameters.get("key"))
-    }
-}
-
 extension RequestContext {
     /// A path parameter that must look like an id: short and printable.
     func id(_ name: String) throws -> String {

@@ -11,7 +11,8 @@ final class LiveClient: Sendable {
     private let outgoing: AsyncStream<WebSocketOutboundFrame>.Continuation
     private let connection: Task<Void, any Error>
 
-    init(port: Int, path: String) {
+    /// `token` is a bearer access token sent on the upgrade request.
+    init(port: Int, path: String, token: String? = nil) {
         let (stream, continuation) = AsyncStream<WebSocketOutboundFrame>.makeStream()
         outgoing = continuation
         let inbox = self.inbox
@@ -19,8 +20,10 @@ final class LiveClient: Sendable {
             var logger = Logger(label: "live-client")
             logger.logLevel = .error
             defer { Task { await inbox.close() } }
+            var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
+            if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
             let frame = try await WebSocketClient.connect(
-                url: "ws://127.0.0.1:\(port)\(path)", configuration: .init(maxFrameSize: 1 << 20), logger: logger
+                url: "ws://127.0.0.1:\(port)\(path)", configuration: configuration, logger: logger
             ) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -84,6 +87,16 @@ final class LiveClient: Sendable {
         await inbox.sequence
     }
 
+    /// The types of the messages received so far, in arrival order (taken or not).
+    func seenTypes() async -> [String] {
+        await inbox.types
+    }
+
+    /// Whether a message that matches has arrived and not been taken yet; never waits.
+    func hasPending(where predicate: @escaping @Sendable (ServerMessage) -> Bool) async -> Bool {
+        await inbox.hasPending(where: predicate)
+    }
+
     func sequenceIsContiguous() async -> Bool {
         let seen = await inbox.sequence
         return seen == Array(1...UInt64(max(seen.count, 1))).prefix(seen.count).map { $0 }
@@ -130,6 +143,18 @@ extension LiveClient {
     func listeners(_ count: Int) async throws {
         _ = try await next { if case .listeners(let n) = $0 { n == count } else { false } }
     }
+
+    /// The `access` message: what this connection's person may do here.
+    func access() async throws -> StationRole {
+        guard case .access(let role) = try await next(where: { $0.type == "access" }) else { throw ClosedError() }
+        return role
+    }
+
+    /// The next `role` message (the live DJ role): "dj" or "listener", with the epoch.
+    func role() async throws -> (role: String, epoch: Int64) {
+        guard case .role(let role, let epoch) = try await next(where: { $0.type == "role" }) else { throw ClosedError() }
+        return (role, epoch)
+    }
 }
 
 /// Messages in arrival order. `next(where:)` takes out the first match and
@@ -137,6 +162,7 @@ extension LiveClient {
 actor Inbox {
     private var messages: [ServerMessage] = []
     private(set) var sequence: [UInt64] = []
+    private(set) var types: [String] = []
     private(set) var closeReason: String?
 
     func closedWith(_ reason: String) {
@@ -147,6 +173,7 @@ actor Inbox {
 
     func append(_ message: SequencedServerMessage) {
         sequence.append(message.seq)
+        types.append(message.message.type)
         messages.append(message.message)
         wakeAll()
     }
@@ -154,6 +181,10 @@ actor Inbox {
     func close() {
         isClosed = true
         wakeAll()
+    }
+
+    func hasPending(where predicate: @Sendable (ServerMessage) -> Bool) -> Bool {
+        messages.contains(where: predicate)
     }
 
     func next(where predicate: @Sendable (ServerMessage) -> Bool) async -> ServerMessage? {

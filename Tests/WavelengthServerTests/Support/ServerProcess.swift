@@ -23,7 +23,7 @@ final class ServerProcess {
         }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments =
-            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", "1"]
+            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", "1", "--bcrypt-cost", "4"]
             + libraries.flatMap { ["--library", $0] }
         process.standardOutput = output
         process.standardError = output
@@ -79,13 +79,17 @@ final class ServerProcess {
 }
 
 extension HTTPClient {
+    /// A request to a server process; `key` is a bearer access token.
     func send(_ method: HTTPMethod, _ url: String, body: Data? = nil, key: String? = nil) async throws -> (
         status: HTTPResponseStatus, body: Data
     ) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
         let response = try await execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return (response.status, Data(buffer: bytes))

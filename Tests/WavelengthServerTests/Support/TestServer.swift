@@ -20,7 +20,7 @@ struct TestServer {
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: data, libraryRoots: try await TestLibrary.shared.roots(),
             webRoot: webRoot, pingInterval: pingInterval, demoLibrary: false, djGracePeriod: djGracePeriod,
-            commitLead: commitLead)
+            commitLead: commitLead, bcryptCost: 4)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)
     }

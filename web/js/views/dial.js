@@ -1,18 +1,79 @@
 // The dial: an FM band with every station as a mark, a needle you move
 // between them (buttons, arrow keys, dragging), a glowing readout, and the
-// station list below (yours first, then the live ones, then the rest).
+// station list below in the server's sections (GET /api/dial): your
+// stations, friends on the air, friends' quiet stations, then whoever else
+// is on the air. A station without a frequency (none right now, or hidden
+// from you) stays in the list but has no place on the band.
 
-import { api, checkOwnerKey, ApiError } from "../api.js";
+import { api } from "../api.js";
 import { h, fill, setText, icon, listenersText } from "../dom.js";
-import { ownerKeys } from "../keys.js";
-import { navigate, stationHref, stationPath } from "../router.js";
-import { loadStations, bandPosition, BAND_MIN, BAND_MAX, isOwn } from "../stations.js";
+import { session } from "../session.js";
+import { authHref, buildHash, navigate, stationHref, stationPath } from "../router.js";
+import { bandPosition, BAND_MIN, BAND_MAX } from "../stations.js";
 import { toast } from "../toast.js";
 
 const REFRESH_MS = 5000;
 const SWEEP_MS = 420;
 
+const SECTION_TITLES = {
+  own: "Your station",
+  "following-live": "Friends on the air",
+  "following-quiet": "Friends, quiet",
+  discover: "On the air now",
+  quiet: "Off the air",
+};
+const SECTION_IDS = {
+  own: "list-mine",
+  "following-live": "list-friends-live",
+  "following-quiet": "list-friends-quiet",
+  discover: "list-live",
+  quiet: "list-quiet",
+};
+const VISIBILITY = {
+  unlisted: { badge: "Unlisted", label: "unlisted" },
+  code: { badge: "Code", label: "private, joined with an access code" },
+  followers: { badge: "Followers", label: "for followers" },
+  invite: { badge: "Invite only", label: "invite only" },
+};
+
+function isOwn(station) {
+  return station.role === "owner" || station.role === "codj";
+}
+
+function onBand(station) {
+  return Boolean(station.frequency) && Number.isFinite(parseFloat(station.frequency));
+}
+
+/** Where a station's card leads: a code-protected station you haven't joined asks for its code. */
+export function stationLink(station) {
+  if (station.visibility === "code" && station.role === "none") {
+    return station.frequency ? buildHash(["join", station.frequency]) : buildHash(["join"]);
+  }
+  return stationHref(station.id);
+}
+
+/**
+ * GET /api/dial, or for a server without it the public list split into on
+ * the air and quiet.
+ */
+async function loadDial() {
+  try {
+    const dial = await api.dial();
+    return (dial && Array.isArray(dial.sections) ? dial.sections : []).filter((s) => s && Array.isArray(s.stations) && s.stations.length);
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    const list = await api.stations();
+    return [
+      { kind: "discover", stations: list.filter((s) => s.onAir) },
+      { kind: "quiet", stations: list.filter((s) => !s.onAir) },
+    ].filter((s) => s.stations.length);
+  }
+}
+
 export function createDialView() {
+  // Every station in dial order, and those of them with a place on the band.
+  let sections = [];
+  let all = [];
   let stations = [];
   let selectedID = null;
   let refreshTimer = null;
@@ -111,41 +172,55 @@ export function createDialView() {
   const notices = h("div", { class: "notices" });
   const lists = h("div", { class: "station-lists" }, h("p", { class: "loading-line" }, "Scanning the band…"));
 
-  // Start a station / claim one with a key.
-  const nameInput = h("input", { id: "new-station-name", class: "input", type: "text", maxlength: "80", required: true, placeholder: "Night Drive", autocomplete: "off" });
-  const ownerInput = h("input", { id: "new-station-owner", class: "input", type: "text", maxlength: "80", placeholder: "optional", autocomplete: "nickname" });
-  const createError = h("p", { class: "form-error", role: "status" });
-  const createForm = h(
+  // Your own station comes with an account; signed-in users may start a
+  // party station (private: its frequency and an access code).
+  const forms = h("div", { class: "dial-forms" });
+  const partyName = h("input", { id: "party-name", class: "input", type: "text", maxlength: "80", placeholder: "Saturday Night", autocomplete: "off", "aria-describedby": "party-hint" });
+  const partyError = h("p", { class: "form-error", role: "status" });
+  const partyForm = h(
     "form",
-    { class: "card form-card", onsubmit: (e) => createStation(e), "aria-labelledby": "create-heading" },
-    h("h2", { id: "create-heading", class: "section-title" }, "Start your station"),
-    h("p", { class: "muted" }, "Pick a name; you get a free frequency and the DJ booth."),
-    h("label", { for: "new-station-name", class: "label" }, "Station name"),
-    nameInput,
-    h("label", { for: "new-station-owner", class: "label" }, "Your name"),
-    ownerInput,
-    h("button", { class: "btn btn-primary btn-wide", type: "submit" }, "Go on the air"),
-    createError,
+    { class: "card form-card party-card", onsubmit: (e) => startParty(e), "aria-labelledby": "party-heading" },
+    h("h2", { id: "party-heading", class: "section-title" }, "Start a party station"),
+    h("p", { class: "muted", id: "party-hint" }, "A private station for tonight: friends tune in with its frequency and an access code."),
+    h("label", { for: "party-name", class: "label" }, "Party name"),
+    partyName,
+    h("button", { class: "btn btn-primary btn-wide", type: "submit" }, "Start a party station"),
+    partyError,
   );
 
-  const claimStation = h("input", { id: "claim-station", class: "input", type: "text", placeholder: "92.5 or station id", autocomplete: "off", required: true });
-  const claimKey = h("input", { id: "claim-key", class: "input", type: "password", autocomplete: "off", required: true, placeholder: "64 hex digits" });
-  const claimError = h("p", { class: "form-error", role: "status" });
-  const claimForm = h(
-    "details",
-    { class: "card form-card claim" },
-    h("summary", { class: "summary" }, icon("key", { size: 20 }), "I have an owner key"),
-    h(
-      "form",
-      { onsubmit: (e) => claim(e) },
-      h("label", { for: "claim-station", class: "label" }, "Frequency or station id"),
-      claimStation,
-      h("label", { for: "claim-key", class: "label" }, "Owner key"),
-      claimKey,
-      h("button", { class: "btn btn-secondary btn-wide", type: "submit" }, "Open the DJ booth"),
-      claimError,
-    ),
-  );
+  function renderForms() {
+    const person = session.person;
+    if (person && person.kind === "user") {
+      fill(forms, partyForm);
+    } else if (person && person.kind === "guest") {
+      fill(
+        forms,
+        h(
+          "section",
+          { class: "card form-card join-card", "aria-labelledby": "own-heading" },
+          h("h2", { id: "own-heading", class: "section-title" }, "Your own station"),
+          h("p", { class: "muted" }, `You're listening as ${person.displayName}. Create an account to keep your name and get a station of your own.`),
+          h("a", { class: "btn btn-primary btn-wide", href: authHref("signup", "/") }, "Create an account"),
+        ),
+      );
+    } else {
+      fill(
+        forms,
+        h(
+          "section",
+          { class: "card form-card join-card", "aria-labelledby": "own-heading" },
+          h("h2", { id: "own-heading", class: "section-title" }, "Your own station"),
+          h("p", { class: "muted" }, "Sign up and you're on the air: a free frequency, the DJ booth, and your friends first on the dial."),
+          h(
+            "div",
+            { class: "join-actions" },
+            h("a", { class: "btn btn-primary", href: authHref("signup", "/") }, "Sign up"),
+            h("a", { class: "btn btn-secondary", href: authHref("login", "/") }, "Sign in"),
+          ),
+        ),
+      );
+    }
+  }
 
   const el = h(
     "div",
@@ -154,18 +229,19 @@ export function createDialView() {
     radio,
     h("div", { class: "dial-side" }, freqForm, notices),
     lists,
-    h("div", { class: "dial-forms" }, createForm, claimForm),
+    forms,
   );
 
   // Behaviour.
 
   function selected() {
-    return stations.find((s) => s.id === selectedID) || null;
+    return all.find((s) => s.id === selectedID) || null;
   }
 
   function step(delta) {
     if (!stations.length) return;
-    const index = Math.max(0, stations.findIndex((s) => s.id === selectedID));
+    const at = stations.findIndex((s) => s.id === selectedID);
+    const index = at === -1 ? (delta > 0 ? -1 : 0) : at;
     select(stations[(index + delta + stations.length) % stations.length].id);
   }
 
@@ -176,7 +252,7 @@ export function createDialView() {
   }
 
   function tuneIn(station = selected()) {
-    if (station) navigate(stationPath(station.id));
+    if (station) location.hash = stationLink(station);
   }
 
   function placeNeedle(k) {
@@ -184,8 +260,17 @@ export function createDialView() {
   }
 
   function sweepTo(frequency, animate) {
-    const target = parseFloat(frequency);
     cancelAnimationFrame(sweepFrame);
+    if (!frequency) {
+      // No frequency to show: the needle rests where it was, dimmed.
+      radio.classList.add("no-signal");
+      radio.classList.remove("is-tuning");
+      setText(freqNum, "—");
+      shownFrequency = null;
+      return;
+    }
+    radio.classList.remove("no-signal");
+    const target = parseFloat(frequency);
     placeNeedle(bandPosition(target));
     const from = shownFrequency;
     shownFrequency = target;
@@ -209,36 +294,52 @@ export function createDialView() {
     sweepFrame = requestAnimationFrame(frame);
   }
 
+  function visibilityBadge(station, extra = "") {
+    const vis = VISIBILITY[station.visibility];
+    return vis ? h("span", { class: `vis-badge vis-${station.visibility}${extra}` }, vis.badge) : null;
+  }
+
   function renderReadout({ animate = false } = {}) {
     const station = selected();
     if (!station) {
+      radio.classList.remove("no-signal");
       setText(freqNum, "—");
-      setText(readoutName, stations.length ? "" : "No stations on the band yet");
-      setText(readoutNow, stations.length ? "" : "Start one below and you'll be the first.");
+      setText(readoutName, all.length ? "" : "No stations on the band yet");
+      setText(readoutNow, all.length ? "" : session.isUser ? "Start a party below, or tune in to yours." : "Sign up below and you'll be on the air.");
       fill(readoutMeta);
       tuneButton.disabled = true;
       prevButton.disabled = nextButton.disabled = true;
+      band.removeAttribute("aria-valuenow");
       band.setAttribute("aria-valuetext", "No stations");
       return;
     }
     tuneButton.disabled = false;
-    prevButton.disabled = nextButton.disabled = stations.length < 2;
+    prevButton.disabled = nextButton.disabled = stations.length < 2 && (stations.length === 0 || onBand(station));
     sweepTo(station.frequency, animate);
     setText(readoutName, station.name);
     const np = station.nowPlaying;
     setText(readoutNow, np ? `${np.title} — ${np.artist}` : station.onAir ? "Between songs" : "Quiet until someone tunes in");
     readoutNow.classList.toggle("is-quiet", !np);
-    const own = isOwn(station.id);
+    const own = isOwn(station);
+    const joins = stationLink(station) !== stationHref(station.id);
     fill(
       readoutMeta,
       station.onAir ? h("span", { class: "onair-lamp" }, "On air") : h("span", { class: "offair-lamp" }, "Off air"),
       h("span", { class: "meta-item" }, icon("ear", { size: 16 }), listenersText(station.listeners)),
-      own ? h("span", { class: "own-badge" }, "Your station") : null,
+      own ? h("span", { class: "own-badge" }, station.role === "codj" ? "Co-DJ" : "Your station") : null,
+      visibilityBadge(station),
     );
-    setText(tuneButton.querySelector(".tune-label"), own ? "DJ booth" : "Tune in");
-    tuneButton.setAttribute("aria-label", `${own ? "Open the DJ booth of" : "Tune in to"} ${station.name} on ${station.frequency} FM`);
-    band.setAttribute("aria-valuenow", String(parseFloat(station.frequency)));
-    band.setAttribute("aria-valuetext", `${station.frequency} FM, ${station.name}`);
+    const label = own ? "DJ booth" : joins ? "Join" : "Tune in";
+    setText(tuneButton.querySelector(".tune-label"), label);
+    const where = station.frequency ? ` on ${station.frequency} FM` : "";
+    tuneButton.setAttribute("aria-label", `${own ? "Open the DJ booth of" : joins ? "Join" : "Tune in to"} ${station.name}${where}`);
+    if (onBand(station)) {
+      band.setAttribute("aria-valuenow", String(parseFloat(station.frequency)));
+      band.setAttribute("aria-valuetext", `${station.frequency} FM, ${station.name}`);
+    } else {
+      band.removeAttribute("aria-valuenow");
+      band.setAttribute("aria-valuetext", `${station.name}, no frequency`);
+    }
   }
 
   function renderMarks() {
@@ -246,7 +347,7 @@ export function createDialView() {
       marks,
       stations.map((station) => {
         const mark = h("span", {
-          class: `mark${station.onAir ? " is-live" : ""}${isOwn(station.id) ? " is-own" : ""}${station.id === selectedID ? " is-selected" : ""}`,
+          class: `mark${station.onAir ? " is-live" : ""}${isOwn(station) ? " is-own" : ""}${station.id === selectedID ? " is-selected" : ""}`,
           dataset: { id: station.id },
           title: `${station.frequency} ${station.name}`,
         });
@@ -257,32 +358,46 @@ export function createDialView() {
   }
 
   function stationCard(station) {
-    const own = isOwn(station.id);
+    const own = isOwn(station);
     const np = station.nowPlaying;
+    const vis = VISIBILITY[station.visibility];
+    const href = stationLink(station);
+    const joins = href !== stationHref(station.id);
+    const ownerLine = own ? (station.role === "codj" ? `Co-DJ · by ${station.owner}` : "Your station · DJ booth") : `by ${station.owner}`;
+    const label = [
+      station.frequency ? `${station.frequency} FM, ${station.name}` : `${station.name}, no frequency`,
+      own ? (station.role === "codj" ? "you co-DJ" : "your station") : `by ${station.owner}`,
+      vis ? vis.label : null,
+      joins ? "join with an access code" : null,
+      station.onAir ? "on air" : null,
+      np ? `playing ${np.title} by ${np.artist}` : null,
+      listenersText(station.listeners),
+    ].filter(Boolean).join(", ");
     return h(
       "li",
       {},
       h(
         "a",
         {
-          class: `station-card${station.onAir ? " is-live" : ""}${own ? " is-own" : ""}`,
-          href: stationHref(station.id),
-          dataset: { stationId: station.id, frequency: station.frequency },
-          "aria-label": `${station.frequency} FM, ${station.name}${own ? ", your station" : ""}${station.onAir ? ", on air" : ""}${np ? `, playing ${np.title} by ${np.artist}` : ""}, ${listenersText(station.listeners)}`,
+          class: `station-card${station.onAir ? " is-live" : ""}${own ? " is-own" : ""}${station.frequency ? "" : " no-frequency"}`,
+          href,
+          dataset: { stationId: station.id, frequency: station.frequency || "", visibility: station.visibility || "public" },
+          "aria-label": label,
           onfocus: () => select(station.id),
         },
-        h("span", { class: "card-freq" }, station.frequency),
+        h("span", { class: "card-freq" }, station.frequency || "—"),
         h(
           "span",
           { class: "card-body" },
           h("span", { class: "card-name" }, station.name),
-          h("span", { class: "card-owner" }, own ? "Your station · DJ booth" : `by ${station.owner}`),
+          h("span", { class: "card-owner" }, ownerLine),
           h("span", { class: `card-now${np ? "" : " is-quiet"}` }, np ? `${np.title} — ${np.artist}` : station.onAir ? "Between songs" : "Quiet"),
         ),
         h(
           "span",
           { class: "card-side" },
           station.onAir ? h("span", { class: "onair-lamp small" }, "On air") : null,
+          visibilityBadge(station, " small"),
           h("span", { class: "card-listeners" }, icon("ear", { size: 16 }), String(station.listeners)),
         ),
       ),
@@ -290,25 +405,28 @@ export function createDialView() {
   }
 
   function renderLists() {
-    const mine = stations.filter((s) => isOwn(s.id));
-    const live = stations.filter((s) => !isOwn(s.id) && s.onAir);
-    const quiet = stations.filter((s) => !isOwn(s.id) && !s.onAir);
-    const section = (title, items, id) =>
-      items.length
-        ? h(
-            "section",
-            { class: "station-section", "aria-labelledby": id },
-            h("h2", { id, class: "section-title" }, title),
-            h("ul", { class: "station-list" }, items.map(stationCard)),
-          )
-        : null;
     const focusedID = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.stationId : null;
     fill(
       lists,
-      section(mine.length > 1 ? "Your stations" : "Your station", mine, "list-mine"),
-      section("On the air", live, "list-live"),
-      section("Off the air", quiet, "list-quiet"),
-      stations.length ? null : h("p", { class: "empty" }, "No stations yet. Start the first one below."),
+      sections.map((section) => {
+        const id = SECTION_IDS[section.kind] || `list-${section.kind}`;
+        const title = section.kind === "own" && section.stations.length > 1 ? "Your stations" : SECTION_TITLES[section.kind] || "More stations";
+        return h(
+          "section",
+          { class: `station-section section-${section.kind}`, "aria-labelledby": id, dataset: { kind: section.kind } },
+          h("h2", { id, class: "section-title" }, section.kind === "following-live" ? h("span", { class: "section-lamp", "aria-hidden": "true" }) : null, title),
+          h("ul", { class: "station-list" }, section.stations.map(stationCard)),
+        );
+      }),
+      all.length
+        ? null
+        : h(
+            "p",
+            { class: "empty" },
+            session.isUser ? "Nothing on the air right now. Start a party below, or find friends in " : "Nothing on the air right now. ",
+            session.isUser ? h("a", { href: "#/people" }, "People") : h("a", { href: authHref("signup", "/") }, "Sign up and be the first"),
+            ".",
+          ),
     );
     if (focusedID) {
       const again = lists.querySelector(`[data-station-id="${CSS.escape(focusedID)}"]`);
@@ -349,12 +467,17 @@ export function createDialView() {
       return;
     }
     try {
-      const [list, health] = await Promise.all([loadStations(), first ? api.health().catch(() => null) : null]);
+      const [loaded, health] = await Promise.all([loadDial(), first ? api.health().catch(() => null) : null]);
       if (destroyed) return;
       if (health) libraryEmpty = health.tracks === 0;
-      stations = list;
-      if (!stations.some((s) => s.id === selectedID)) {
-        selectedID = stations.length ? stations[0].id : null;
+      const seen = new Set();
+      sections = loaded
+        .map((section) => ({ ...section, stations: section.stations.filter((s) => s && s.id && !seen.has(s.id) && seen.add(s.id)) }))
+        .filter((section) => section.stations.length);
+      all = sections.flatMap((section) => section.stations);
+      stations = all.filter(onBand);
+      if (!all.some((s) => s.id === selectedID)) {
+        selectedID = stations.length ? stations[0].id : all.length ? all[0].id : null;
         shownFrequency = null;
       }
       renderMarks();
@@ -365,7 +488,7 @@ export function createDialView() {
     } catch (error) {
       if (destroyed) return;
       renderNotices(error);
-      if (!stations.length) fill(lists);
+      if (!all.length) fill(lists);
       el.dataset.state = "error";
     }
     if (!destroyed) refreshTimer = setTimeout(() => refresh(), REFRESH_MS);
@@ -384,49 +507,28 @@ export function createDialView() {
       const station = await api.byFrequency(normalized);
       navigate(stationPath(station.id));
     } catch (error) {
-      setText(freqError, error.code === "not_found" || error.status === 404 ? `Nothing is broadcasting on ${normalized}.` : error.message);
+      // Not a public station: it may be a private one that needs its access code.
+      if (error.code === "not_found" || error.status === 404) navigate(["join", normalized]);
+      else setText(freqError, error.message);
     }
   }
 
-  async function createStation(event) {
+  async function startParty(event) {
     event.preventDefault();
-    setText(createError, "");
-    const name = nameInput.value.trim();
+    setText(partyError, "");
+    const name = partyName.value.trim();
     if (!name) {
-      setText(createError, "Give your station a name.");
-      nameInput.focus();
+      setText(partyError, "Give your party a name.");
+      partyName.focus();
       return;
     }
     try {
-      const { station, ownerKey } = await api.createStation(name, ownerInput.value.trim() || undefined);
-      ownerKeys.set(station.id, ownerKey);
-      toast(`${station.name} is yours, on ${station.frequency} FM.`);
-      navigate(stationPath(station.id));
+      const created = await api.createStation(name, "code");
+      const station = created && created.station ? created.station : created;
+      toast(`${station.name} is ready. Share its frequency and access code.`);
+      navigate(stationPath(station.id, "settings"));
     } catch (error) {
-      setText(createError, error.message);
-    }
-  }
-
-  async function claim(event) {
-    event.preventDefault();
-    setText(claimError, "");
-    const which = claimStation.value.trim();
-    const key = claimKey.value.trim();
-    if (!which || !key) {
-      setText(claimError, "Both fields are needed.");
-      return;
-    }
-    try {
-      const station = /^\d{2,3}(\.\d{1,2})?$/.test(which) ? await api.byFrequency(which) : await api.station(which);
-      if (!(await checkOwnerKey(station.id, key))) {
-        setText(claimError, `That key doesn't open ${station.name}.`);
-        return;
-      }
-      ownerKeys.set(station.id, key);
-      toast(`The DJ booth of ${station.name} is yours on this device.`);
-      navigate(stationPath(station.id));
-    } catch (error) {
-      setText(claimError, error instanceof ApiError && error.status === 404 ? `No station ${which}.` : error.message);
+      setText(partyError, error.status === 401 ? "Sign in first to start a party station." : error.message);
     }
   }
 
@@ -459,6 +561,7 @@ export function createDialView() {
     dragging = true;
     band.setPointerCapture(event.pointerId);
     radio.classList.add("is-dragging");
+    radio.classList.remove("no-signal");
     const f = frequencyAt(event.clientX);
     placeNeedle(bandPosition(f));
     setText(freqNum, f.toFixed(1));
@@ -482,6 +585,11 @@ export function createDialView() {
   band.addEventListener("pointerup", endDrag);
   band.addEventListener("pointercancel", endDrag);
 
+  const unsubscribe = session.onChange(() => {
+    renderForms();
+    refresh();
+  });
+  renderForms();
   refresh({ first: true });
 
   return {
@@ -490,6 +598,7 @@ export function createDialView() {
     update: (route) => route.path.length === 0,
     destroy() {
       destroyed = true;
+      unsubscribe();
       clearTimeout(refreshTimer);
       cancelAnimationFrame(sweepFrame);
     },

@@ -1,5 +1,7 @@
-// Up Next. Listeners see the order; the DJ can also delete any upcoming
-// entry and move entries by dragging the handle or with the up/down buttons.
+// Up Next. Listeners see the order; the DJ (the owner or a co-DJ) can also
+// delete any upcoming entry and move entries by dragging the handle or with
+// the up/down buttons. The role can change while the list is shown
+// (setOwner), when the owner grants or takes back co-DJ.
 
 import { h, fill, icon, artwork, formatDuration } from "../dom.js";
 
@@ -7,7 +9,8 @@ import { h, fill, icon, artwork, formatDuration } from "../dom.js";
  * @param {{ owner: boolean, onRemove: (entry) => void, onMove: (entry, toIndex: number) => void,
  *           localTime: (serverMs: number) => string }} options
  */
-export function createQueue({ owner, onRemove, onMove, localTime }) {
+export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
+  let owner = Boolean(canEdit);
   const list = h("ol", { class: "upnext", "aria-labelledby": "upnext-heading" });
   const empty = h("p", { class: "empty upnext-empty" }, "Nothing lined up yet.");
   const count = h("span", { class: "count-pill" });
@@ -172,5 +175,19 @@ export function createQueue({ owner, onRemove, onMove, localTime }) {
     }
   }
 
-  return { el, render };
+  /** Shows or hides the DJ's controls; the next render redraws the rows. */
+  function setOwner(value) {
+    const next = Boolean(value);
+    if (next === owner) return;
+    owner = next;
+    if (!owner && drag) {
+      drag.item.classList.remove("is-dragging");
+      list.classList.remove("is-sorting");
+      drag = null;
+    }
+    signature = "";
+    render(entries);
+  }
+
+  return { el, render, setOwner };
 }

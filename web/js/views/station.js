@@ -1,21 +1,26 @@
-// The listener screen, and for a station you hold the key to, the DJ booth:
+// The listener screen, and for the station's owner and co-DJs the DJ booth:
 // album art, what's on, progress, Up Next, the listener count, live from
 // the station's WebSocket; plus search with add/remove toggles, skip,
-// delete and reorder.
+// delete, reorder, hold and seek. Your role comes from the server (GET
+// …/access at load, then the WebSocket's `access` messages), so the booth
+// opens and closes live when the owner grants or takes back co-DJ.
+// Being removed, the host ending the session and access refusals end the
+// screen with a notice and never reconnect.
 
 import { api } from "../api.js";
 import { h, fill, setText, icon, artwork, formatDuration, listenersText } from "../dom.js";
-import { ownerKeys } from "../keys.js";
 import { connectMediaSession } from "../media-session.js";
 import { MODE_LABELS } from "../player.js";
 import { navigate, stationHref, stationPath } from "../router.js";
-import { StationSession } from "../station-session.js";
+import { session as me } from "../session.js";
+import { StationSession, canDJ, fetchAccess } from "../station-session.js";
 import { neighbour } from "../stations.js";
 import { entryAt, upcomingAt, positionIn, spanOf, timelineNow } from "../timeline.js";
 import { toast } from "../toast.js";
 import { createLibraryBrowser } from "./library.js";
 import { createQueue } from "./queue.js";
 import { createStatic } from "./static.js";
+import { createSettingsView, gearIcon, visibilityLabel } from "./settings.js";
 
 const FRAME_MS = 250;
 
@@ -24,8 +29,11 @@ export function createStationView({ clock, player }, route) {
   // to first sound is measured from here.
   const tunedAt = performance.now();
   const stationID = route.path[1];
-  let mode = route.path[2] === "add" ? "add" : "main";
-  let key = ownerKeys.get(stationID);
+  let mode = modeOf(route);
+  let role = null; // "owner" | "codj" | "listener" | null (not known yet)
+  let boothBuilt = false;
+  let settingsView = null;
+  let over = null; // the final notice, once the station is over for us
   let session = null;
   let destroyed = false;
   let frameTimer = null;
@@ -33,18 +41,25 @@ export function createStationView({ clock, player }, route) {
   let disconnectMedia = () => {};
   let library = null;
   let flipping = false;
+  let ready = false;
 
   // Header.
   const freqChip = h("p", { class: "freq-chip" }, h("span", { class: "freq-chip-num" }, "··.·"), h("span", { class: "freq-chip-unit" }, "FM"));
   const stationName = h("h1", { class: "station-name", tabindex: "-1" }, "Tuning in…");
   const connPill = h("span", { class: "conn", dataset: { state: "connecting" }, role: "status" }, "Tuning…");
   const listenersPill = h("span", { class: "listeners", "aria-live": "polite" }, icon("ear", { size: 18 }), h("span", { class: "listeners-text" }, "—"));
+  const settingsLink = h(
+    "a",
+    { class: "btn-icon btn-settings", href: stationHref(stationID, "settings"), "aria-label": "Station settings", title: "Station settings", hidden: true, onclick: (e) => openSettingsHere(e) },
+    gearIcon(24),
+  );
   const bar = h(
     "header",
     { class: "station-bar" },
     h("a", { class: "btn-icon btn-back-dial", href: "#/", "aria-label": "Back to the dial" }, icon("back", { size: 26 })),
     h("div", { class: "station-title" }, freqChip, stationName),
     h("div", { class: "station-status" }, connPill, listenersPill),
+    settingsLink,
   );
   const banner = h("div", { class: "signal-banner" });
 
@@ -110,7 +125,7 @@ export function createStationView({ clock, player }, route) {
 
   // Up Next and history.
   const queue = createQueue({
-    owner: Boolean(key),
+    owner: false,
     onRemove: (entry) => command({ op: "remove", entryID: entry.id }, `Deleted ${entry.track.title}.`),
     onMove: (entry, toIndex) => command({ op: "move", entryID: entry.id, toIndex }),
     localTime: (serverMs) => new Date(serverMs - clock.offset).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
@@ -128,33 +143,88 @@ export function createStationView({ clock, player }, route) {
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
 
-  const el = h("section", { class: "screen station-screen", dataset: { stationId: stationID } }, bar, banner, grid);
+  // Station settings, for the owner and co-DJs, shown over the station so
+  // the music keeps playing (#/station/ID/settings).
+  const settingsHost = h("div", { class: "settings-host", hidden: true });
 
-  function setupOwner() {
-    el.classList.toggle("is-owner", Boolean(key));
-    if (!key) return;
-    transport.insertBefore(skipButton, nextStation);
-    transport.insertBefore(holdButton, nextStation);
-    renderHold();
-    progress.tabIndex = 0;
-    progress.setAttribute("role", "slider");
-    progress.setAttribute("aria-label", "Track position: click or use the arrow keys to seek for everyone");
-    progress.classList.add("is-seekable");
-    progress.addEventListener("click", (event) => {
-      const entry = current();
-      if (!entry) return;
-      const rect = progress.getBoundingClientRect();
-      const fraction = Math.min(1, Math.max(0, (event.clientX - rect.left) / Math.max(1, rect.width)));
-      seek(fraction * spanOf(entry));
-    });
-    progress.addEventListener("keydown", (event) => {
-      const entry = current();
-      if (!entry || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
-      event.preventDefault();
-      const now = positionIn(entry, timelineNow(session.timeline, clock.now()));
-      seek(now + (event.key === "ArrowRight" ? 10_000 : -10_000));
-    });
-    nowCol.append(addLink);
+  const el = h("section", { class: "screen station-screen", dataset: { stationId: stationID } }, bar, banner, grid, settingsHost);
+
+  // Seeking by the progress bar: only while you may DJ.
+  progress.addEventListener("click", (event) => {
+    const entry = current();
+    if (!isDJ() || !entry) return;
+    const rect = progress.getBoundingClientRect();
+    const fraction = Math.min(1, Math.max(0, (event.clientX - rect.left) / Math.max(1, rect.width)));
+    seek(fraction * spanOf(entry));
+  });
+  progress.addEventListener("keydown", (event) => {
+    const entry = current();
+    if (!isDJ() || !entry || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    event.preventDefault();
+    const now = positionIn(entry, timelineNow(session.timeline, clock.now()));
+    seek(now + (event.key === "ArrowRight" ? 10_000 : -10_000));
+  });
+
+  function isDJ() {
+    return canDJ(role) && !over;
+  }
+
+  // The booth opens and closes with your role, live.
+  function applyRole() {
+    const dj = isDJ();
+    el.dataset.role = role || "none";
+    el.classList.toggle("is-owner", dj);
+    settingsLink.hidden = !dj;
+    queue.setOwner(dj);
+    if (dj) {
+      if (!boothBuilt) buildBooth();
+      transport.insertBefore(skipButton, nextStation);
+      transport.insertBefore(holdButton, nextStation);
+      renderHold();
+      progress.tabIndex = 0;
+      progress.setAttribute("role", "slider");
+      progress.setAttribute("aria-label", "Track position: click or use the arrow keys to seek for everyone");
+      progress.classList.add("is-seekable");
+      nowCol.append(addLink);
+      fill(
+        ownerTools,
+        h(
+          "a",
+          { class: "card booth-settings-card", href: stationHref(stationID, "settings"), onclick: (e) => openSettingsHere(e) },
+          gearIcon(26),
+          h(
+            "span",
+            { class: "booth-settings-text" },
+            h("span", { class: "booth-settings-title" }, "Station settings"),
+            h("span", { class: "booth-settings-sub" }, role === "owner" ? "Who can listen, the access code, invites, co-DJs" : "The access code, invites and who's listening"),
+          ),
+        ),
+      );
+    } else {
+      skipButton.remove();
+      holdButton.remove();
+      addLink.remove();
+      progress.removeAttribute("tabindex");
+      progress.setAttribute("role", "progressbar");
+      progress.setAttribute("aria-label", "Track progress");
+      progress.classList.remove("is-seekable");
+      fill(ownerTools);
+      if (boothBuilt) {
+        if (library) library.destroy();
+        library = null;
+        addCol.nowBar = null;
+        fill(addCol);
+        boothBuilt = false;
+      }
+      if (mode === "add" || mode === "settings") {
+        navigate(stationPath(stationID), { replace: true });
+      }
+    }
+    setMode(mode);
+  }
+
+  function buildBooth() {
+    boothBuilt = true;
     const nowBarArt = h("div", { class: "nowbar-art" });
     const nowBarText = h("span", { class: "nowbar-text" });
     const nowBar = h(
@@ -189,57 +259,18 @@ export function createStationView({ clock, player }, route) {
         library.el,
       ),
     );
+    if (session && session.timeline) nowBar.update(current());
+  }
 
-    const link = `${location.origin}${location.pathname}#/station/${encodeURIComponent(stationID)}?key=${encodeURIComponent(key)}`;
-    const linkInput = h("input", { class: "input input-mono", type: "text", readonly: true, value: link, id: "owner-link", "aria-describedby": "owner-link-hint" });
-    fill(
-      ownerTools,
-      h(
-        "details",
-        { class: "card owner-details" },
-        h("summary", { class: "summary" }, icon("key", { size: 20 }), "DJ from another device"),
-        h("p", { class: "muted", id: "owner-link-hint" }, "This link carries your owner key. Open it on another phone or computer to DJ from there; keep it private."),
-        h("label", { for: "owner-link", class: "label" }, "Owner link"),
-        linkInput,
-        h(
-          "div",
-          { class: "input-row" },
-          h(
-            "button",
-            {
-              class: "btn btn-secondary",
-              type: "button",
-              onclick: async () => {
-                linkInput.select();
-                try {
-                  await navigator.clipboard.writeText(link);
-                  toast("Owner link copied.");
-                } catch {
-                  document.execCommand && document.execCommand("copy");
-                  toast("Owner link selected; copy it now.");
-                }
-              },
-            },
-            "Copy link",
-          ),
-          h(
-            "button",
-            {
-              class: "btn btn-ghost",
-              type: "button",
-              onclick: () => {
-                if (!confirm("Forget the owner key on this device? You'll need the owner link to DJ again.")) return;
-                ownerKeys.remove(stationID);
-                toast("Forgot the owner key on this device.");
-                navigate(stationPath(stationID), { replace: true });
-                location.reload();
-              },
-            },
-            "Forget key",
-          ),
-        ),
-      ),
-    );
+  function setRole(next) {
+    const value = next === "none" ? "listener" : next || null;
+    if (value === role) return;
+    const was = role;
+    role = value;
+    if (!ready) return;
+    applyRole();
+    if (was && canDJ(value) && !canDJ(was)) toast(value === "codj" ? "You're a co-DJ now: the booth is open." : "The booth is open.");
+    else if (was && canDJ(was) && !canDJ(value)) toast("You're a listener again: the booth is closed.");
   }
 
   // State helpers.
@@ -258,7 +289,9 @@ export function createStationView({ clock, player }, route) {
       if (success) toast(success);
     } catch (error) {
       if (error.code === "forbidden") {
-        toast("This device's owner key doesn't open the booth. Forget it and use the owner link again.", { kind: "error" });
+        // The server's word: e.g. listeners cannot skip, delete or reorder.
+        toast(error.message || "Only the station's DJs can do that.", { kind: "error" });
+        refreshRole();
       } else if (error.code !== "not_current" && error.code !== "closed") {
         toast(error.message, { kind: "error" });
       }
@@ -343,17 +376,27 @@ export function createStationView({ clock, player }, route) {
   // Rendering.
   function renderStation() {
     const station = session.station;
-    setText(freqChip.firstChild, station.frequency);
+    // A private station may have no frequency (no code right now, or it is
+    // hidden from you): the chip says how it is reached instead.
+    const frequency = station.frequency || null;
+    setText(freqChip.firstChild, frequency || visibilityLabel(station.visibility, { short: true }) || "··.·");
+    freqChip.lastChild.hidden = !frequency;
+    freqChip.classList.toggle("is-private", !frequency);
     setText(stationName, station.name);
-    document.title = `${station.frequency} ${station.name} · Wavelength`;
-    el.dataset.frequency = station.frequency;
+    if (mode !== "settings") document.title = `${frequency ? `${frequency} ` : ""}${station.name} · Wavelength`;
+    if (frequency) el.dataset.frequency = frequency;
+    else delete el.dataset.frequency;
+    el.dataset.visibility = station.visibility || "public";
   }
 
   function renderConnection() {
     const state = session.connection;
     connPill.dataset.state = state;
     el.dataset.connection = state;
-    setText(connPill, { connecting: "Tuning…", live: "Live", reconnecting: "Reconnecting…", outdated: "Update", closed: "Off" }[state] || state);
+    setText(
+      connPill,
+      { connecting: "Tuning…", live: "Live", reconnecting: "Reconnecting…", outdated: "Update", closed: "Off", removed: "Off", ended: "Off air", denied: "Off" }[state] || state,
+    );
     if (state === "outdated") {
       fill(
         banner,
@@ -505,8 +548,150 @@ export function createStationView({ clock, player }, route) {
 
   function setMode(next) {
     mode = next;
-    el.classList.toggle("mode-add", mode === "add" && Boolean(key));
+    const dj = isDJ();
+    el.classList.toggle("mode-add", mode === "add" && dj);
+    if (mode === "settings" && dj && ready) openSettings();
+    else closeSettings();
     if (mode === "add" && library) requestAnimationFrame(() => library.focusSearch());
+  }
+
+  // The settings open over this screen so the music keeps playing here: the
+  // address changes without a route change (the app would otherwise swap
+  // this screen for the settings screen); Back and the settings' own back
+  // link come here again as an ordinary route update.
+  function openSettingsHere(event) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!ready || !isDJ()) return;
+    event.preventDefault();
+    history.pushState(history.state, "", stationHref(stationID, "settings"));
+    setMode("settings");
+    const target = settingsView && settingsView.focusTarget && settingsView.focusTarget();
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  function openSettings() {
+    if (settingsView) return;
+    settingsView = createSettingsView(
+      { path: stationPath(stationID, "settings"), query: new URLSearchParams() },
+      { session, role: () => role },
+    );
+    fill(settingsHost, settingsView.el);
+    settingsHost.hidden = false;
+    grid.hidden = true;
+    bar.hidden = true;
+    el.classList.add("mode-settings");
+    document.title = settingsView.title || "Station settings · Wavelength";
+    window.scrollTo(0, 0);
+  }
+
+  function closeSettings() {
+    if (!settingsView) return;
+    const hadFocus = settingsHost.contains(document.activeElement);
+    settingsView.destroy();
+    settingsView = null;
+    fill(settingsHost);
+    settingsHost.hidden = true;
+    grid.hidden = false;
+    bar.hidden = false;
+    el.classList.remove("mode-settings");
+    if (session && session.station && session.station.name) renderStation();
+    if (hadFocus) stationName.focus({ preventScroll: true });
+  }
+
+  async function refreshRole() {
+    try {
+      const access = await fetchAccess(stationID);
+      if (!destroyed && access) setRole(access.role);
+    } catch {
+      // The WebSocket will tell us.
+    }
+  }
+
+  // The end of the station for this page: removed, banned, the session
+  // ended, or not allowed in. Playback stops and nothing reconnects.
+  // `name` is the station's name, or null when it never loaded.
+  const mid = (name) => name || "this station";
+  const lead = (name) => name || "This station";
+  const OVER_TEXT = {
+    removed: (name) => [`You were removed from ${mid(name)}`, "The host took you off this station, so the music has stopped here."],
+    banned: (name) => [`You were banned from ${mid(name)}`, "The host banned you from this station. You can't tune back in."],
+    left: (name) => [`You left ${mid(name)}`, "You left this station from another window or device."],
+    ended: (name) => ["The host ended this session", `${lead(name)} is off the air. Thanks for listening.`],
+    ended_by_you: () => ["You ended this session", "Everyone was disconnected and the access code was released. Your listeners join again with a new code or an invite."],
+    sign_in_required: (name) => [`${lead(name)} is private`, "Ask the host for its frequency and access code, or for an invite link."],
+    not_a_member: (name) => [`${lead(name)} is private`, "Ask the host for its frequency and access code, or for an invite link."],
+    banned_access: (name) => ["You can't listen here", `You were banned from ${mid(name)}.`],
+    station_full: (name) => [`${lead(name)} is full`, "It has as many listeners as the host allows. Try again in a little while."],
+  };
+
+  function showOver(kind, { code = null, message = "" } = {}) {
+    if (over || destroyed) return;
+    const named = session && session.station && session.station.name;
+    // Not a member of a private station whose frequency we know: the join
+    // screen asks for the access code.
+    if (kind === "denied" && (code === "sign_in_required" || code === "not_a_member")) {
+      const frequency = (session && session.station && session.station.frequency) || route.query.get("f");
+      if (frequency) {
+        over = "join";
+        if (session) session.close();
+        player.stop();
+        navigate(["join", frequency], { replace: true });
+        return;
+      }
+    }
+    over = kind === "denied" ? code || "not_a_member" : kind;
+    closeSettings();
+    applyRoleSafely();
+    if (session) session.close();
+    player.stop();
+    staticFx.off();
+    el.dataset.state = over;
+    // The connection is over for good: never "reconnecting".
+    el.dataset.connection = kind === "ended" ? "ended" : kind === "denied" ? "denied" : "removed";
+    el.classList.add("is-over");
+    const hostEnded = over === "ended" && role === "owner";
+    const key = hostEnded ? "ended_by_you" : over === "banned" && kind === "denied" ? "banned_access" : over;
+    const [title, line] = (OVER_TEXT[key] || (() => ["Can't tune in", message || "This station isn't available to you."]))(named || null);
+    const heading = h("h1", { class: "over-title", tabindex: "-1" }, title);
+    const actions = h("div", { class: "over-actions" });
+    if (over === "sign_in_required" || over === "not_a_member") {
+      actions.append(h("a", { class: "btn btn-primary", href: "#/join" }, "Enter a code"));
+    }
+    if (hostEnded) {
+      actions.append(h("button", { class: "btn btn-primary", type: "button", onclick: () => navigate(stationPath(stationID)) }, "Back on the air"));
+    }
+    if (over === "station_full") {
+      actions.append(h("button", { class: "btn btn-primary", type: "button", onclick: () => navigate(stationPath(stationID)) }, "Try again"));
+    }
+    actions.append(h("a", { class: `btn ${actions.childElementCount ? "btn-secondary" : "btn-primary"}`, href: "#/" }, "Back to the dial"));
+    const notice = h(
+      "div",
+      { class: "station-over", role: "alert", dataset: { reason: over } },
+      h(
+        "div",
+        { class: "over-card" },
+        h("p", { class: "over-lamp" }, h("span", { class: "offair-lamp" }, over === "ended" ? "Off air" : "Signal lost")),
+        heading,
+        h("p", { class: "over-line" }, line),
+        actions,
+      ),
+    );
+    fill(grid);
+    grid.hidden = true;
+    fill(banner);
+    el.append(notice);
+    setText(connPill, "Off");
+    connPill.dataset.state = "closed";
+    listenersPill.hidden = true;
+    if (kind !== "denied") document.title = `${title} · Wavelength`;
+    heading.focus({ preventScroll: true });
+  }
+
+  function applyRoleSafely() {
+    if (!ready) return;
+    skipButton.remove();
+    holdButton.remove();
+    settingsLink.hidden = true;
   }
 
   // Lifecycle.
@@ -515,23 +700,29 @@ export function createStationView({ clock, player }, route) {
     staticFx.on();
     overlay.className = "art-overlay is-shown is-tuning";
     fill(overlay, h("p", { class: "overlay-text tuning-text" }, "Tuning in…"));
+    // Who we are: to tell a `removed` about us from one about someone else.
+    if (me && typeof me.load === "function" && !me.person) Promise.resolve(me.load()).catch(() => {});
     // The live connection and the player start while the station is looked
     // up: the snapshot, the clock probes and the audio fetch don't wait on it.
-    let ready = false;
-    session = new StationSession({ station: { id: stationID, listeners: 0 }, key, clock });
+    session = new StationSession({
+      station: { id: stationID, listeners: 0 },
+      clock,
+      selfID: () => (me && me.person ? me.person.id : null),
+    });
     session.addEventListener("change", (event) => {
-      if (destroyed) return;
+      if (destroyed || over) return;
       const reason = event.detail.reason;
       if (reason === "snapshot" || reason === "timeline") {
         player.setTimeline(session.timeline);
         if (reason === "snapshot") player.recover();
       }
       if (reason === "connection" && session.connection === "live") player.recover();
+      if (reason === "role") setRole(session.role);
       if (!ready) return;
       if (reason === "snapshot" || reason === "timeline") {
         renderStation();
         renderHistory();
-        if (key) renderHold();
+        if (isDJ()) renderHold();
         renderListeners();
         frame();
         el.dataset.revision = String(session.timeline.revision);
@@ -540,15 +731,32 @@ export function createStationView({ clock, player }, route) {
       if (reason === "connection" || reason === "snapshot") renderConnection();
     });
     session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
+    session.addEventListener("removed", (event) => {
+      if (destroyed) return;
+      const { person, reason, self } = event.detail;
+      if (self) {
+        showOver(reason === "banned" ? "banned" : reason === "left" ? "left" : "removed");
+        return;
+      }
+      const name = (person && person.name) || "Someone";
+      toast(reason === "left" ? `${name} left` : `${name} was removed`);
+    });
+    session.addEventListener("ended", () => showOver("ended"));
+    session.addEventListener("denied", (event) => showOver("denied", event.detail));
     player.addEventListener("state", renderPlayer);
     player.addEventListener("mode", renderMode);
     player.start({ tunedAt });
     session.start();
+    const accessAnswer = fetchAccess(stationID).catch(() => null);
     let station;
     try {
       station = await api.station(stationID);
     } catch (error) {
-      if (destroyed) return;
+      if (destroyed || over) return;
+      if (["sign_in_required", "not_a_member", "banned", "station_full"].includes(error.code)) {
+        showOver("denied", { code: error.code, message: error.message });
+        return;
+      }
       session.close();
       session = null;
       player.stop();
@@ -577,15 +785,24 @@ export function createStationView({ clock, player }, route) {
       listenersPill.hidden = true;
       return;
     }
-    if (destroyed) return;
+    const access = await accessAnswer;
+    if (destroyed || over) return;
     // A snapshot that came first has the fresher station.
     if (!session.timeline) {
       session.station = station;
       session.listeners = station.listeners || 0;
+    } else {
+      session.station = { ...station, ...session.station };
     }
+    if (access && access.canListen === false) {
+      showOver("denied", { code: access.reason || "not_a_member" });
+      return;
+    }
+    // The WebSocket's `access` may have come first; it is the fresher.
+    const initialRole = session.role || (access && access.role) || station.role || null;
+    role = initialRole === "none" ? "listener" : initialRole;
     ready = true;
-    setupOwner();
-    setMode(mode);
+    applyRole();
     renderStation();
     renderListeners();
     renderConnection();
@@ -594,7 +811,7 @@ export function createStationView({ clock, player }, route) {
       el.dataset.revision = String(session.timeline.revision);
     }
     disconnectMedia = connectMediaSession(player, {
-      stationName: () => (session ? `${session.station.frequency} ${session.station.name}` : "Wavelength"),
+      stationName: () => (session ? [session.station.frequency, session.station.name].filter(Boolean).join(" ") : "Wavelength"),
       onStop: () => {
         player.pause();
         renderPlayer();
@@ -607,6 +824,7 @@ export function createStationView({ clock, player }, route) {
     frame();
     frameTimer = setInterval(frame, FRAME_MS);
     el.dataset.state = "ready";
+    if (mode === "settings" && settingsView) settingsView.focusTarget()?.focus({ preventScroll: true });
   }
 
   // After the caller has taken down the previous screen (whose destroy()
@@ -619,10 +837,25 @@ export function createStationView({ clock, player }, route) {
     el,
     update(nextRoute) {
       if (nextRoute.path[0] !== "station" || nextRoute.path[1] !== stationID) return false;
-      setMode(nextRoute.path[2] === "add" ? "add" : "main");
+      const next = modeOf(nextRoute);
+      // Settings open over the playing station when the booth is yours;
+      // otherwise the app shows the settings screen on its own.
+      if (next === "settings" && !(ready && isDJ())) return false;
+      // Over (removed, ended, refused): coming back is a fresh start.
+      if (over) return false;
+      setMode(next);
+      if (next === "settings" && settingsView) {
+        const target = settingsView.focusTarget && settingsView.focusTarget();
+        if (target) target.focus({ preventScroll: true });
+      } else if (!settingsView) {
+        document.title = session && session.station && session.station.name ? `${[session.station.frequency, session.station.name].filter(Boolean).join(" ")} · Wavelength` : document.title;
+      }
       return true;
     },
-    focusTarget: () => stationName,
+    get title() {
+      return settingsView ? settingsView.title : undefined;
+    },
+    focusTarget: () => (settingsView && settingsView.focusTarget ? settingsView.focusTarget() : stationName),
     destroy() {
       destroyed = true;
       clearInterval(frameTimer);
@@ -630,9 +863,15 @@ export function createStationView({ clock, player }, route) {
       player.removeEventListener("state", renderPlayer);
       player.removeEventListener("mode", renderMode);
       disconnectMedia();
+      if (settingsView) settingsView.destroy();
       if (library) library.destroy();
       if (session) session.close();
       player.stop();
     },
   };
+}
+
+function modeOf(route) {
+  const part = route.path[2];
+  return part === "add" ? "add" : part === "settings" ? "settings" : "main";
 }

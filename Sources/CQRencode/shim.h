@@ -1,0 +1,2 @@
+// libqrencode from Debian's libqrencode-dev.
+#include <qrencode.h>

@@ -1,0 +1,88 @@
+/// Something someone may ask to do to a station, checked against their role.
+public enum StationOperation: String, Sendable, CaseIterable {
+    /// DJ commands: queue, queueNext, skip, remove, move, pause, resume, seek.
+    case command
+    /// Choose the robot DJ's song pool.
+    case setPool
+    /// Name, visibility, max listeners.
+    case editSettings
+    /// See the frequency and access code of a code-protected station.
+    case viewCode
+    /// New frequency and access code, optional expiry.
+    case rotateCode
+    case createInvite
+    case listInvites
+    case revokeInvite
+    case viewMembers
+    case grantCoDJ
+    case revokeCoDJ
+    /// Remove someone now (they may rejoin if the station lets them).
+    case kick
+    case ban
+    case unban
+    /// Everyone is told and disconnected.
+    case endSession
+    /// Drop your own membership.
+    case leave
+}
+
+/// Who may do what on a station. The table is the single source of truth:
+/// the server asks `allows`, and the docs are generated from `markdownTable`.
+public enum StationPermissions {
+    private static let owner: Set<StationRole> = [.owner]
+    private static let staff: Set<StationRole> = [.owner, .codj]
+
+    /// THE authorization table: for each operation, the roles that may do it.
+    /// `.none` appears nowhere: someone with no role on a station may do nothing to it.
+    public static let table: [StationOperation: Set<StationRole>] = [
+        .command: staff,
+        .setPool: staff,
+        .editSettings: owner,
+        .viewCode: staff,
+        .rotateCode: owner,
+        .createInvite: staff,
+        .listInvites: staff,
+        .revokeInvite: staff,
+        .viewMembers: staff,
+        .grantCoDJ: owner,
+        .revokeCoDJ: owner,
+        .kick: staff,
+        .ban: owner,
+        .unban: owner,
+        .endSession: owner,
+        // The owner can't leave their own station (they'd orphan it); they end it or delete it.
+        .leave: [.listener, .codj],
+    ]
+
+    public static func allows(_ role: StationRole, _ operation: StationOperation) -> Bool {
+        // A missing row refuses, so a new operation is closed until someone grants it.
+        table[operation]?.contains(role) ?? false
+    }
+
+    /// Kick and ban also need the target to rank strictly below the actor: a
+    /// co-DJ may remove listeners, never the owner or another co-DJ, and nobody
+    /// removes the owner.
+    ///
+    /// This checks rank only, plus that the actor may remove anyone at all
+    /// (may `kick`); the server must still check `allows(actor, .ban)` for bans.
+    public static func mayRemove(actor: StationRole, target: StationRole) -> Bool {
+        allows(actor, .kick) && target != .owner && target < actor
+    }
+
+    /// A Markdown table (operation | owner | co-DJ | listener | none) with ✓/—
+    /// cells, generated from `table` so docs can be checked against the code.
+    public static func markdownTable() -> String {
+        let columns: [(title: String, role: StationRole)] = [
+            ("owner", .owner), ("co-DJ", .codj), ("listener", .listener), ("none", .none),
+        ]
+        var lines = [
+            "| operation | " + columns.map(\.title).joined(separator: " | ") + " |",
+            "|---|" + columns.map { _ in ":---:|" }.joined(),
+        ]
+        for operation in StationOperation.allCases {
+            let cells = columns.map { allows($0.role, operation) ? "✓" : "—" }
+            lines.append("| `\(operation.rawValue)` | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

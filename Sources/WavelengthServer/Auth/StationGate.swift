@@ -1,0 +1,69 @@
+import Hummingbird
+import WavelengthCore
+import WavelengthStorage
+
+/// Answers "who is this person on this station, and may they listen?"
+/// from the station's record and what storage knows, through the pure
+/// `ListenPolicy` and `StationPermissions`.
+struct StationGate: Sendable {
+    let access: any StationAccessRepository
+
+    struct Verdict: Sendable {
+        var role: StationRole
+        var decision: ListenDecision
+    }
+
+    func verdict(_ caller: Caller, on record: StationRecord) async throws -> Verdict {
+        var facts = AccessFacts(hasIdentity: caller.person != nil)
+        if let personID = caller.personID {
+            facts.isOwner = record.ownerID == personID
+            let stored = try await access.access(stationID: record.id, personID: personID, ownerID: record.ownerID)
+            facts.isCoDJ = stored.memberRole == .codj
+            facts.isMember = stored.memberRole != nil
+            facts.isBanned = stored.banned
+            facts.followsOwner = stored.followsOwner
+        }
+        return Verdict(
+            role: ListenPolicy.role(facts, visibility: record.visibility),
+            decision: ListenPolicy.decide(facts, visibility: record.visibility))
+    }
+
+    /// The caller's role, or a refusal when they may not even listen.
+    func requireListener(_ caller: Caller, on record: StationRecord) async throws -> StationRole {
+        let verdict = try await verdict(caller, on: record)
+        try Self.check(verdict.decision)
+        return verdict.role
+    }
+
+    /// The caller's role when it allows `operation`, or a 401/403.
+    func require(_ operation: StationOperation, _ caller: Caller, on record: StationRecord) async throws -> StationRole {
+        guard caller.person != nil else {
+            throw APIError(.unauthorized, code: "sign_in_required", "Sign in to do that.")
+        }
+        let verdict = try await verdict(caller, on: record)
+        guard StationPermissions.allows(verdict.role, operation) else {
+            throw APIError(.forbidden, code: "forbidden", Self.refusal(operation))
+        }
+        return verdict.role
+    }
+
+    static func check(_ decision: ListenDecision) throws {
+        switch decision {
+        case .allowed: return
+        case .signInRequired:
+            throw APIError(.unauthorized, code: "sign_in_required", "This station is private: join it or sign in first.")
+        case .notAMember:
+            throw APIError(.forbidden, code: "not_a_member", "This station is private, and you haven't joined it.")
+        case .banned:
+            throw APIError(.forbidden, code: "banned", "You were banned from this station.")
+        }
+    }
+
+    static func refusal(_ operation: StationOperation) -> String {
+        switch operation {
+        case .command: "Only the station's DJ and co-DJs can control the music."
+        case .leave: "Only members can leave; owners can end the session instead."
+        default: "Only the station's owner\(StationPermissions.allows(.codj, operation) ? " and co-DJs" : "") can do that."
+        }
+    }
+}

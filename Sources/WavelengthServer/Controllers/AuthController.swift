@@ -1,0 +1,188 @@
+import Foundation
+import Hummingbird
+import WavelengthCore
+import WavelengthStorage
+import WavelengthWire
+
+/// Sign up, log in, guests, tokens, log out and passwords.
+///
+/// Every answer that starts a session either sets the HttpOnly session
+/// cookie (browsers) or, when the body asks for `"tokens": true`, returns
+/// a bearer token pair (SDKs) and sets no cookie.
+struct AuthController {
+    let auth: AuthService
+    let people: any PeopleRepository
+    let access: any StationAccessRepository
+    let directory: StationDirectory
+    let attempts: AttemptGuard
+    let secureCookies: Bool
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/api/auth/signup", use: signup)
+        router.post("/api/auth/login", use: login)
+        router.post("/api/auth/guest", use: guest)
+        router.post("/api/auth/refresh", use: refresh)
+        router.post("/api/auth/logout", use: logout)
+        router.post("/api/auth/password", use: changePassword)
+        router.get("/api/auth/me", use: me)
+    }
+
+    @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await request.decode(as: SignupRequest.self, context: context)
+        let handle = try Validation.handle(body.handle)
+        let name = try Validation.displayName(body.displayName)
+        let password = try Validation.password(body.password)
+        // A guest who signs up keeps their id, so memberships carry over.
+        let guest = context.caller.person?.kind == .guest ? context.caller.person : nil
+        if context.caller.isUser {
+            throw APIError(.conflict, code: "already_signed_in", "You are signed in already; log out first.")
+        }
+        let person = PersonRecord(
+            id: guest?.id ?? Secrets.id("u"), kind: .user, handle: handle, displayName: name,
+            passwordHash: try await auth.hashPassword(password), createdAt: guest?.createdAt ?? auth.clock.now())
+        let hub: StationHub
+        do {
+            hub = try await directory.createAccount(person, upgrading: guest != nil, people: people)
+        } catch StorageError.handleTaken {
+            throw APIError(.conflict, code: "handle_taken", "The handle \(handle) is taken; try another.")
+        }
+        if guest != nil, let old = context.caller.sessionID {
+            try await people.revokeSession(id: old, at: auth.clock.now())
+        }
+        let station = try await hub.view().seen(as: .owner)
+        return try await startSession(
+            for: person, station: station, tokens: body.tokens == true, status: .created, request: request,
+            context: context)
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await request.decode(as: LoginRequest.self, context: context)
+        // Bounded before anything touches them; the answer never says which was wrong.
+        let handle = String(body.handle.trimmingCharacters(in: .whitespaces).lowercased().prefix(64))
+        guard body.password.utf8.count <= 1024 else { throw Self.invalidCredentials }
+        try await attempts.checkLogin(address: context.remoteAddress, handle: handle)
+        let person = try await people.person(handle: handle)
+        let valid = try await auth.verifyPassword(body.password, hash: person?.passwordHash)
+        guard valid, let person, person.kind == .user else {
+            await attempts.loginFailed(address: context.remoteAddress, handle: handle)
+            throw Self.invalidCredentials
+        }
+        await attempts.loginSucceeded(handle: handle)
+        return try await startSession(
+            for: person, station: try await ownStation(of: person), tokens: body.tokens == true, status: .ok,
+            request: request, context: context)
+    }
+
+    @Sendable func guest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await request.decode(as: GuestRequest.self, context: context)
+        let name = try Validation.displayName(body.displayName)
+        let person = PersonRecord(
+            id: Secrets.id("g"), kind: .guest, handle: nil, displayName: name, passwordHash: nil,
+            createdAt: auth.clock.now())
+        try await people.insertGuest(person)
+        return try await startSession(
+            for: person, station: nil, tokens: body.tokens == true, status: .created, request: request,
+            context: context)
+    }
+
+    @Sendable func refresh(_ request: Request, context: AppRequestContext) async throws -> RefreshResponse {
+        let body = try await request.decode(as: RefreshRequest.self, context: context)
+        guard let tokens = try await auth.refresh(body.refreshToken) else {
+            throw APIError(.unauthorized, code: "invalid_token", "The refresh token is invalid, used or expired; log in again.")
+        }
+        return RefreshResponse(tokens: tokens)
+    }
+
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let session = context.caller.sessionID {
+            try await people.revokeSession(id: session, at: auth.clock.now())
+        }
+        var response = Response(status: .noContent)
+        clearCookies(&response)
+        return response
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let person = context.caller.person, person.kind == .user else {
+            throw APIError(.unauthorized, code: "sign_in_required", "Log in to change your password.")
+        }
+        let body = try await request.decode(as: ChangePasswordRequest.self, context: context)
+        let password = try Validation.password(body.newPassword)
+        guard body.currentPassword.utf8.count <= 1024,
+            try await auth.verifyPassword(body.currentPassword, hash: person.passwordHash)
+        else {
+            throw APIError(.forbidden, code: "wrong_password", "Your current password is not right.")
+        }
+        try await people.changePassword(
+            personID: person.id, hash: try await auth.hashPassword(password), keepingSession: context.caller.sessionID,
+            at: auth.clock.now())
+        return Response(status: .noContent)
+    }
+
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> MeResponse {
+        guard let person = context.caller.person else { return MeResponse(person: nil, csrfToken: nil) }
+        let csrf = context.caller.viaCookie ? context.caller.sessionID.map(auth.csrfToken(sessionID:)) : nil
+        return MeResponse(person: try await view(of: person), csrfToken: csrf)
+    }
+
+    // MARK: Helpers
+
+    static let invalidCredentials = APIError(
+        .unauthorized, code: "invalid_credentials", "That handle and password don't match an account.")
+
+    private func startSession(
+        for person: PersonRecord, station: StationView?, tokens: Bool, status: HTTPResponse.Status, request: Request,
+        context: AppRequestContext
+    ) async throws -> Response {
+        let (session, secret) = try await auth.openSession(for: person, kind: tokens ? .bearer : .cookie)
+        let personView = try await view(of: person, stationID: station?.id)
+        if tokens {
+            let body = AuthResponse(
+                person: personView, station: station, csrfToken: nil,
+                tokens: try await auth.tokens(for: session, refreshToken: secret))
+            return try JSONResponse(status: status, value: body).response(from: request, context: context)
+        }
+        let csrf = auth.csrfToken(sessionID: session.id)
+        let body = AuthResponse(person: personView, station: station, csrfToken: csrf, tokens: nil)
+        var response = try JSONResponse(status: status, value: body).response(from: request, context: context)
+        let maxAge = Int(AuthService.sessionLifetime / 1000)
+        response.setCookie(
+            Cookie(
+                name: SessionAuthenticator.sessionCookie, value: secret, maxAge: maxAge, path: "/",
+                secure: secureCookies, httpOnly: true, sameSite: .lax))
+        // Readable by the page, which echoes it in X-CSRF-Token.
+        response.setCookie(
+            Cookie(
+                name: SessionAuthenticator.csrfCookie, value: csrf, maxAge: maxAge, path: "/", secure: secureCookies,
+                httpOnly: false, sameSite: .lax))
+        return response
+    }
+
+    private func clearCookies(_ response: inout Response) {
+        for name in [SessionAuthenticator.sessionCookie, SessionAuthenticator.csrfCookie] {
+            response.setCookie(
+                Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secureCookies, httpOnly: true, sameSite: .lax))
+        }
+    }
+
+    private func ownStation(of person: PersonRecord) async throws -> StationView? {
+        guard let record = try await access.stations(ownedBy: [person.id]).first(where: \.personal) else { return nil }
+        return try await directory.views(of: [record]).first?.seen(as: .owner)
+    }
+
+    func view(of person: PersonRecord, stationID: StationID? = nil) async throws -> PersonView {
+        var station = stationID
+        if station == nil, person.kind == .user {
+            station = try await access.stations(ownedBy: [person.id]).first(where: \.personal)?.id
+        }
+        return PersonView(person, stationID: station)
+    }
+}
+
+extension PersonView {
+    init(_ person: PersonRecord, stationID: StationID?) {
+        self.init(
+            id: person.id, kind: person.kind.rawValue, handle: person.handle, displayName: person.displayName,
+            stationID: stationID)
+    }
+}

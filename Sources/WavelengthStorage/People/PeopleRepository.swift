@@ -1,0 +1,75 @@
+import WavelengthCore
+
+/// Accounts, guests, sessions and the follow graph.
+public protocol PeopleRepository: Sendable {
+    /// Saves a new user (or upgrades the guest with `person.id` in place) and
+    /// creates their own station with a free frequency, in one transaction.
+    /// Throws `StorageError.handleTaken` when the handle is in use.
+    func createAccount(_ person: PersonRecord, station: StationRecord, upgrading: Bool, now: EpochMillis)
+        async throws -> StationRecord
+    func insertGuest(_ person: PersonRecord) async throws
+    func person(id: String) async throws -> PersonRecord?
+    func person(handle: String) async throws -> PersonRecord?
+    /// Users whose handle or display name starts with `prefix`.
+    func searchPeople(prefix: String, limit: Int) async throws -> [PersonRecord]
+    /// Sets a new password hash and revokes every other session of the person.
+    func changePassword(personID: String, hash: String, keepingSession: String?, at: EpochMillis) async throws
+
+    func insertSession(_ session: SessionRecord) async throws
+    func session(tokenHash: String) async throws -> SessionRecord?
+    func session(id: String) async throws -> SessionRecord?
+    func revokeSession(id: String, at: EpochMillis) async throws
+    /// Replaces a session's secret (refresh-token rotation); false when the
+    /// old secret no longer matches a live session.
+    func rotateSession(id: String, from oldHash: String, to newHash: String, expiresAt: EpochMillis, at: EpochMillis)
+        async throws -> Bool
+
+    func follow(_ followerID: String, _ followeeID: String, at: EpochMillis) async throws
+    func unfollow(_ followerID: String, _ followeeID: String) async throws
+    func followers(of personID: String, limit: Int) async throws -> [PersonRecord]
+    func following(of personID: String, limit: Int) async throws -> [PersonRecord]
+    func followCounts(of personID: String) async throws -> (followers: Int, following: Int)
+    func isFollowing(_ followerID: String, _ followeeID: String) async throws -> Bool
+    /// The ids of everyone `personID` follows.
+    func followeeIDs(of personID: String) async throws -> Set<String>
+
+    /// The signing key for access tokens, made on first use and kept.
+    func serverSecret(named name: String, make: @Sendable () -> [UInt8]) async throws -> [UInt8]
+}
+
+/// Who may do what on a station: members, co-DJs, bans, invites, codes.
+public protocol StationAccessRepository: Sendable {
+    func access(stationID: StationID, personID: String, ownerID: String?) async throws -> StoredAccess
+    /// Adds a listener membership; an existing co-DJ stays a co-DJ.
+    func join(stationID: StationID, personID: String, at: EpochMillis) async throws
+    func setMemberRole(stationID: StationID, personID: String, role: StationRole, at: EpochMillis) async throws
+    func leave(stationID: StationID, personID: String) async throws
+    /// Drops every listener membership (co-DJs stay), when the owner ends the session.
+    func dropListeners(stationID: StationID) async throws
+    func ban(stationID: StationID, personID: String, at: EpochMillis) async throws
+    func unban(stationID: StationID, personID: String) async throws
+    /// Members, co-DJs and banned people, with their person rows.
+    func memberships(stationID: StationID) async throws -> [MembershipRow]
+    func people(ids: [String]) async throws -> [String: PersonRecord]
+
+    func stations(ownedBy personIDs: Set<String>) async throws -> [StationRecord]
+    func updateStation(id: StationID, name: String, visibility: StationVisibility, maxListeners: Int?) async throws
+        -> StationRecord?
+    /// Gives the station a free frequency (and a new access code), in one
+    /// transaction. Returns the new record and the station whose code was
+    /// taken back to make room, if any.
+    func assignCode(
+        stationID: StationID, accessCode: String?, expiresAt: EpochMillis?, now: EpochMillis,
+        pick: @Sendable (Set<String>) -> String?
+    ) async throws -> (record: StationRecord, reclaimedFrom: StationID?)
+    func releaseCode(stationID: StationID) async throws
+    /// Makes `ownerID` the owner when `keyHash` matches; voids the key.
+    func claim(stationID: StationID, keyHash: String, ownerID: String, ownerName: String) async throws
+        -> StationRecord?
+
+    func insertInvite(_ invite: InviteRecord) async throws
+    func invite(tokenHash: String) async throws -> InviteRecord?
+    func invites(stationID: StationID) async throws -> [InviteRecord]
+    func revokeInvite(id: String, stationID: StationID, at: EpochMillis) async throws -> Bool
+    func countInviteUse(id: String) async throws
+}

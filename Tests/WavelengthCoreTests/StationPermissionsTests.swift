@@ -1,0 +1,87 @@
+import Testing
+@testable import WavelengthCore
+
+@Suite("Station permissions")
+struct StationPermissionsTests {
+    /// Written out by hand from the spec, not derived from `table`, so a wrong
+    /// edit to the table fails here.
+    static let expected: [StationOperation: Set<StationRole>] = [
+        .command: [.owner, .codj],
+        .setPool: [.owner, .codj],
+        .editSettings: [.owner],
+        .viewCode: [.owner, .codj],
+        .rotateCode: [.owner],
+        .createInvite: [.owner, .codj],
+        .listInvites: [.owner, .codj],
+        .revokeInvite: [.owner, .codj],
+        .viewMembers: [.owner, .codj],
+        .grantCoDJ: [.owner],
+        .revokeCoDJ: [.owner],
+        .kick: [.owner, .codj],
+        .ban: [.owner],
+        .unban: [.owner],
+        .endSession: [.owner],
+        .leave: [.listener, .codj],
+    ]
+
+    @Test func theExpectedListCoversEveryOperation() {
+        #expect(Set(Self.expected.keys) == Set(StationOperation.allCases))
+    }
+
+    @Test(arguments: StationOperation.allCases)
+    func everyRoleIsAllowedOrRefusedAsSpecified(_ operation: StationOperation) {
+        let allowed = Self.expected[operation] ?? []
+        for role in StationRole.allCases {
+            #expect(
+                StationPermissions.allows(role, operation) == allowed.contains(role),
+                "\(role) \(allowed.contains(role) ? "should" : "should not") be allowed to \(operation)")
+        }
+    }
+
+    @Test func someoneWithNoRoleMayDoNothing() {
+        for operation in StationOperation.allCases {
+            #expect(!StationPermissions.allows(.none, operation))
+        }
+    }
+
+    @Test func rolesAreRanked() {
+        #expect(StationRole.none < .listener)
+        #expect(StationRole.listener < .codj)
+        #expect(StationRole.codj < .owner)
+        #expect(StationRole.allCases.sorted() == [.none, .listener, .codj, .owner])
+    }
+
+    @Test func removalOnlyGoesDownwards() {
+        // The owner removes anyone but themselves.
+        #expect(StationPermissions.mayRemove(actor: .owner, target: .codj))
+        #expect(StationPermissions.mayRemove(actor: .owner, target: .listener))
+        #expect(StationPermissions.mayRemove(actor: .owner, target: .none))
+        #expect(!StationPermissions.mayRemove(actor: .owner, target: .owner))
+        // A co-DJ removes listeners, never another co-DJ or the owner.
+        #expect(StationPermissions.mayRemove(actor: .codj, target: .listener))
+        #expect(StationPermissions.mayRemove(actor: .codj, target: .none))
+        #expect(!StationPermissions.mayRemove(actor: .codj, target: .codj))
+        #expect(!StationPermissions.mayRemove(actor: .codj, target: .owner))
+        // Listeners and strangers remove nobody, even someone ranked below them.
+        for target in StationRole.allCases {
+            #expect(!StationPermissions.mayRemove(actor: .listener, target: target))
+            #expect(!StationPermissions.mayRemove(actor: .none, target: target))
+        }
+    }
+
+    @Test func markdownTableHasOneRowPerOperation() {
+        let lines = StationPermissions.markdownTable().split(separator: "\n")
+        #expect(lines.count == 2 + StationOperation.allCases.count)
+        #expect(lines[0] == "| operation | owner | co-DJ | listener | none |")
+        for operation in StationOperation.allCases {
+            #expect(lines.filter { $0.hasPrefix("| `\(operation.rawValue)` |") }.count == 1)
+        }
+        #expect(lines.contains("| `leave` | — | ✓ | ✓ | — |"))
+        #expect(lines.contains("| `kick` | ✓ | ✓ | — | — |"))
+        #expect(lines.contains("| `ban` | ✓ | — | — | — |"))
+    }
+
+    @Test func onlyPublicStationsAreListed() {
+        #expect(StationVisibility.allCases.filter(\.isListed) == [.public])
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WavelengthCore
+import WavelengthWire
+
+/// Walks the whole authorization table over HTTP: every operation, tried by
+/// someone of every role (and by nobody at all), must be allowed exactly
+/// where `StationPermissions.table` says and refused everywhere else.
+@Suite("The authorization table", .timeLimit(.minutes(3)))
+struct AuthorizationTableTests {
+    /// The people of one code-protected party station.
+    struct Cast {
+        var owner: TestAccount
+        var codj: TestAccount
+        var listener: TestAccount
+        var outsider: TestAccount
+        /// Someone to grant, kick and ban.
+        var victim: TestAccount
+        var stationID: String
+
+        func account(for role: StationRole) -> TestAccount {
+            switch role {
+            case .owner: owner
+            case .codj: codj
+            case .listener: listener
+            case .none: outsider
+            }
+        }
+    }
+
+    @Test func everyOperationForEveryRole() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let people = (
+                owner: try await client.signUp(), codj: try await client.signUp(),
+                listener: try await client.signUp(), outsider: try await client.signUp(),
+                victim: try await client.guest("Victim")
+            )
+            let track = try await client.firstTrack(matching: "a")
+            var checked = 0
+            for operation in StationOperation.allCases {
+                // A fresh station per operation: some operations (end, leave,
+                // ban) change who is who.
+                let cast = try await Self.stage(client, people)
+                // Nobody signed in: always refused, with 401.
+                let anonymous = try await Self.attempt(operation, by: nil, cast: cast, track: track.id, client: client)
+                #expect(anonymous.status == .unauthorized, "\(operation) by nobody answered \(anonymous.status)")
+                // Least to most privileged, so an allowed leave or end comes last.
+                for role in [StationRole.none, .listener, .codj, .owner] {
+                    let response = try await Self.attempt(
+                        operation, by: cast.account(for: role), cast: cast, track: track.id, client: client)
+                    let allowed = StationPermissions.allows(role, operation)
+                    if allowed {
+                        #expect(
+                            (200..<300).contains(response.status.code),
+                            "\(operation) by \(role) should be allowed; answered \(response.status) \(String(buffer: response.body))")
+                    } else {
+                        #expect(
+                            response.status == .forbidden || response.status == .unauthorized,
+                            "\(operation) by \(role) should be refused; answered \(response.status)")
+                    }
+                    checked += 1
+                }
+            }
+            #expect(checked == StationOperation.allCases.count * 4)
+        }
+    }
+
+    /// The table in docs/ARCHITECTURE.md is the one in the code.
+    @Test func theDocumentedTableIsTheCodeTable() throws {
+        let docs = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/ARCHITECTURE.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        #expect(text.contains(StationPermissions.markdownTable()))
+    }
+
+    /// A listener's WebSocket commands are refused like their HTTP ones.
+    @Test func aListenerCannotCommandOverTheWebSocket() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let listener = try await client.signUp()
+            let socket = LiveClient(
+                port: client.port!, path: "/api/stations/\(owner.stationID)/live?v=1", token: listener.token)
+            let access = try await socket.next { if case .access = $0 { true } else { false } }
+            #expect(access == .access(role: .listener))
+            try socket.send(.command(CommandRequest(id: "no-1", command: .skip(entryID: nil))))
+            let refusal = try await socket.next { if case .error = $0 { true } else { false } }
+            guard case .error(let id, let code, _) = refusal else { return }
+            #expect(id == "no-1")
+            #expect(code == "forbidden")
+        }
+    }
+
+    // MARK: Staging
+
+    static func stage(
+        _ client: some TestClientProtocol,
+        _ people: (owner: TestAccount, codj: TestAccount, listener: TestAccount, outsider: TestAccount, victim: TestAccount)
+    ) async throws -> Cast {
+        let created = try await client.send(
+            "/api/stations", .post, as: people.owner, body: CreateStationRequest(name: "Party", visibility: .code))
+        let station = try created.decode(CreateStationResponse.self).station
+        let code = try await client.send("/api/stations/\(station.id)/code", .get, as: people.owner).decode(CodeView.self)
+        for member in [people.codj, people.listener, people.victim] {
+            let joined = try await client.send(
+                "/api/frequencies/\(code.frequency ?? "")/join", .post, as: member,
+                body: JoinRequest(accessCode: code.accessCode))
+            #expect(joined.status == .ok)
+        }
+        let granted = try await client.send("/api/stations/\(station.id)/codjs/\(people.codj.id)", .put, as: people.owner)
+        #expect(granted.status == .ok)
+        return Cast(
+            owner: people.owner, codj: people.codj, listener: people.listener, outsider: people.outsider,
+            victim: people.victim, stationID: station.id)
+    }
+
+    /// Performs one operation as `account` (nil: nobody signed in).
+    static func attempt(
+        _ operation: StationOperation, by account: TestAccount?, cast: Cast, track: String,
+        client: some TestClientProtocol
+    ) async throws -> TestResponse {
+        let station = "/api/stations/\(cast.stationID)"
+        let victim = cast.victim.id
+        switch operation {
+        case .command:
+            let request = CommandRequest(id: "c-\(UUID().uuidString)", command: .append(trackID: track))
+            return try await client.send("\(station)/commands", .post, as: account, body: request)
+        case .setPool:
+            return try await client.send("\(station)/pool", .put, as: account, body: StationPool(trackIDs: []))
+        case .editSettings:
+            return try await client.send(station, .patch, as: account, body: StationSettingsPatch(name: "Renamed"))
+        case .viewCode:
+            return try await client.send("\(station)/code", .get, as: account)
+        case .rotateCode:
+            return try await client.send("\(station)/code", .post, as: account, body: RotateCodeRequest())
+        case .createInvite:
+            return try await client.send("\(station)/invites", .post, as: account, body: CreateInviteRequest())
+        case .listInvites:
+            return try await client.send("\(station)/invites", .get, as: account)
+        case .revokeInvite:
+            let invite = try await client.send("\(station)/invites", .post, as: cast.owner, body: CreateInviteRequest())
+                .decode(InviteCreated.self)
+            return try await client.send("\(station)/invites/\(invite.id)", .delete, as: account)
+        case .viewMembers:
+            return try await client.send("\(station)/members", .get, as: account)
+        case .grantCoDJ:
+            return try await client.send("\(station)/codjs/\(victim)", .put, as: account)
+        case .revokeCoDJ:
+            return try await client.send("\(station)/codjs/\(victim)", .delete, as: account)
+        case .kick:
+            return try await client.send("\(station)/kick", .post, as: account, body: PersonIDRequest(personID: victim))
+        case .ban:
+            return try await client.send("\(station)/ban", .post, as: account, body: PersonIDRequest(personID: victim))
+        case .unban:
+            return try await client.send("\(station)/bans/\(victim)", .delete, as: account)
+        case .endSession:
+            return try await client.send("\(station)/end", .post, as: account)
+        case .leave:
+            return try await client.send("\(station)/membership", .delete, as: account)
+        }
+    }
+}
