@@ -55,7 +55,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         attempts: services.attempts, secureCookies: services.configuration.secureCookies
     ).addRoutes(to: router)
     PeopleController(
-        people: database, access: database, stations: database, directory: services.directory, gate: gate,
+        people: database, access: database, directory: services.directory, gate: gate,
         clock: services.clock
     ).addRoutes(to: router)
     StationsController(directory: services.directory, stations: database, catalog: services.catalog, gate: gate)

@@ -24,7 +24,7 @@ struct PrivateStationTests {
         return Party(host: host, station: station, code: code)
     }
 
-    static func join(_ client: some TestClientProtocol, _ who: TestAccount, frequency: String?, code: String?) async throws
+    static func join(_ client: some TestClientProtocol, _ who: TestAccount?, frequency: String?, code: String?) async throws
         -> TestResponse
     {
         try await client.send("/api/frequencies/\(frequency ?? "0.0")/join", .post, as: who, body: JoinRequest(accessCode: code))
@@ -42,8 +42,14 @@ struct PrivateStationTests {
             #expect(try await client.send("/api/frequencies/\(party.code.frequency!)", .get, as: outsider).status == .notFound)
             let listed = try await client.send("/api/stations", .get).decode([StationView].self)
             #expect(!listed.contains { $0.id == party.station.id })
-            // Joining needs a person.
-            #expect(try await Self.join(client, nil as TestAccount? ?? outsider, frequency: party.code.frequency, code: "000000").status == .notFound)
+            // Joining needs a person (a guest name at least); a wrong code is a miss.
+            let anonymous = try await Self.join(client, nil, frequency: party.code.frequency, code: party.code.accessCode)
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.errorCode == "sign_in_required")
+            let wrong = party.code.accessCode == "000000" ? "111111" : "000000"
+            let missed = try await Self.join(client, outsider, frequency: party.code.frequency, code: wrong)
+            #expect(missed.status == .notFound)
+            #expect(missed.errorCode == "wrong_code")
             let joined = try await Self.join(client, outsider, frequency: party.code.frequency, code: party.code.accessCode)
             #expect(joined.status == .ok)
             #expect(try joined.decode(JoinResponse.self).station.role == .listener)

@@ -7,7 +7,6 @@ import WavelengthWire
 struct PeopleController {
     let people: any PeopleRepository
     let access: any StationAccessRepository
-    let stations: any StationRepository
     let directory: StationDirectory
     let gate: StationGate
     let clock: any ServerClock
@@ -90,29 +89,14 @@ struct PeopleController {
             add("following-live", StationDirectory.busiestFirst(visible.filter(\.onAir)))
             add("following-quiet", visible.filter { !$0.onAir })
         }
-        let everyone = try await directory.list().filter(\.onAir)
-        add("discover", everyone.map { $0.seen(as: .listener) })
-        if caller.person == nil {
-            // Signed out: the quiet public stations too, so the dial is never empty.
-            add("discover", try await directory.list().map { $0.seen(as: .listener) })
-        }
-        return DialView(sections: merged(sections))
+        // Public stations on the air; signed out, the quiet ones too (after
+        // them), so the dial is never empty. `list()` puts live ones first.
+        let everyone = try await directory.list()
+        add("discover", (caller.person == nil ? everyone : everyone.filter(\.onAir)).map { $0.seen(as: .listener) })
+        return DialView(sections: sections)
     }
 
     // MARK: Helpers
-
-    /// Two "discover" sections (signed out) read as one.
-    private func merged(_ sections: [DialView.Section]) -> [DialView.Section] {
-        var result: [DialView.Section] = []
-        for section in sections {
-            if let last = result.last, last.kind == section.kind {
-                result[result.count - 1].stations += section.stations
-            } else {
-                result.append(section)
-            }
-        }
-        return result
-    }
 
     private func signedInUser(_ context: AppRequestContext) throws -> PersonRecord {
         guard let person = context.caller.person, person.kind == .user else {

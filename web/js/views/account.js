@@ -182,6 +182,26 @@ function screen(className, ...children) {
   return h("section", { class: `screen auth-screen ${className}` }, h("div", { class: "auth-card" }, ...children));
 }
 
+/** The sign-up and sign-in screens: the form while signed out, a "you're
+ * signed in" notice otherwise, kept current as the session changes. */
+function authView({ className, caption, heading, title, path, content }) {
+  const body = h("div", { class: "auth-body" });
+  const render = () => {
+    const person = session.person;
+    if (person && person.kind === "user") fill(body, signedInNotice(person));
+    else fill(body, ...content());
+  };
+  render();
+  const unsubscribe = session.onChange(render);
+  return {
+    el: screen(className, glass(caption), heading, body),
+    title,
+    focusTarget: () => heading,
+    update: (next) => next.path[0] === path,
+    destroy: unsubscribe,
+  };
+}
+
 // ----------------------------------------------------------- #/signup
 
 export function createSignupView(route) {
@@ -249,36 +269,24 @@ export function createSignupView(route) {
   for (const f of fields) f.input.addEventListener("input", () => f.setError(""));
 
   const heading = h("h1", { class: "auth-title", tabindex: "-1" }, guest ? "Keep your name" : "Get your own station");
-  const body = h("div", { class: "auth-body" });
-  function render() {
-    const person = session.person;
-    if (person && person.kind === "user") {
-      fill(body, signedInNotice(person));
-    } else {
-      fill(
-        body,
-        h(
-          "p",
-          { class: "auth-lead" },
-          guest
-            ? `You're listening as a guest. Create an account and ${guest.displayName} gets a handle, friends, and a station of your own.`
-            : "Sign up and you're on the air: your own station on a free frequency, and the DJ booth.",
-        ),
-        form,
-        h("p", { class: "auth-switch" }, "Already have an account? ", h("a", { href: authHref("login", nextOf(route) || undefined) }, "Sign in")),
-      );
-    }
-  }
-  render();
-  const unsubscribe = session.onChange(render);
-
-  return {
-    el: screen("signup-screen", glass("NEW STATION"), heading, body),
+  return authView({
+    className: "signup-screen",
+    caption: "NEW STATION",
+    heading,
     title: "Sign up · Wavelength",
-    focusTarget: () => heading,
-    update: (next) => next.path[0] === "signup",
-    destroy: unsubscribe,
-  };
+    path: "signup",
+    content: () => [
+      h(
+        "p",
+        { class: "auth-lead" },
+        guest
+          ? `You're listening as a guest. Create an account and ${guest.displayName} gets a handle, friends, and a station of your own.`
+          : "Sign up and you're on the air: your own station on a free frequency, and the DJ booth.",
+      ),
+      form,
+      h("p", { class: "auth-switch" }, "Already have an account? ", h("a", { href: authHref("login", nextOf(route) || undefined) }, "Sign in")),
+    ],
+  });
 }
 
 // ------------------------------------------------------------ #/login
@@ -330,30 +338,18 @@ export function createLoginView(route) {
   for (const f of fields) f.input.addEventListener("input", () => f.setError(""));
 
   const heading = h("h1", { class: "auth-title", tabindex: "-1" }, "Welcome back");
-  const body = h("div", { class: "auth-body" });
-  function render() {
-    const person = session.person;
-    if (person && person.kind === "user") {
-      fill(body, signedInNotice(person));
-    } else {
-      fill(
-        body,
-        h("p", { class: "auth-lead" }, "Sign in to DJ your station, follow friends and hear them first on the dial."),
-        form,
-        h("p", { class: "auth-switch" }, "New here? ", h("a", { href: authHref("signup", nextOf(route) || undefined) }, "Get your own station")),
-      );
-    }
-  }
-  render();
-  const unsubscribe = session.onChange(render);
-
-  return {
-    el: screen("login-screen", glass("SIGN IN"), heading, body),
+  return authView({
+    className: "login-screen",
+    caption: "SIGN IN",
+    heading,
     title: "Sign in · Wavelength",
-    focusTarget: () => heading,
-    update: (next) => next.path[0] === "login",
-    destroy: unsubscribe,
-  };
+    path: "login",
+    content: () => [
+      h("p", { class: "auth-lead" }, "Sign in to DJ your station, follow friends and hear them first on the dial."),
+      form,
+      h("p", { class: "auth-switch" }, "New here? ", h("a", { href: authHref("signup", nextOf(route) || undefined) }, "Get your own station")),
+    ],
+  });
 }
 
 // ---------------------------------------------------------- #/account
