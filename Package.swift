@@ -61,11 +61,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What storage holds and the repository protocols, with no database
+        // types: SQLite implements them, PostgreSQL can follow. Also an
+        // in-memory implementation for tests.
+        .target(name: "WavelengthStore", dependencies: ["WavelengthCore", "WavelengthLibrary"], swiftSettings: strict),
         // SQLite through GRDB: stations, timelines, history, the library index.
         .target(
             name: "WavelengthStorage",
             dependencies: [
-                "WavelengthCore", "WavelengthLibrary",
+                "WavelengthCore", "WavelengthLibrary", "WavelengthStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

@@ -27,21 +27,4 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notPaused: "The station is not paused."
         }
     }
-
-    /// A stable machine-readable code for clients.
-    public var code: String {
-        switch self {
-        case .unknownEntry: "unknown_entry"
-        case .alreadyPlayed: "already_played"
-        case .entryIsPlaying: "entry_is_playing"
-        case .nothingPlaying: "nothing_playing"
-        case .notCurrent: "not_current"
-        case .indexOutOfRange: "index_out_of_range"
-        case .unknownTrack: "unknown_track"
-        case .timelineFull: "timeline_full"
-        case .positionOutOfRange: "position_out_of_range"
-        case .paused: "paused"
-        case .notPaused: "not_paused"
-        }
-    }
 }

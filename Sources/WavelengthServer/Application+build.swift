@@ -107,13 +107,15 @@ public struct ServerServices: Sendable {
         }
         let catalog = LibraryCatalog(tracks: database)
         let context = StationContext(
-            repository: database, access: database, catalog: catalog, clock: clock, robot: robot, logger: logger,
-            djGracePeriod: configuration.djGracePeriod,
-            commitLead: configuration.commitLead.components.seconds * 1000
-                + configuration.commitLead.components.attoseconds / 1_000_000_000_000_000)
+            repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
+            makeRandom: AnyRandom.system,
+            machineSettings: StationMachine.Settings(
+                robot: robot, djGraceMillis: configuration.djGracePeriod.milliseconds,
+                commitLead: configuration.commitLead.milliseconds),
+            logger: logger)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
-            directory: StationDirectory(context: context),
+            directory: StationDirectory(context: context, access: database),
             transcoder: Transcoder(cacheDirectory: configuration.cacheDirectory, logger: logger), clock: clock,
             logger: logger,
             auth: try await AuthService.make(people: database, clock: clock, bcryptCost: configuration.bcryptCost),

@@ -1,3 +1,4 @@
+import WavelengthStore
 import Foundation
 import GRDB
 

@@ -1,3 +1,4 @@
+import WavelengthStore
 import GRDB
 
 /// Migration v4: accounts and guests, their sessions, the follow graph, and

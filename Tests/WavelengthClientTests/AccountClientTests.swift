@@ -6,7 +6,7 @@ import WavelengthServer
 import WavelengthWire
 @testable import WavelengthClient
 
-@Suite("The SDK's accounts", .timeLimit(.minutes(2)))
+@Suite("The SDK's accounts", .timeLimit(.minutes(5)))
 struct AccountClientTests {
     @Test func signUpThenDJYourOwnStationWithARefreshingToken() async throws {
         let server = try await LiveServer.make()

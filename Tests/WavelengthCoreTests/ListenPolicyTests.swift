@@ -70,11 +70,4 @@ struct ListenPolicyTests {
             #expect((ListenPolicy.role(c.facts, visibility: c.visibility) == .listener) == allowed)
         }
     }
-
-    @Test func errorCodes() {
-        #expect(ListenDecision.allowed.code == "")
-        #expect(ListenDecision.signInRequired.code == "sign_in_required")
-        #expect(ListenDecision.notAMember.code == "not_a_member")
-        #expect(ListenDecision.banned.code == "banned")
-    }
 }

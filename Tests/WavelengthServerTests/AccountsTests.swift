@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 import WavelengthWire
 
-@Suite("Accounts, sessions and follows", .timeLimit(.minutes(2)))
+@Suite("Accounts, sessions and follows", .timeLimit(.minutes(5)))
 struct AccountsTests {
     @Test func signingUpGivesYouAStationAndLoginDoesNotTellWhoExists() async throws {
         let server = try await TestServer.make()

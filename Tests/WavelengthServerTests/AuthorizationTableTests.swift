@@ -8,7 +8,7 @@ import WavelengthWire
 /// Walks the whole authorization table over HTTP: every operation, tried by
 /// someone of every role (and by nobody at all), must be allowed exactly
 /// where `StationPermissions.table` says and refused everywhere else.
-@Suite("The authorization table", .timeLimit(.minutes(3)))
+@Suite("The authorization table", .timeLimit(.minutes(5)))
 struct AuthorizationTableTests {
     /// The people of one code-protected party station.
     struct Cast {

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 import WavelengthWire
 
-@Suite("Library and audio over HTTP", .timeLimit(.minutes(2)))
+@Suite("Library and audio over HTTP", .timeLimit(.minutes(5)))
 struct LibraryRouteTests {
     @Test func searchIsPrefixCaseAndDiacriticInsensitive() async throws {
         let server = try await TestServer.make()

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 import WavelengthWire
 
-@Suite("Surviving restarts and crashes", .timeLimit(.minutes(3)), .serialized)
+@Suite("Surviving restarts and crashes", .timeLimit(.minutes(5)), .serialized)
 struct PersistenceTests {
     @Test func aRestartResumesAtTheRightTrackAndOffset() async throws {
         let first = try await TestServer.make()

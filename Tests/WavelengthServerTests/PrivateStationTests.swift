@@ -7,7 +7,7 @@ import WavelengthWire
 
 @testable import WavelengthServer
 
-@Suite("Private stations, codes, invites, kick and ban", .timeLimit(.minutes(2)))
+@Suite("Private stations, codes, invites, kick and ban", .timeLimit(.minutes(5)))
 struct PrivateStationTests {
     struct Party {
         var host: TestAccount

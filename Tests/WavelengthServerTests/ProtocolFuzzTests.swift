@@ -6,7 +6,7 @@ import WavelengthWire
 
 /// Random bytes and random valid-looking messages must never crash the
 /// server, hang a connection, or leave the timeline inconsistent.
-@Suite("Protocol fuzzing", .timeLimit(.minutes(2)))
+@Suite("Protocol fuzzing", .timeLimit(.minutes(5)))
 struct ProtocolFuzzTests {
     static let ops = ["append", "queueNext", "remove", "skip", "move", "pause", "resume", "seek", "explode", ""]
     static let types = ["command", "ping", "resync", "hello", "", "COMMAND"]

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 import WavelengthWire
 
-@Suite("Together: pause, resume, seek and the DJ role", .timeLimit(.minutes(2)))
+@Suite("Together: pause, resume, seek and the DJ role", .timeLimit(.minutes(5)))
 struct SessionControlRouteTests {
     @Test func pauseFreezesEveryoneAndResumeShiftsTheTimeline() async throws {
         let server = try await TestServer.make()
@@ -159,7 +159,7 @@ struct SessionControlRouteTests {
     }
 }
 
-@Suite("Commit lead", .timeLimit(.minutes(1)))
+@Suite("Commit lead", .timeLimit(.minutes(5)))
 struct CommitLeadTests {
     @Test func aSkipTakesEffectAfterTheLeadForEveryone() async throws {
         let server = try await TestServer.make(commitLead: .milliseconds(400))

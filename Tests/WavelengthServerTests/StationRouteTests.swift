@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 import WavelengthWire
 
-@Suite("Stations over HTTP", .timeLimit(.minutes(2)))
+@Suite("Stations over HTTP", .timeLimit(.minutes(5)))
 struct StationRouteTests {
     @Test func healthAnswersWhenReady() async throws {
         let server = try await TestServer.make()

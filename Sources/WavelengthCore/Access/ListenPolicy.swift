@@ -34,16 +34,6 @@ public enum ListenDecision: Sendable, Equatable {
     /// Signed in, but not admitted: they need the code, an invite or a follow.
     case notAMember
     case banned
-
-    /// The machine-readable error code the API sends ("" when allowed).
-    public var code: String {
-        switch self {
-        case .allowed: ""
-        case .signInRequired: "sign_in_required"
-        case .notAMember: "not_a_member"
-        case .banned: "banned"
-        }
-    }
 }
 
 /// Who may listen to a station, and with which role.

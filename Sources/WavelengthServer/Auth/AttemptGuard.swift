@@ -1,3 +1,4 @@
+import WavelengthWire
 import Hummingbird
 import WavelengthCore
 
@@ -19,7 +20,7 @@ actor AttemptGuard {
     func checkJoin(address: String) throws {
         if case .lockedOut(let wait) = joinByAddress.check(address, at: clock.now()) {
             throw Self.refusal(
-                code: "locked_out", wait: wait,
+                code: .lockedOut, wait: wait,
                 "Too many wrong codes from your network. Try again in \(Self.describe(wait)).")
         }
     }
@@ -27,7 +28,7 @@ actor AttemptGuard {
     func checkJoin(station: StationID) throws {
         if case .lockedOut(let wait) = joinByStation.check(station, at: clock.now()) {
             throw Self.refusal(
-                code: "station_locked", wait: wait,
+                code: .stationLocked, wait: wait,
                 "This station has had too many wrong codes; joining by code is paused for \(Self.describe(wait)). An invite link still works."
             )
         }
@@ -46,7 +47,7 @@ actor AttemptGuard {
         for decision in [loginByAddress.check(address, at: now), loginByHandle.check(handle, at: now)] {
             if case .lockedOut(let wait) = decision {
                 throw Self.refusal(
-                    code: "rate_limited", wait: wait, "Too many failed sign-ins. Try again in \(Self.describe(wait)).")
+                    code: .rateLimited, wait: wait, "Too many failed sign-ins. Try again in \(Self.describe(wait)).")
             }
         }
     }
@@ -63,7 +64,7 @@ actor AttemptGuard {
 
     // MARK: Answers
 
-    private static func refusal(code: String, wait: Int64, _ message: String) -> APIError {
+    private static func refusal(code: ErrorCode, wait: Int64, _ message: String) -> APIError {
         var error = APIError(.tooManyRequests, code: code, message)
         error.headers[.retryAfter] = String(max(1, (wait + 999) / 1000))
         return error

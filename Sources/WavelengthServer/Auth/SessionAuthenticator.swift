@@ -1,3 +1,4 @@
+import WavelengthWire
 import Hummingbird
 import HummingbirdAuth
 import HTTPTypes
@@ -16,7 +17,7 @@ struct SessionAuthenticator: AuthenticatorMiddleware {
     func authenticate(request: Request, context: Context) async throws -> Caller? {
         if let bearer = request.headers.bearer {
             guard let caller = await auth.caller(bearer: bearer.token) else {
-                throw APIError(.unauthorized, code: "invalid_token", "The access token is invalid or has expired.")
+                throw APIError(.unauthorized, code: .invalidToken, "The access token is invalid or has expired.")
             }
             return caller
         }
@@ -24,7 +25,7 @@ struct SessionAuthenticator: AuthenticatorMiddleware {
             let caller = await auth.caller(cookie: secret), let sessionID = caller.sessionID
         else { return nil }
         if Self.changesState(request.method), !auth.checkCSRF(request.headers[Self.csrfHeader], sessionID: sessionID) {
-            throw APIError(.forbidden, code: "csrf", "This request needs the X-CSRF-Token header of your session.")
+            throw APIError(.forbidden, code: .csrf, "This request needs the X-CSRF-Token header of your session.")
         }
         if request.headers[.upgrade] != nil, !Self.sameOrigin(request) {
             // Cross-site WebSocket hijacking: another site's page can open a

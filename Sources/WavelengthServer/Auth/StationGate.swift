@@ -1,3 +1,4 @@
+import WavelengthWire
 import Hummingbird
 import WavelengthCore
 import WavelengthStorage
@@ -38,11 +39,11 @@ struct StationGate: Sendable {
     /// The caller's role when it allows `operation`, or a 401/403.
     func require(_ operation: StationOperation, _ caller: Caller, on record: StationRecord) async throws -> StationRole {
         guard caller.person != nil else {
-            throw APIError(.unauthorized, code: "sign_in_required", "Sign in to do that.")
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in to do that.")
         }
         let verdict = try await verdict(caller, on: record)
         guard StationPermissions.allows(verdict.role, operation) else {
-            throw APIError(.forbidden, code: "forbidden", Self.refusal(operation))
+            throw APIError(.forbidden, code: .forbidden, Self.refusal(operation))
         }
         return verdict.role
     }
@@ -51,11 +52,11 @@ struct StationGate: Sendable {
         switch decision {
         case .allowed: return
         case .signInRequired:
-            throw APIError(.unauthorized, code: "sign_in_required", "This station is private: join it or sign in first.")
+            throw APIError(.unauthorized, code: .signInRequired, "This station is private: join it or sign in first.")
         case .notAMember:
-            throw APIError(.forbidden, code: "not_a_member", "This station is private, and you haven't joined it.")
+            throw APIError(.forbidden, code: .notAMember, "This station is private, and you haven't joined it.")
         case .banned:
-            throw APIError(.forbidden, code: "banned", "You were banned from this station.")
+            throw APIError(.forbidden, code: .banned, "You were banned from this station.")
         }
     }
 

@@ -35,7 +35,7 @@ struct AuthController {
         // A guest who signs up keeps their id, so memberships carry over.
         let guest = context.caller.person?.kind == .guest ? context.caller.person : nil
         if context.caller.isUser {
-            throw APIError(.conflict, code: "already_signed_in", "You are signed in already; log out first.")
+            throw APIError(.conflict, code: .alreadySignedIn, "You are signed in already; log out first.")
         }
         let person = PersonRecord(
             id: guest?.id ?? Secrets.id("u"), kind: .user, handle: handle, displayName: name,
@@ -44,7 +44,7 @@ struct AuthController {
         do {
             hub = try await directory.createAccount(person, upgrading: guest != nil, people: people)
         } catch StorageError.handleTaken {
-            throw APIError(.conflict, code: "handle_taken", "The handle \(handle) is taken; try another.")
+            throw APIError(.conflict, code: .handleTaken, "The handle \(handle) is taken; try another.")
         }
         if guest != nil, let old = context.caller.sessionID {
             try await people.revokeSession(id: old, at: auth.clock.now())
@@ -88,7 +88,7 @@ struct AuthController {
     @Sendable func refresh(_ request: Request, context: AppRequestContext) async throws -> RefreshResponse {
         let body = try await request.decode(as: RefreshRequest.self, context: context)
         guard let tokens = try await auth.refresh(body.refreshToken) else {
-            throw APIError(.unauthorized, code: "invalid_token", "The refresh token is invalid, used or expired; log in again.")
+            throw APIError(.unauthorized, code: .invalidToken, "The refresh token is invalid, used or expired; log in again.")
         }
         return RefreshResponse(tokens: tokens)
     }
@@ -104,14 +104,14 @@ struct AuthController {
 
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let person = context.caller.person, person.kind == .user else {
-            throw APIError(.unauthorized, code: "sign_in_required", "Log in to change your password.")
+            throw APIError(.unauthorized, code: .signInRequired, "Log in to change your password.")
         }
         let body = try await request.decode(as: ChangePasswordRequest.self, context: context)
         let password = try Validation.password(body.newPassword)
         guard body.currentPassword.utf8.count <= 1024,
             try await auth.verifyPassword(body.currentPassword, hash: person.passwordHash)
         else {
-            throw APIError(.forbidden, code: "wrong_password", "Your current password is not right.")
+            throw APIError(.forbidden, code: .wrongPassword, "Your current password is not right.")
         }
         try await people.changePassword(
             personID: person.id, hash: try await auth.hashPassword(password), keepingSession: context.caller.sessionID,
@@ -128,7 +128,7 @@ struct AuthController {
     // MARK: Helpers
 
     static let invalidCredentials = APIError(
-        .unauthorized, code: "invalid_credentials", "That handle and password don't match an account.")
+        .unauthorized, code: .invalidCredentials, "That handle and password don't match an account.")
 
     private func startSession(
         for person: PersonRecord, station: StationView?, tokens: Bool, status: HTTPResponse.Status, request: Request,

@@ -73,7 +73,7 @@ struct InvitesController {
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> JoinResponse {
         let (invite, hub) = try await usableInvite(context)
         guard let person = context.caller.person else {
-            throw APIError(.unauthorized, code: "sign_in_required", "Give a display name (or sign in) to join.")
+            throw APIError(.unauthorized, code: .signInRequired, "Give a display name (or sign in) to join.")
         }
         let record = await hub.record
         let verdict = try await gate.verdict(context.caller, on: record)
@@ -113,7 +113,7 @@ struct InvitesController {
             let hub = try await directory.hub(id: invite.stationID)
         else {
             await attempts.joinFailed(address: address, station: nil)
-            throw APIError(.notFound, code: "invalid_invite", "This invite link is not valid: it may have expired or been revoked.")
+            throw APIError(.notFound, code: .invalidInvite, "This invite link is not valid: it may have expired or been revoked.")
         }
         return (invite, hub)
     }

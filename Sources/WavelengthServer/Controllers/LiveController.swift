@@ -35,7 +35,7 @@ struct LiveController {
         var writer = SequencedWriter(outbound: outbound, clock: clock)
         guard version == LiveProtocol.version else {
             let refusal = ServerMessage.error(
-                id: nil, code: "unsupported_version",
+                id: nil, code: ErrorCode.unsupportedVersion.rawValue,
                 message: "This server speaks protocol version \(LiveProtocol.version); update the client.")
             try await writer.write(.text(try StationHub.encode(refusal)))
             try await outbound.close(.policyViolation, reason: "unsupported protocol version")
@@ -51,59 +51,67 @@ struct LiveController {
             _ = try await directory.ensureCode(hub)
             seat = Seat(personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role)
         } catch let error as APIError {
-            try await writer.write(.text(try StationHub.encode(.error(id: nil, code: error.code, message: error.message))))
-            try await outbound.close(.policyViolation, reason: error.code)
+            try await writer.write(.text(try StationHub.encode(.error(id: nil, code: error.code.rawValue, message: error.message))))
+            try await outbound.close(.policyViolation, reason: error.code.rawValue)
             return
         }
         // Each listener drains its own queue, so one slow client never holds
         // up the station; a client whose queue overflows is disconnected and
         // catches up when it reconnects.
         let (stream, queue) = AsyncStream<LiveOutgoing>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let listener = UUID()
+        let connection = ConnectionIDs.next()
         do {
-            try await hub.connect(listener, stream: queue, since: since, seat: seat)
-        } catch let error as APIError {
-            // A full station: say so, and never leave the listener counted.
-            await hub.disconnect(listener)
-            try await writer.write(.text(try StationHub.encode(.error(id: nil, code: error.code, message: error.message))))
-            try await outbound.close(.policyViolation, reason: error.code)
+            try await hub.connect(connection, queue: queue, since: since, seat: seat)
+        } catch let error as HubError {
+            // A full station: say so; the hub never counted the listener.
+            let refusal = APIError(error)
+            try await writer.write(
+                .text(try StationHub.encode(.error(id: nil, code: refusal.code.rawValue, message: refusal.message))))
+            try await outbound.close(.policyViolation, reason: refusal.code.rawValue)
             return
-        } catch {
-            // Never leave a half-joined listener counted.
-            await hub.disconnect(listener)
-            throw error
         }
         let replies = ReplyWindow()
-        let session = LiveSession(hub: hub, listener: listener, queue: queue, clock: clock, window: replies)
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { [writer] in
-                    var writer = writer  // this task alone writes from here on
+        let session = LiveSession(hub: hub, connection: connection, queue: queue, clock: clock, window: replies)
+        let logger = context.logger
+        // Whichever side ends first (the client closed, the socket failed, or
+        // the hub closed the queue) ends the other. Neither task throws out
+        // of the group, and the reply window is closed before the group waits
+        // for the reader, so a reader held by backpressure can never keep
+        // the group (and the listener's seat) alive.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [writer] in
+                var writer = writer  // this task alone writes from here on
+                do {
                     for await outgoing in stream {
                         try await writer.write(outgoing)
                         if case .text = outgoing {} else { replies.written() }
                     }
+                } catch {
+                    logger.debug("Listener \(connection) could not be written to: \(error)")
                 }
-                group.addTask {
+            }
+            group.addTask {
+                do {
                     for try await message in inbound.messages(maxSize: WireLimits.maxWebSocketFrameBytes) {
                         await session.handle(message, receivedAt: clock.preciseNow())
                     }
+                } catch {
+                    logger.debug("Listener \(connection) stopped reading: \(error)")
                 }
-                _ = try await group.next()
-                replies.close()
-                group.cancelAll()
             }
-        } catch {
-            context.logger.debug("Listener \(listener) left with \(error)")
+            _ = await group.next()
+            replies.close()
+            queue.finish()
+            group.cancelAll()
         }
-        await hub.disconnect(listener)
+        await hub.disconnect(connection)
     }
 
-    static func code(for error: any Error) -> String {
+    static func code(for error: any Error) -> ErrorCode {
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.last?.stringValue == "type" {
-            return "unknown_type"
+            return .unknownType
         }
-        return "bad_message"
+        return .badMessage
     }
 
     static func describe(_ error: any Error) -> String {

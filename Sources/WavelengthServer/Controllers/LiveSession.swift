@@ -36,7 +36,7 @@ struct SequencedWriter {
 /// so an ack always follows the update its command caused.
 struct LiveSession: Sendable {
     let hub: StationHub
-    let listener: UUID
+    let connection: ConnectionID
     let queue: AsyncStream<LiveOutgoing>.Continuation
     let clock: any ServerClock
     let window: ReplyWindow
@@ -45,7 +45,7 @@ struct LiveSession: Sendable {
         let text: String
         switch message {
         case .binary:
-            await reply(.error(id: nil, code: "bad_message", message: "Send JSON text messages, not binary."))
+            await reply(.error(id: nil, code: ErrorCode.badMessage.rawValue, message: "Send JSON text messages, not binary."))
             return
         case .text(let string):
             text = string
@@ -53,7 +53,7 @@ struct LiveSession: Sendable {
         guard text.utf8.count <= WireLimits.maxWebSocketMessageBytes else {
             await reply(
                 .error(
-                    id: nil, code: "too_large",
+                id: nil, code: ErrorCode.tooLarge.rawValue,
                     message: "Messages are limited to \(WireLimits.maxWebSocketMessageBytes) bytes."))
             return
         }
@@ -61,7 +61,7 @@ struct LiveSession: Sendable {
         do {
             decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
         } catch {
-            await reply(.error(id: nil, code: LiveController.code(for: error), message: LiveController.describe(error)))
+            await reply(.error(id: nil, code: LiveController.code(for: error).rawValue, message: LiveController.describe(error)))
             return
         }
         switch decoded {
@@ -69,19 +69,20 @@ struct LiveSession: Sendable {
             queue.yield(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
             await window.queued()
         case .resync:
-            try? await hub.resync(listener)
+            await hub.resync(connection)
             await window.queued()
         case .command(let request):
             let id = String(request.id.prefix(WireLimits.maxCommandIDLength))
             do {
                 try CommandValidation.check(request)
-                await reply(.ack(try await hub.apply(request, role: .none, from: listener)))
+                await reply(.ack(try await hub.apply(request, from: .connection(connection))))
             } catch let error as APIError {
-                await reply(.error(id: id, code: error.code, message: error.message))
-            } catch let error as TimelineError {
-                await reply(.error(id: id, code: error.code, message: error.description))
+                await reply(.error(id: id, code: error.code.rawValue, message: error.message))
+            } catch let error as HubError {
+                let refusal = APIError(error)
+                await reply(.error(id: id, code: refusal.code.rawValue, message: refusal.message))
             } catch {
-                await reply(.error(id: id, code: "internal", message: "The command could not be saved."))
+                await reply(.error(id: id, code: ErrorCode.internal.rawValue, message: "The command could not be saved."))
             }
         }
     }

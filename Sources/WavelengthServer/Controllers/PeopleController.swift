@@ -45,7 +45,7 @@ struct PeopleController {
         let me = try signedInUser(context)
         let person = try await user(context)
         guard person.id != me.id else {
-            throw APIError.badRequest("You can't follow yourself.", code: "cannot_follow_self")
+            throw APIError.badRequest("You can't follow yourself.", code: .cannotFollowSelf)
         }
         try await people.follow(me.id, person.id, at: clock.now())
         return try await profile(of: person, for: context.caller)
@@ -100,7 +100,7 @@ struct PeopleController {
 
     private func signedInUser(_ context: AppRequestContext) throws -> PersonRecord {
         guard let person = context.caller.person, person.kind == .user else {
-            throw APIError(.unauthorized, code: "sign_in_required", "Sign up or log in to follow people.")
+            throw APIError(.unauthorized, code: .signInRequired, "Sign up or log in to follow people.")
         }
         return person
     }

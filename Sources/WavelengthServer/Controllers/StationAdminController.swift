@@ -40,7 +40,7 @@ struct StationAdminController {
         var maxListeners = record.maxListeners
         if let limit = patch.maxListeners {
             if let value = limit, !(1...10_000).contains(value) {
-                throw APIError.badRequest("A listener limit is 1 to 10000, or null for none.", code: "invalid_limit")
+                throw APIError.badRequest("A listener limit is 1 to 10000, or null for none.", code: .invalidLimit)
             }
             maxListeners = limit
         }
@@ -85,13 +85,13 @@ struct StationAdminController {
         let address = context.remoteAddress
         try await attempts.checkJoin(address: address)
         guard let person = context.caller.person else {
-            throw APIError(.unauthorized, code: "sign_in_required", "Give a display name (or sign in) to join.")
+            throw APIError(.unauthorized, code: .signInRequired, "Give a display name (or sign in) to join.")
         }
         let frequency = try context.id("code")
         let body = try await request.decodeIfPresent(as: JoinRequest.self, context: context) ?? .init()
         guard FrequencyDial.isWellFormed(frequency), let hub = try await directory.hub(frequency: frequency) else {
             await attempts.joinFailed(address: address, station: nil)
-            throw APIError(.notFound, code: "wrong_code", "Nothing is broadcasting on \(frequency) with that code.")
+            throw APIError(.notFound, code: .wrongCode, "Nothing is broadcasting on \(frequency) with that code.")
         }
         let record = await hub.record
         let verdict = try await gate.verdict(context.caller, on: record)
@@ -106,7 +106,7 @@ struct StationAdminController {
                     AccessCode.isWellFormed(given), AccessCode.matches(given, expected)
                 else {
                     await attempts.joinFailed(address: address, station: record.id)
-                    throw APIError(.notFound, code: "wrong_code", "Nothing is broadcasting on \(frequency) with that code.")
+                    throw APIError(.notFound, code: .wrongCode, "Nothing is broadcasting on \(frequency) with that code.")
                 }
                 try await access.join(stationID: record.id, personID: person.id, at: clock.now())
             }
@@ -115,7 +115,7 @@ struct StationAdminController {
             // an outsider the frequency answers like a wrong guess.
             if verdict.decision != .allowed {
                 await attempts.joinFailed(address: address, station: nil)
-                throw APIError(.notFound, code: "wrong_code", "Nothing is broadcasting on \(frequency) with that code.")
+                throw APIError(.notFound, code: .wrongCode, "Nothing is broadcasting on \(frequency) with that code.")
             }
         }
         let role = try await gate.requireListener(context.caller, on: record)
@@ -126,10 +126,10 @@ struct StationAdminController {
         let hub = try await directory.hub(context)
         let record = await hub.record
         _ = try await gate.require(.leave, context.caller, on: record)
-        guard let person = context.caller.person else { throw APIError(.unauthorized, code: "sign_in_required", "Sign in first.") }
+        guard let person = context.caller.person else { throw APIError(.unauthorized, code: .signInRequired, "Sign in first.") }
         let stored = try await access.access(stationID: record.id, personID: person.id, ownerID: record.ownerID)
         guard stored.memberRole != nil else {
-            throw APIError(.conflict, code: "not_a_member", "You haven't joined this station, so there is nothing to leave.")
+            throw APIError(.conflict, code: .notAMember, "You haven't joined this station, so there is nothing to leave.")
         }
         try await access.leave(stationID: record.id, personID: person.id)
         await hub.remove(personID: person.id, name: person.displayName, reason: "left")
@@ -158,7 +158,7 @@ struct StationAdminController {
         _ = try await gate.require(grant ? .grantCoDJ : .revokeCoDJ, context.caller, on: record)
         let target = try await person(try Validation.personID(try context.id("person")))
         guard target.id != record.ownerID else {
-            throw APIError.badRequest("The owner is more than a co-DJ already.", code: "is_owner")
+            throw APIError.badRequest("The owner is more than a co-DJ already.", code: .isOwner)
         }
         let role: StationRole = grant ? .codj : .listener
         try await access.setMemberRole(stationID: record.id, personID: target.id, role: role, at: clock.now())
@@ -188,7 +188,7 @@ struct StationAdminController {
         let target = try await person(try Validation.personID(body.personID))
         let targetRole = try await gate.verdict(Caller(person: target, sessionID: nil, viaCookie: false), on: record).role
         guard StationPermissions.mayRemove(actor: actor, target: targetRole) else {
-            throw APIError(.forbidden, code: "forbidden", "You can't remove someone whose role is equal to or above yours.")
+            throw APIError(.forbidden, code: .forbidden, "You can't remove someone whose role is equal to or above yours.")
         }
         if operation == .ban {
             try await access.ban(stationID: record.id, personID: target.id, at: clock.now())
@@ -224,7 +224,7 @@ struct StationAdminController {
     /// Claims a station from before accounts with its owner key.
     @Sendable func claim(_ request: Request, context: AppRequestContext) async throws -> StationView {
         guard let person = context.caller.person, person.kind == .user else {
-            throw APIError(.unauthorized, code: "sign_in_required", "Log in to claim a station.")
+            throw APIError(.unauthorized, code: .signInRequired, "Log in to claim a station.")
         }
         let address = context.remoteAddress
         try await attempts.checkJoin(address: address)
@@ -235,7 +235,7 @@ struct StationAdminController {
                 stationID: hub.id, keyHash: OwnerKey.hash(body.key), ownerID: person.id, ownerName: person.displayName)
         else {
             await attempts.joinFailed(address: address, station: nil)
-            throw APIError(.forbidden, code: "wrong_key", "That owner key doesn't fit this station (or it was claimed).")
+            throw APIError(.forbidden, code: .wrongKey, "That owner key doesn't fit this station (or it was claimed).")
         }
         await hub.replace(record: record)
         return try await hub.view().seen(as: .owner)

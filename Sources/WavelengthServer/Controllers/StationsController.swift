@@ -34,7 +34,7 @@ struct StationsController {
         -> JSONResponse<CreateStationResponse>
     {
         guard let person = context.caller.person, person.kind == .user else {
-            throw APIError(.unauthorized, code: "sign_in_required", "Sign up or log in to start a station.")
+            throw APIError(.unauthorized, code: .signInRequired, "Sign up or log in to start a station.")
         }
         let body = try await request.decode(as: CreateStationRequest.self, context: context)
         let name = try Validation.stationName(body.name)
@@ -82,7 +82,7 @@ struct StationsController {
         let role = try await gate.require(.command, context.caller, on: await hub.record)
         let body = try await request.decode(as: CommandRequest.self, context: context)
         try CommandValidation.check(body)
-        return try await hub.apply(body, role: role)
+        return try await hub.apply(body, from: .request(role))
     }
 
     /// The caller's role on the station and whether they may listen.
@@ -91,7 +91,7 @@ struct StationsController {
         let verdict = try await gate.verdict(context.caller, on: await hub.record)
         return StationAccess(
             role: verdict.role, canListen: verdict.decision == .allowed,
-            reason: verdict.decision == .allowed ? nil : verdict.decision.code)
+            reason: ErrorCode(verdict.decision)?.rawValue)
     }
 
     @Sendable func pool(_ request: Request, context: AppRequestContext) async throws -> StationPool {
@@ -104,10 +104,10 @@ struct StationsController {
         _ = try await gate.require(.setPool, context.caller, on: await hub.record)
         let body = try await request.decode(as: StationPool.self, context: context)
         guard body.trackIDs.count <= StationPool.maxTracks else {
-            throw APIError.badRequest("A pool holds at most \(StationPool.maxTracks) tracks.", code: "too_many_tracks")
+            throw APIError.badRequest("A pool holds at most \(StationPool.maxTracks) tracks.", code: .tooManyTracks)
         }
         for id in body.trackIDs where id.isEmpty || id.utf8.count > WireLimits.maxIDLength {
-            throw APIError.badRequest("A track id in the pool is empty or too long.", code: "invalid_id")
+            throw APIError.badRequest("A track id in the pool is empty or too long.", code: .invalidId)
         }
         try await hub.setPool(body.trackIDs)
         return StationPool(trackIDs: try await hub.pool())
@@ -129,7 +129,7 @@ enum CommandValidation {
     static func check(_ request: CommandRequest) throws {
         guard !request.id.isEmpty, request.id.utf8.count <= WireLimits.maxCommandIDLength else {
             throw APIError.badRequest(
-                "A command id must be 1 to \(WireLimits.maxCommandIDLength) bytes.", code: "invalid_command_id")
+                "A command id must be 1 to \(WireLimits.maxCommandIDLength) bytes.", code: .invalidCommandId)
         }
         let ids: [String] =
             switch request.command {
@@ -138,7 +138,7 @@ enum CommandValidation {
             case .pause, .resume, .seek: []
             }
         for id in ids where id.isEmpty || id.utf8.count > WireLimits.maxIDLength {
-            throw APIError.badRequest("An id in the command is empty or too long.", code: "invalid_id")
+            throw APIError.badRequest("An id in the command is empty or too long.", code: .invalidId)
         }
     }
 }

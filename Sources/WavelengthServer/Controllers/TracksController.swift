@@ -34,7 +34,7 @@ struct TracksController {
         let target: Transcoder.Target?
         if let requested {
             guard let parsed = Transcoder.Target(rawValue: requested) else {
-                throw APIError.badRequest("Unknown format \(requested); use mp3, m4a or opus.", code: "unknown_format")
+                throw APIError.badRequest("Unknown format \(requested); use mp3, m4a or opus.", code: .unknownFormat)
             }
             target = parsed.rawValue == track.format ? nil : parsed
         } else {
@@ -94,7 +94,7 @@ struct TracksController {
                 return Response(status: .partialContent, headers: headers, body: body)
             case .failure(let failure):
                 let reason = failure == .malformed ? "is not a single byte range" : "starts past the end of the \(size)-byte file"
-                var error = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable", "The Range header \(reason).")
+                var error = APIError(.rangeNotSatisfiable, code: .rangeNotSatisfiable, "The Range header \(reason).")
                 error.headers[.contentRange] = "bytes */\(size)"
                 throw error
             }

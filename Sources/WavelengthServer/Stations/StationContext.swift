@@ -5,13 +5,29 @@ import WavelengthStorage
 /// What every station hub needs from the rest of the server.
 struct StationContext: Sendable {
     let repository: any StationRepository
-    let access: any StationAccessRepository
     let catalog: LibraryCatalog
+    /// The wall clock instants are read from.
     let clock: any ServerClock
-    let robot: RobotDJ
+    /// The clock timers sleep on: the system's, or a test's that a test moves.
+    let sleeper: any Clock<Duration>
+    /// A new random source for each hub (tests seed it).
+    let makeRandom: @Sendable () -> AnyRandom
+    let machineSettings: StationMachine.Settings
     let logger: Logger
-    /// How long a dropped DJ has to come back before a listener is promoted.
-    let djGracePeriod: Duration
-    /// How far ahead skips and resumes take effect, in ms.
-    let commitLead: Int64
+}
+
+/// A random number generator of any kind, so the hub can hold the system's
+/// or a seeded one.
+struct AnyRandom: RandomNumberGenerator, Sendable {
+    private var base: any RandomNumberGenerator & Sendable
+
+    init(_ base: any RandomNumberGenerator & Sendable) {
+        self.base = base
+    }
+
+    mutating func next() -> UInt64 {
+        base.next()
+    }
+
+    static let system: @Sendable () -> AnyRandom = { AnyRandom(SystemRandomNumberGenerator()) }
 }

@@ -7,10 +7,12 @@ import WavelengthWire
 /// needed, so a thousand quiet stations cost only their rows on disk.
 actor StationDirectory {
     private let context: StationContext
+    private let access: any StationAccessRepository
     private var hubs: [StationID: StationHub] = [:]
 
-    init(context: StationContext) {
+    init(context: StationContext, access: any StationAccessRepository) {
         self.context = context
+        self.access = access
     }
 
     func hub(id: StationID) async throws -> StationHub? {
@@ -44,7 +46,7 @@ actor StationDirectory {
         do {
             record = try await context.repository.insertStation(record, now: now, pick: Self.pickFrequency)
         } catch StorageError.noFrequency {
-            throw APIError(.serviceUnavailable, code: "no_frequency", "No free frequency is left on the dial.")
+            throw APIError(.serviceUnavailable, code: .noFrequency, "No free frequency is left on the dial.")
         }
         guard let hub = try await hub(id: record.id) else { throw StorageError.noSuchStation }
         return hub
@@ -62,7 +64,7 @@ actor StationDirectory {
         do {
             saved = try await people.createAccount(person, station: record, upgrading: upgrading, now: now)
         } catch StorageError.noFrequency {
-            throw APIError(.serviceUnavailable, code: "no_frequency", "No free frequency is left on the dial.")
+            throw APIError(.serviceUnavailable, code: .noFrequency, "No free frequency is left on the dial.")
         }
         guard let hub = try await hub(id: saved.id) else { throw StorageError.noSuchStation }
         return hub
@@ -91,11 +93,11 @@ actor StationDirectory {
     {
         let result: (record: StationRecord, reclaimedFrom: StationID?)
         do {
-            result = try await context.access.assignCode(
+            result = try await access.assignCode(
                 stationID: hub.id, accessCode: accessCode, expiresAt: expiresAt, now: context.clock.now(),
                 pick: Self.pickFrequency)
         } catch StorageError.noFrequency {
-            throw APIError(.serviceUnavailable, code: "no_frequency", "No free frequency is left on the dial.")
+            throw APIError(.serviceUnavailable, code: .noFrequency, "No free frequency is left on the dial.")
         }
         await hub.replace(record: result.record)
         if let other = result.reclaimedFrom, let otherHub = hubs[other],

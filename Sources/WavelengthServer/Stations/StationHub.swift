@@ -4,52 +4,44 @@ import WavelengthCore
 import WavelengthStorage
 import WavelengthWire
 
-/// The one authoritative owner of a station while the server runs.
+/// The one authoritative owner of a station while the server runs: a thin
+/// loop around `StationMachine`, which holds every rule.
 ///
-/// Every change goes through here, one at a time: it is applied to a copy of
-/// the state, saved in one transaction, and only then made current, sent to
-/// the listeners and acknowledged. While nobody listens the hub holds no
-/// timer and does no work.
+/// For each event the hub reads what the machine needs from storage, runs
+/// the event on a copy of the machine, performs the saves the copy asks for
+/// and only then keeps the copy and performs the rest (messages, closes,
+/// timers). Events pass one at a time. The hub owns the connections' queues
+/// and the timer tasks; while nobody listens it holds neither.
 actor StationHub {
-    typealias ListenerID = UUID
-
     nonisolated let id: StationID
     private(set) var record: StationRecord
-    private var state: StationState
-    private var ledger = CommandLedger()
-    private var listeners: [ListenerID: AsyncStream<LiveOutgoing>.Continuation] = [:]
-    /// Who holds each connection, and their role on the station.
-    private var seats: [ListenerID: Seat] = [:]
-    private var ticker: Task<Void, Never>?
+    private var machine: StationMachine
+    private var queues: [ConnectionID: AsyncStream<LiveOutgoing>.Continuation] = [:]
+    private var timerTasks: [HubTimer: Task<Void, Never>] = [:]
+    private var turnstile = Turnstile()
+    private var random: AnyRandom
     private let context: StationContext
-    /// The connection that holds the DJ role: the owner's, or a co-DJ
-    /// promoted after the DJ dropped. Connections in arrival order.
-    private var dj: ListenerID?
-    private var djEpoch: Int64 = 0
-    private var arrivals: [ListenerID] = []
-    private var promotion: Task<Void, Never>?
     /// The station's chosen pool, loaded on first use; empty = whole library.
     private var chosenPool: Set<TrackID>?
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(loaded: LoadedStation, context: StationContext) {
         self.id = loaded.record.id
         self.record = loaded.record
-        self.state = loaded.state
         self.context = context
-        for command in loaded.recentCommands {
-            ledger.record(command.id, revision: command.revision)
-        }
+        self.random = context.makeRandom()
+        self.machine = StationMachine(
+            station: loaded.state, recentCommands: loaded.recentCommands, maxListeners: loaded.record.maxListeners,
+            settings: context.machineSettings)
     }
 
-    var listenerCount: Int { listeners.count }
-    var revision: Int64 { state.revision }
-    var isOnAir: Bool { state.isOnAir }
+    var listenerCount: Int { machine.listenerCount }
+    var revision: Int64 { machine.station.revision }
+    var isOnAir: Bool { machine.station.isOnAir }
 
     // MARK: Reading
 
     func window(historyLimit: Int = 10, upNextLimit: Int = WireLimits.liveUpNextLimit) async throws -> TimelineWindow {
+        let state = machine.station
         let clockNow = context.clock.now()
         let now = state.timelineTime(at: clockNow)
         let current = state.timeline.current(at: now)
@@ -68,6 +60,7 @@ actor StationHub {
     }
 
     func view() async throws -> StationView {
+        let state = machine.station
         let now = context.clock.now()
         let playing = state.isOnAir ? state.timeline.current(at: state.timelineTime(at: now)) : nil
         var track: TrackSummary?
@@ -77,267 +70,131 @@ actor StationHub {
         return StationView(
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
-            revision: state.revision, listeners: listeners.count, onAir: state.isOnAir && !listeners.isEmpty,
+            revision: state.revision, listeners: machine.listenerCount, onAir: state.isOnAir && machine.listenerCount > 0,
             nowPlaying: track, createdAt: record.createdAt)
     }
 
-    /// The people connected now, one entry per connection.
+    /// The people connected now, one entry per connection, in arrival order.
     func connectedSeats() -> [Seat] {
-        arrivals.compactMap { seats[$0] }
+        machine.connections.map(\.seat)
     }
 
-    // MARK: Listeners
+    // MARK: Events
 
-    /// Adds a listener. A quiet station goes back on the air first. The
-    /// listener's first message is a snapshot, or `resumed` when `since` shows
-    /// it missed nothing.
+    /// Adds a connection. Its queue gets a snapshot (or `resumed`), its
+    /// access and its booth role. Throws `HubError.stationFull`.
     func connect(
-        _ listener: ListenerID, stream: AsyncStream<LiveOutgoing>.Continuation, since: Int64?, seat: Seat = .anonymous
+        _ connection: ConnectionID, queue: AsyncStream<LiveOutgoing>.Continuation, since: Int64?,
+        seat: Seat = .anonymous
     ) async throws {
-        await lock()
-        defer { unlock() }
-        if let limit = record.maxListeners, seat.role < .codj, listeners.count >= limit {
-            throw APIError(.conflict, code: "station_full", "\(record.name) is full: it takes \(limit) listeners.")
-        }
-        if listeners.isEmpty {
-            try await wakeAndFill()
-        }
-        listeners[listener] = stream
-        seats[listener] = seat
-        arrivals.append(listener)
-        let first: ServerMessage
-        if let since, since == state.revision {
-            first = .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: listeners.count)
-        } else {
-            first = try await snapshot()
-        }
-        stream.yield(.text(try Self.encode(first)))
-        stream.yield(.text(try Self.encode(.access(role: seat.role))))
-        broadcast(.listeners(count: listeners.count), except: listener)
-        if seat.role == .owner && dj != listener || seat.role == .codj && dj == nil && promotion == nil {
-            // The owner (back) on the air takes the DJ role; a co-DJ takes
-            // an empty booth.
-            handOver(to: listener)
-        } else {
-            stream.yield(.text(try Self.encode(.role(role: "listener", epoch: djEpoch))))
-        }
-        reschedule()
-    }
-
-    func disconnect(_ listener: ListenerID) async {
-        await lock()
-        defer { unlock() }
-        guard let stream = listeners.removeValue(forKey: listener) else { return }
-        stream.finish()
-        seats[listener] = nil
-        arrivals.removeAll { $0 == listener }
-        broadcast(.listeners(count: listeners.count))
-        if dj == listener {
-            dj = nil
-            broadcast(.dj(epoch: djEpoch, present: false))
-            schedulePromotion()
-        }
-        guard listeners.isEmpty else { return }
-        // Tree in the forest: the last listener left, so stop all work.
-        ticker?.cancel()
-        ticker = nil
-        promotion?.cancel()
-        promotion = nil
-        do {
-            try await commit { state in state.goQuiet(at: context.clock.now()) }
-        } catch {
-            context.logger.error("Could not save station \(id) going quiet: \(error)")
-        }
-    }
-
-    /// Queues a fresh snapshot for one listener, in order with the
-    /// broadcasts (the caller counts it against the listener's reply window).
-    func resync(_ listener: ListenerID) async throws {
-        await lock()
-        defer { unlock() }
-        guard let stream = listeners[listener] else { return }
-        stream.yield(.reply(try Self.encode(try await snapshot())))
-    }
-
-    private func snapshot() async throws -> ServerMessage {
-        .snapshot(.init(station: try await view(), timeline: try await window(), listeners: listeners.count))
-    }
-
-    // MARK: Commands
-
-    /// Applies a DJ command once. A command id seen before is acknowledged
-    /// with the revision it produced and not applied again. Over a
-    /// connection, its seat's current role counts (it changes live when
-    /// co-DJs are named); over HTTP, the role the gate found.
-    func apply(_ request: CommandRequest, role: StationRole, from listener: ListenerID? = nil) async throws -> CommandAck {
-        let role = listener.flatMap { seats[$0]?.role } ?? (listener == nil ? role : .none)
-        guard StationPermissions.allows(role, .command) else {
-            throw APIError(.forbidden, code: "forbidden", StationGate.refusal(.command))
-        }
-        await lock()
-        defer { unlock() }
-        if let revision = try await appliedRevision(request.id) {
-            return CommandAck(id: request.id, revision: revision, duplicate: true)
-        }
-        if let epoch = request.epoch, epoch != djEpoch {
-            throw APIError(
-                .conflict, code: "stale_epoch",
-                "The DJ role changed hands (epoch \(djEpoch), the command says \(epoch)); it was not applied.")
-        }
-        var knownTrack: PoolTrack?
-        switch request.command {
-        case .append(let trackID), .queueNext(let trackID):
-            knownTrack = try await context.catalog.poolTrack(trackID)
-        default:
-            break
-        }
-        let now = context.clock.now()
-        var rng = SystemRandomNumberGenerator()
-        var next = state
-        let outcome = try next.apply(
-            request.command, at: now, lead: context.commitLead, track: { _ in knownTrack }, using: &rng)
-        let applied = AppliedCommand(id: request.id, revision: next.revision, appliedAt: now)
-        try await context.repository.saveStation(next, played: outcome.played, command: applied)
-        state = next
-        ledger.record(request.id, revision: next.revision)
-        // A skip or an edit may leave the robot short of its horizon.
-        if !listeners.isEmpty { try await fillIfNeeded() }
-        try await broadcastWindow()
-        reschedule()
-        return CommandAck(id: request.id, revision: applied.revision, duplicate: false)
-    }
-
-    private func appliedRevision(_ commandID: String) async throws -> Int64? {
-        if let revision = ledger.revision(for: commandID) { return revision }
-        return try await context.repository.appliedRevision(stationID: id, commandID: commandID)
-    }
-
-    // MARK: Time passing
-
-    private func wakeAndFill() async throws {
-        let (pool, library) = try await pools()
-        let artists = try await context.catalog.artistsByTrack()
-        let now = context.clock.now()
-        let changed = try await commit { state in
-            var rng = SystemRandomNumberGenerator()
-            var outcome = state.wake(
-                at: now, robot: context.robot, pool: pool, fallback: library, artistOf: { artists[$0] }, using: &rng)
-            outcome.merge(
-                state.fill(
-                    at: now, robot: context.robot, pool: pool, fallback: library, artistOf: { artists[$0] },
-                    using: &rng))
-            return outcome
-        }
-        if changed { try await broadcastWindow() }
-    }
-
-    /// Settles what has played and tops the schedule up. Returns whether
-    /// clients must be told.
-    @discardableResult
-    private func fillIfNeeded() async throws -> Bool {
-        let (pool, library) = try await pools()
-        let artists = try await context.catalog.artistsByTrack()
-        let now = context.clock.now()
-        return try await commit { state in
-            var rng = SystemRandomNumberGenerator()
-            return state.fill(
-                at: now, robot: context.robot, pool: pool, fallback: library, artistOf: { artists[$0] }, using: &rng)
-        }
-    }
-
-    /// The station's pool and the fallback (the whole library). A pool whose
-    /// tracks have all left the library comes back empty, so the robot falls back.
-    private func pools() async throws -> (pool: [PoolTrack], library: [PoolTrack]) {
-        let library = try await context.catalog.pool()
-        if chosenPool == nil {
-            chosenPool = Set(try await context.repository.pool(stationID: id))
-        }
-        guard let chosenPool, !chosenPool.isEmpty else { return (library, library) }
-        return (library.filter { chosenPool.contains($0.id) }, library)
-    }
-
-    // MARK: DJ role
-
-    /// Gives the DJ role to a connection and tells everyone.
-    private func handOver(to listener: ListenerID) {
-        promotion?.cancel()
-        promotion = nil
-        if let previous = dj, previous != listener, let stream = listeners[previous],
-            let text = try? Self.encode(.role(role: "listener", epoch: djEpoch + 1))
-        {
-            stream.yield(.text(text))
-        }
-        dj = listener
-        djEpoch += 1
-        if let stream = listeners[listener], let text = try? Self.encode(.role(role: "dj", epoch: djEpoch)) {
-            stream.yield(.text(text))
-        }
-        broadcast(.dj(epoch: djEpoch, present: true))
-    }
-
-    /// After the grace period, the longest-connected co-DJ becomes DJ,
-    /// unless the DJ came back first. Listeners are never promoted: only
-    /// the owner and the co-DJs they named control the music.
-    private func schedulePromotion() {
-        promotion?.cancel()
-        let grace = context.djGracePeriod
-        promotion = Task { [weak self] in
-            guard (try? await Task.sleep(for: grace)) != nil else { return }
-            await self?.promote()
-        }
-    }
-
-    private func promote() async {
-        await lock()
-        defer { unlock() }
-        guard !Task.isCancelled else { return }
-        // The grace period is over either way: a co-DJ who arrives later
-        // takes the empty booth on arrival.
-        promotion = nil
-        guard dj == nil,
-            let heir = arrivals.first(where: { (seats[$0]?.role ?? .none) >= .codj })
-        else { return }
-        handOver(to: heir)
-    }
-
-    // MARK: People
-
-    /// Changes the role of every connection a person holds, and tells them.
-    /// A co-DJ who loses the role also loses the DJ booth.
-    func setRole(of personID: String, to role: StationRole) {
-        for (listener, seat) in seats where seat.personID == personID {
-            seats[listener]?.role = role
-            if let text = try? Self.encode(.access(role: role)) { listeners[listener]?.yield(.text(text)) }
-            if role < .codj, dj == listener {
-                dj = nil
-                broadcast(.dj(epoch: djEpoch, present: false))
-                schedulePromotion()
+        try await event { hub in
+            let robot = hub.machine.listenerCount == 0 ? try await hub.robotInputs() : .none
+            hub.queues[connection] = queue
+            do {
+                try await hub.run { machine, rng in
+                    try machine.connect(
+                        connection, seat: seat, since: since, at: hub.context.clock.now(), robot: robot, using: &rng)
+                }
+            } catch {
+                hub.queues[connection] = nil
+                throw error
             }
         }
     }
 
-    /// Removes a person from every connection they hold, at once, and tells
-    /// everyone (them included) why.
-    func remove(personID: String, name: String, reason: String) {
-        broadcast(.removed(person: PersonRef(id: personID, name: name), reason: reason))
-        for (listener, seat) in seats where seat.personID == personID {
-            listeners[listener]?.finish()
+    /// Removes a connection. Never fails: a listener that left is never left
+    /// counted, even when saving "gone quiet" fails.
+    func disconnect(_ connection: ConnectionID) async {
+        await event { hub in
+            do {
+                try await hub.run { machine, _ in machine.disconnect(connection, at: hub.context.clock.now()) }
+            } catch {
+                hub.context.logger.error("Could not save station \(hub.id) going quiet: \(error)")
+                // Keep the connection gone anyway; storage catches up at the next save.
+                var machine = hub.machine
+                let actions = machine.disconnect(connection, at: hub.context.clock.now())
+                hub.machine = machine
+                await hub.perform(actions.filter { if case .save = $0 { false } else { true } })
+            }
+        }
+    }
+
+    /// Queues a fresh snapshot for one connection, in order with the
+    /// broadcasts (the caller counts it against the client's reply window).
+    func resync(_ connection: ConnectionID) async {
+        await event { hub in await hub.perform(hub.machine.resync(connection)) }
+    }
+
+    /// Applies a DJ command once; a command id seen before is acknowledged
+    /// with the revision it produced. Over a connection its seat's current
+    /// role counts; over HTTP, the role the gate found.
+    func apply(_ request: CommandRequest, from origin: StationMachine.Origin) async throws -> CommandAck {
+        try await event { hub in
+            let appliedBefore =
+                hub.machine.ledger.revision(for: request.id) == nil
+                ? try await hub.context.repository.appliedRevision(stationID: hub.id, commandID: request.id) : nil
+            var track: PoolTrack?
+            switch request.command {
+            case .append(let trackID), .queueNext(let trackID):
+                track = try await hub.context.catalog.poolTrack(trackID)
+            default:
+                break
+            }
+            let robot = hub.machine.listenerCount > 0 ? try await hub.robotInputs() : .none
+            var result: StationMachine.CommandResult?
+            try await hub.run { machine, rng in
+                let outcome = try machine.command(
+                    request.command, id: request.id, epoch: request.epoch, from: origin,
+                    at: hub.context.clock.now(), appliedBefore: appliedBefore, track: track, robot: robot, using: &rng)
+                result = outcome
+                return outcome.actions
+            }
+            guard let result else { throw HubError.forbidden(.command) }
+            return CommandAck(id: request.id, revision: result.revision, duplicate: result.duplicate)
+        }
+    }
+
+    /// Changes the role of every connection a person holds, and tells them.
+    func setRole(of personID: String, to role: StationRole) async {
+        await event { hub in
+            await hub.perform(hub.mutate { $0.roleChanged(personID: personID, to: role, at: hub.context.clock.now()) })
+        }
+    }
+
+    /// Removes a person from every connection they hold, and tells everyone why.
+    func remove(personID: String, name: String, reason: String) async {
+        await event { hub in
+            await hub.perform(hub.mutate { $0.remove(personID: personID, name: name, reason: reason) })
         }
     }
 
     /// The owner ended the session: everyone is told, then every connection closes.
-    func end() {
-        broadcast(.ended)
-        for stream in listeners.values { stream.finish() }
+    func end() async {
+        await event { hub in await hub.perform(hub.mutate { $0.end() }) }
     }
 
     /// Takes new settings or a new code, and sends everyone a fresh snapshot.
     func replace(record: StationRecord) async {
-        await lock()
-        defer { unlock() }
-        self.record = record
-        guard !listeners.isEmpty, let text = try? Self.encode(try await snapshot()) else { return }
-        broadcast(text: text)
+        await event { hub in
+            hub.record = record
+            await hub.perform(hub.mutate { $0.settingsChanged(maxListeners: record.maxListeners) })
+        }
+    }
+
+    private func timerFired(_ timer: HubTimer, due: EpochMillis) async {
+        await event { hub in
+            guard hub.machine.timers[timer] == due else { return }
+            do {
+                let robot = timer == .tick ? try await hub.robotInputs() : .none
+                try await hub.run { machine, rng in
+                    machine.timerFired(timer, due: due, at: hub.context.clock.now(), robot: robot, using: &rng)
+                }
+            } catch {
+                hub.context.logger.error("Station \(hub.id) could not advance: \(error)")
+                // Try again in a second rather than fall silent.
+                hub.startTimer(timer, due: due, after: 1000)
+            }
+        }
     }
 
     // MARK: Song pool
@@ -351,97 +208,139 @@ actor StationHub {
     func setPool(_ trackIDs: [TrackID]) async throws {
         let known = try await context.catalog.summaries(for: trackIDs)
         if let unknown = trackIDs.first(where: { known[$0] == nil }) {
-            throw APIError(TimelineError.unknownTrack(unknown))
+            throw HubError.timeline(.unknownTrack(unknown))
         }
-        await lock()
-        defer { unlock() }
-        try await context.repository.setPool(stationID: id, trackIDs: trackIDs)
-        chosenPool = Set(trackIDs)
+        try await event { hub in
+            try await hub.context.repository.setPool(stationID: hub.id, trackIDs: trackIDs)
+            hub.chosenPool = Set(trackIDs)
+        }
     }
 
-    private func tick() async {
-        await lock()
-        defer { unlock() }
-        guard !listeners.isEmpty, !Task.isCancelled else { return }
-        do {
-            if try await fillIfNeeded() { try await broadcastWindow() }
-        } catch {
-            context.logger.error("Station \(id) could not advance: \(error)")
+    /// The station's pool, the fallback (the whole library) and the artists.
+    /// A pool whose tracks have all left the library comes back empty, so
+    /// the robot falls back.
+    private func robotInputs() async throws -> RobotInputs {
+        let library = try await context.catalog.pool()
+        let artists = try await context.catalog.artistsByTrack()
+        if chosenPool == nil {
+            chosenPool = Set(try await context.repository.pool(stationID: id))
         }
-        reschedule()
+        guard let chosenPool, !chosenPool.isEmpty else {
+            return RobotInputs(pool: library, fallback: library, artists: artists)
+        }
+        return RobotInputs(pool: library.filter { chosenPool.contains($0.id) }, fallback: library, artists: artists)
     }
 
-    /// Wakes up when the current entry ends, and only while someone listens.
-    private func reschedule() {
-        ticker?.cancel()
-        ticker = nil
-        guard !listeners.isEmpty, state.pausedAt == nil else { return }
+    // MARK: Running the machine
+
+    /// Runs `body` alone: events never interleave with each other.
+    private func event<T: Sendable>(_ body: (isolated StationHub) async throws -> T) async rethrows -> T {
+        if !turnstile.enter() {
+            await withCheckedContinuation { turnstile.wait($0) }
+        }
+        defer { turnstile.leave()?.resume() }
+        return try await body(self)
+    }
+
+    /// Runs an event that cannot fail and needs no randomness.
+    private func mutate(_ change: (inout StationMachine) -> [HubAction]) -> [HubAction] {
+        change(&machine)
+    }
+
+    /// Runs an event on a copy of the machine; performs its saves; keeps the
+    /// copy only when they all succeeded; then performs the rest.
+    private func run(
+        _ change: (inout StationMachine, inout AnyRandom) throws -> [HubAction]
+    ) async throws {
+        var next = machine
+        let actions = try change(&next, &random)
+        for case .save(let save) in actions {
+            try await context.repository.saveStation(save.state, played: save.played, command: save.command)
+        }
+        machine = next
+        await perform(actions)
+    }
+
+    /// Performs everything but saves (which `run` did first).
+    private func perform(_ actions: [HubAction]) async {
         let now = context.clock.now()
-        guard let next = state.timeline.entries.first(where: { $0.expiration > now }) else { return }
-        let delay = next.expiration - now
-        ticker = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(delay))
-            guard !Task.isCancelled else { return }
-            await self?.tick()
+        for action in actions {
+            switch action {
+            case .save:
+                break
+            case .send(let connection, let notice):
+                send(notice.message(serverTime: now), to: connection)
+            case .broadcast(let notice, let except):
+                broadcast(notice.message(serverTime: now), except: except)
+            case .sendSnapshot(let connection, let reply):
+                guard let queue = queues[connection] else { continue }
+                do {
+                    let text = try Self.encode(try await snapshot())
+                    queue.yield(reply ? .reply(text) : .text(text))
+                } catch {
+                    context.logger.error("Station \(id) could not build a snapshot: \(error)")
+                    queue.finish()
+                }
+            case .broadcastSnapshot:
+                guard !queues.isEmpty, let text = try? Self.encode(try await snapshot()) else { continue }
+                broadcast(text: text, except: nil)
+            case .broadcastUpdate:
+                guard !queues.isEmpty, let text = try? Self.encode(.update(try await window())) else { continue }
+                broadcast(text: text, except: nil)
+            case .close(let connection):
+                queues.removeValue(forKey: connection)?.finish()
+            case .startTimer(let timer, let instant):
+                startTimer(timer, due: instant, after: instant - now)
+            case .cancelTimer(let timer):
+                timerTasks.removeValue(forKey: timer)?.cancel()
+            }
         }
     }
 
-    // MARK: Saving and telling
+    private func snapshot() async throws -> ServerMessage {
+        .snapshot(.init(station: try await view(), timeline: try await window(), listeners: machine.listenerCount))
+    }
 
-    /// Applies `change` to a copy, saves it, then makes it current.
-    @discardableResult
-    private func commit(_ change: (inout StationState) -> StationState.Outcome) async throws -> Bool {
-        var next = state
-        let outcome = change(&next)
-        if outcome.needsSave || next.quietSince != state.quietSince {
-            try await context.repository.saveStation(next, played: outcome.played, command: nil)
+    /// Sleeps on the injected clock, then hands the machine the timer with
+    /// the instant it was due (the machine ignores one it no longer expects).
+    private func startTimer(_ timer: HubTimer, due: EpochMillis, after delay: Int64) {
+        timerTasks[timer]?.cancel()
+        let sleep = Self.sleep(on: context.sleeper, for: .milliseconds(max(0, delay)))
+        timerTasks[timer] = Task { [weak self] in
+            guard (try? await sleep()) != nil else { return }
+            await self?.timerFired(timer, due: due)
         }
-        state = next
-        return outcome.changed
     }
 
-    private func broadcastWindow() async throws {
-        guard !listeners.isEmpty else { return }
-        broadcast(.update(try await window()))
+    /// The deadline is read now, not when the task starts, so time that
+    /// passes before the task runs still counts.
+    private static func sleep<C: Clock<Duration>>(on clock: C, for delay: Duration) -> @Sendable () async throws -> Void {
+        let deadline = clock.now.advanced(by: delay)
+        return { try await clock.sleep(until: deadline, tolerance: nil) }
     }
 
-    private func broadcast(_ message: ServerMessage, except skipped: ListenerID? = nil) {
-        guard !listeners.isEmpty, let text = try? Self.encode(message) else { return }
+    private func send(_ message: ServerMessage, to connection: ConnectionID) {
+        guard let queue = queues[connection], let text = try? Self.encode(message) else { return }
+        queue.yield(.text(text))
+    }
+
+    private func broadcast(_ message: ServerMessage, except skipped: ConnectionID?) {
+        guard !queues.isEmpty, let text = try? Self.encode(message) else { return }
         broadcast(text: text, except: skipped)
     }
 
-    private func broadcast(text: String, except skipped: ListenerID? = nil) {
-        for (listener, stream) in listeners where listener != skipped {
+    private func broadcast(text: String, except skipped: ConnectionID?) {
+        for (connection, queue) in queues where connection != skipped {
             // A listener whose queue is full is too slow to follow: close it
             // rather than silently drop a message; it reconnects and catches up.
-            if case .dropped = stream.yield(.text(text)) {
-                context.logger.notice("Closed listener \(listener) of station \(id): it fell 256 messages behind")
-                stream.finish()
+            if case .dropped = queue.yield(.text(text)) {
+                context.logger.notice("Closed listener \(connection) of station \(id): it fell 256 messages behind")
+                queue.finish()
             }
         }
     }
 
     static func encode(_ message: ServerMessage) throws -> String {
         String(decoding: try JSONEncoder().encode(message), as: UTF8.self)
-    }
-
-    // MARK: One change at a time
-
-    /// Actor methods interleave at every `await`; this keeps whole changes
-    /// (apply, save, broadcast) from interleaving with each other.
-    private func lock() async {
-        if busy {
-            await withCheckedContinuation { waiting.append($0) }
-        } else {
-            busy = true
-        }
-    }
-
-    private func unlock() {
-        if waiting.isEmpty {
-            busy = false
-        } else {
-            waiting.removeFirst().resume()  // hand over: `busy` stays true
-        }
     }
 }

@@ -7,18 +7,18 @@ import WavelengthWire
 /// A 4xx/5xx answer with a JSON body `{"error": {"message", "code"}}`.
 public struct APIError: Error, HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
-    public var code: String
+    public var code: ErrorCode
     public var message: String
     public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, code: String, _ message: String) {
+    public init(_ status: HTTPResponse.Status, code: ErrorCode, _ message: String) {
         self.status = status
         self.code = code
         self.message = message
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONEncoder().encode(ErrorBody(message: message, code: code))
+        let data = try JSONEncoder().encode(ErrorBody(message: message, code: code.rawValue))
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(
@@ -27,10 +27,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     }
 
     public static func notFound(_ what: String) -> APIError {
-        APIError(.notFound, code: "not_found", what)
+        APIError(.notFound, code: .notFound, what)
     }
 
-    public static func badRequest(_ message: String, code: String = "bad_request") -> APIError {
+    public static func badRequest(_ message: String, code: ErrorCode = .badRequest) -> APIError {
         APIError(.badRequest, code: code, message)
     }
 
@@ -43,7 +43,23 @@ public struct APIError: Error, HTTPResponseError, Sendable {
                 .conflict
             case .indexOutOfRange, .positionOutOfRange: .badRequest
             }
-        self.init(status, code: error.code, error.description)
+        self.init(status, code: ErrorCode(error), error.description)
+    }
+
+    /// The HTTP answer for an event the station refused.
+    public init(_ error: HubError) {
+        switch error {
+        case .stationFull(let limit):
+            self.init(.conflict, code: .stationFull, "The station is full: it takes \(limit) listeners.")
+        case .forbidden(let operation):
+            self.init(.forbidden, code: .forbidden, StationGate.refusal(operation))
+        case .staleEpoch(let current, let given):
+            self.init(
+                .conflict, code: .staleEpoch,
+                "The DJ role changed hands (epoch \(current), the command says \(given)); it was not applied.")
+        case .timeline(let error):
+            self.init(error)
+        }
     }
 }
 
@@ -63,29 +79,33 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw converted
         } catch let error as TimelineError {
             throw APIError(error)
+        } catch let error as HubError {
+            throw APIError(error)
         } catch is NIOTooManyBytesError {
             throw APIError(
-                .contentTooLarge, code: "too_large",
+                .contentTooLarge, code: .tooLarge,
                 "The request body is larger than \(context.maxUploadSize) bytes.")
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)
         } catch {
             context.logger.error("Unhandled error: \(error)")
-            throw APIError(.internalServerError, code: "internal", "Something went wrong on the server.")
+            throw APIError(.internalServerError, code: .internal, "Something went wrong on the server.")
         }
     }
 
-    static func code(for status: HTTPResponse.Status) -> String {
+    static func code(for status: HTTPResponse.Status) -> ErrorCode {
         switch status.code {
-        case 400: "bad_request"
-        case 401: "unauthorized"
-        case 403: "forbidden"
-        case 404: "not_found"
-        case 405: "method_not_allowed"
-        case 409: "conflict"
-        case 413: "too_large"
-        case 416: "range_not_satisfiable"
-        default: "http_\(status.code)"
+        case 400: .badRequest
+        case 401: .unauthorized
+        case 403: .forbidden
+        case 404: .notFound
+        case 405: .methodNotAllowed
+        case 409: .conflict
+        case 413: .tooLarge
+        case 416: .rangeNotSatisfiable
+        case 429: .rateLimited
+        case 503: .serviceUnavailable
+        default: .httpError
         }
     }
 }

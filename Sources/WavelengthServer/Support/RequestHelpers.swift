@@ -8,7 +8,7 @@ extension RequestContext {
         guard let value = parameters.get(name), !value.isEmpty, value.utf8.count <= WireLimits.maxIDLength,
             value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_" })
         else {
-            throw APIError.badRequest("The \(name) in the path is not a valid id.", code: "invalid_id")
+            throw APIError.badRequest("The \(name) in the path is not a valid id.", code: .invalidId)
         }
         return value
     }
@@ -33,7 +33,7 @@ extension Request {
     func stringQuery(_ name: String, maxLength: Int = WireLimits.maxQueryLength) throws -> String? {
         guard let raw = uri.queryParameters.get(name) else { return nil }
         guard raw.utf8.count <= maxLength else {
-            throw APIError.badRequest("Query parameter \(name) is longer than \(maxLength) bytes.", code: "too_long")
+            throw APIError.badRequest("Query parameter \(name) is longer than \(maxLength) bytes.", code: .tooLong)
         }
         return raw
     }

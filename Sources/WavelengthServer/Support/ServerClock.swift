@@ -23,3 +23,10 @@ public struct SystemClock: ServerClock {
         return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
     }
 }
+
+extension Duration {
+    /// Whole milliseconds, as the timeline counts them.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

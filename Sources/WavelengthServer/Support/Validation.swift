@@ -7,7 +7,7 @@ enum Validation {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= WireLimits.maxNameLength else {
             throw APIError.badRequest(
-                "A station needs a name of 1 to \(WireLimits.maxNameLength) characters.", code: "invalid_name")
+                "A station needs a name of 1 to \(WireLimits.maxNameLength) characters.", code: .invalidName)
         }
         return name
     }
@@ -19,7 +19,7 @@ enum Validation {
         else {
             throw APIError.badRequest(
                 "A handle is \(PeopleLimits.handleLength.lowerBound) to \(PeopleLimits.handleLength.upperBound) letters, digits or _.",
-                code: "invalid_handle")
+                code: .invalidHandle)
         }
         return handle
     }
@@ -31,7 +31,7 @@ enum Validation {
         else {
             throw APIError.badRequest(
                 "A name is \(PeopleLimits.displayNameLength.lowerBound) to \(PeopleLimits.displayNameLength.upperBound) characters.",
-                code: "invalid_name")
+                code: .invalidName)
         }
         return name
     }
@@ -40,7 +40,7 @@ enum Validation {
         guard PeopleLimits.passwordBytes.contains(password.utf8.count) else {
             throw APIError.badRequest(
                 "A password is \(PeopleLimits.passwordBytes.lowerBound) to \(PeopleLimits.passwordBytes.upperBound) bytes long.",
-                code: "invalid_password")
+                code: .invalidPassword)
         }
         return password
     }
@@ -48,7 +48,7 @@ enum Validation {
     static func minutes(_ value: Int?, max: Int, field: String) throws -> Int64? {
         guard let value else { return nil }
         guard (1...max).contains(value) else {
-            throw APIError.badRequest("\(field) must be between 1 and \(max) minutes.", code: "invalid_expiry")
+            throw APIError.badRequest("\(field) must be between 1 and \(max) minutes.", code: .invalidExpiry)
         }
         return Int64(value) * 60_000
     }
@@ -57,7 +57,7 @@ enum Validation {
     static func personID(_ raw: String) throws -> String {
         guard !raw.isEmpty, raw.utf8.count <= WireLimits.maxIDLength,
             raw.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
-        else { throw APIError.badRequest("That is not a person id.", code: "invalid_id") }
+        else { throw APIError.badRequest("That is not a person id.", code: .invalidId) }
         return raw
     }
 }

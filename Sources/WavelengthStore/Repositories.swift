@@ -28,17 +28,11 @@ public struct LoadedStation: Sendable {
     public var record: StationRecord
     public var state: StationState
     public var recentCommands: [AppliedCommand]
-}
 
-public struct AppliedCommand: Sendable, Equatable {
-    public var id: String
-    public var revision: Int64
-    public var appliedAt: EpochMillis
-
-    public init(id: String, revision: Int64, appliedAt: EpochMillis) {
-        self.id = id
-        self.revision = revision
-        self.appliedAt = appliedAt
+    public init(record: StationRecord, state: StationState, recentCommands: [AppliedCommand]) {
+        self.record = record
+        self.state = state
+        self.recentCommands = recentCommands
     }
 }
 
@@ -61,6 +55,12 @@ public struct ArtistRow: Sendable, Equatable, Codable {
     public var name: String
     public var albumCount: Int
     public var trackCount: Int
+
+    public init(name: String, albumCount: Int, trackCount: Int) {
+        self.name = name
+        self.albumCount = albumCount
+        self.trackCount = trackCount
+    }
 }
 
 public struct AlbumRow: Sendable, Equatable, Codable {
@@ -70,6 +70,14 @@ public struct AlbumRow: Sendable, Equatable, Codable {
     public var trackCount: Int
     /// A track of the album that has artwork, to show as the album's cover.
     public var artworkTrackID: TrackID?
+
+    public init(title: String, artist: String, year: Int?, trackCount: Int, artworkTrackID: TrackID?) {
+        self.title = title
+        self.artist = artist
+        self.year = year
+        self.trackCount = trackCount
+        self.artworkTrackID = artworkTrackID
+    }
 }
 
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {

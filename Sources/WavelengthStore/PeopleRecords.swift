@@ -1,4 +1,3 @@
-import GRDB
 import WavelengthCore
 
 public enum PersonKind: String, Sendable, Codable {
@@ -7,9 +6,7 @@ public enum PersonKind: String, Sendable, Codable {
 
 /// A user (handle and password) or a guest (a display name only). A guest
 /// who signs up keeps the same id, so memberships carry over.
-public struct PersonRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "person"
-
+public struct PersonRecord: Sendable, Equatable, Codable {
     public var id: String
     public var kind: PersonKind
     public var handle: String?
@@ -39,9 +36,7 @@ public enum SessionKind: String, Sendable, Codable {
 }
 
 /// A signed-in (or guest) session. Only the SHA-256 of its secret is stored.
-public struct SessionRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "authSession"
-
+public struct SessionRecord: Sendable, Equatable, Codable {
     public var id: String
     public var tokenHash: String
     public var personID: String
@@ -69,9 +64,7 @@ public struct SessionRecord: Sendable, Equatable, Codable, FetchableRecord, Pers
 }
 
 /// A link that lets whoever holds it join a station. Only the token's hash is stored.
-public struct InviteRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "invite"
-
+public struct InviteRecord: Sendable, Equatable, Codable {
     public var id: String
     public var stationID: StationID
     public var tokenHash: String

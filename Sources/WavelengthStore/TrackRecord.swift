@@ -1,10 +1,7 @@
-import GRDB
 import WavelengthLibrary
 
 /// A row of the library index: one audio file and what its tags say.
-public struct TrackRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "track"
-
+public struct TrackRecord: Sendable, Equatable, Codable {
     public var id: String
     public var path: String
     public var size: Int64

@@ -1,0 +1,36 @@
+/// One live connection to a station, numbered by the server when it opens.
+public struct ConnectionID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let value: UInt64
+
+    public init(_ value: UInt64) {
+        self.value = value
+    }
+
+    public static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.value < rhs.value }
+
+    public var description: String { "c\(value)" }
+}
+
+/// Who holds one live connection, and what they may do on the station.
+public struct Seat: Sendable, Equatable {
+    public var personID: String?
+    public var name: String
+    public var role: StationRole
+
+    public init(personID: String?, name: String, role: StationRole) {
+        self.personID = personID
+        self.name = name
+        self.role = role
+    }
+
+    public static let anonymous = Seat(personID: nil, name: "A listener", role: .listener)
+}
+
+/// A connection in the station's arrival order, with its seat.
+public struct Connection: Sendable, Equatable {
+    public let id: ConnectionID
+    public var seat: Seat
+    /// Set when the connection was told to close (kicked, banned, ended):
+    /// it counts as a listener until it is gone, but may do nothing more.
+    public var closing = false
+}

@@ -1,0 +1,76 @@
+/// What the station machine asks its owner (the server's hub) to do. The
+/// machine decides; the hub performs, in order: saves first (a transition
+/// whose save fails is thrown away), then messages, closes and timers.
+public enum HubAction: Sendable, Equatable {
+    /// Save this state in one transaction before anything else is performed.
+    case save(StationSave)
+    /// A message to one connection.
+    case send(ConnectionID, HubNotice)
+    /// A message to every connection, but one.
+    case broadcast(HubNotice, except: ConnectionID?)
+    /// A full snapshot (station, timeline window, listeners) to one
+    /// connection; `reply` when it answers something the client sent.
+    case sendSnapshot(ConnectionID, reply: Bool)
+    /// A full snapshot to every connection (settings changed).
+    case broadcastSnapshot
+    /// The timeline window to every connection (the timeline changed).
+    case broadcastUpdate
+    /// Close one connection; its disconnect event follows.
+    case close(ConnectionID)
+    /// Fire `timer` at this instant, replacing any earlier one of its kind.
+    case startTimer(HubTimer, at: EpochMillis)
+    case cancelTimer(HubTimer)
+}
+
+/// The station's timers. At most one of each runs at a time, and only
+/// while someone listens.
+public enum HubTimer: Sendable, Hashable {
+    /// The current entry ends: settle history and top the schedule up.
+    case tick
+    /// The DJ's grace period ran out: promote a co-DJ.
+    case promotion
+}
+
+/// The messages the machine decides to send; the wire layer spells them.
+public enum HubNotice: Sendable, Equatable {
+    /// A reconnect that missed nothing.
+    case resumed(revision: Int64, listeners: Int)
+    case listeners(count: Int)
+    /// What this connection's person may do on the station.
+    case access(StationRole)
+    /// This connection holds the DJ booth, or not.
+    case role(isDJ: Bool, epoch: Int64)
+    /// The DJ role changed hands, or is empty while the grace period runs.
+    case dj(epoch: Int64, present: Bool)
+    case removed(personID: String, name: String, reason: String)
+    case ended
+}
+
+/// One transaction's worth of station state.
+public struct StationSave: Sendable, Equatable {
+    public var state: StationState
+    /// Entries that finished (or were cut) and belong in history.
+    public var played: [TimelineEntry]
+    /// The command that caused it, recorded in the same transaction so a
+    /// resend after a crash is still recognised.
+    public var command: AppliedCommand?
+
+    public init(state: StationState, played: [TimelineEntry], command: AppliedCommand?) {
+        self.state = state
+        self.played = played
+        self.command = command
+    }
+}
+
+/// A command id the station applied, and the revision it produced.
+public struct AppliedCommand: Sendable, Equatable {
+    public var id: String
+    public var revision: Int64
+    public var appliedAt: EpochMillis
+
+    public init(id: String, revision: Int64, appliedAt: EpochMillis) {
+        self.id = id
+        self.revision = revision
+        self.appliedAt = appliedAt
+    }
+}

@@ -1,0 +1,13 @@
+/// Why the station machine refused an event. The HTTP and WebSocket layers
+/// turn these into status codes and error codes.
+public enum HubError: Error, Sendable, Equatable {
+    /// The station takes `limit` listeners and has them.
+    case stationFull(limit: Int)
+    /// The caller's role doesn't allow the operation (or the connection is gone).
+    case forbidden(StationOperation)
+    /// The DJ role changed hands since the client last heard: epoch `current`,
+    /// the command said `given`.
+    case staleEpoch(current: Int64, given: Int64)
+    /// The timeline refused the edit.
+    case timeline(TimelineError)
+}

@@ -1,0 +1,17 @@
+/// What the robot DJ may pick from when the station fills its schedule:
+/// the station's chosen pool, the whole library as the fallback, and each
+/// track's artist (so it can avoid the same artist twice in a row). The hub
+/// reads these from storage before it hands an event to the machine.
+public struct RobotInputs: Sendable {
+    public var pool: [PoolTrack]
+    public var fallback: [PoolTrack]
+    public var artists: [TrackID: String]
+
+    public init(pool: [PoolTrack], fallback: [PoolTrack], artists: [TrackID: String]) {
+        self.pool = pool
+        self.fallback = fallback
+        self.artists = artists
+    }
+
+    public static let none = RobotInputs(pool: [], fallback: [], artists: [:])
+}

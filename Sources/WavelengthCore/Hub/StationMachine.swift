@@ -1,0 +1,320 @@
+/// The rules of one station while the server runs, as a value type.
+///
+/// Every event is a `mutating` method that returns the actions to perform
+/// (save, send, broadcast, close, start or cancel a timer), in the style of
+/// swift-websocket's state machines. The clock and randomness come from the
+/// caller, so every rule is tested with no I/O, no sockets and no sleeps.
+///
+/// The owner (the server's `StationHub`) performs the actions in order. It
+/// runs each event on a copy and keeps the copy only when the copy's saves
+/// succeeded, so state a client can see is always state on disk.
+public struct StationMachine: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var robot: RobotDJ
+        /// How long a dropped DJ has to come back before a co-DJ is promoted.
+        public var djGraceMillis: Int64
+        /// How far ahead skips and resumes take effect, so every listener
+        /// changes together.
+        public var commitLead: Int64
+
+        public init(robot: RobotDJ = RobotDJ(), djGraceMillis: Int64 = 20_000, commitLead: Int64 = 300) {
+            self.robot = robot
+            self.djGraceMillis = djGraceMillis
+            self.commitLead = commitLead
+        }
+    }
+
+    /// Where a command came from: a live connection (its seat's current role
+    /// counts) or an HTTP request (the role the gate found).
+    public enum Origin: Sendable, Equatable {
+        case connection(ConnectionID)
+        case request(StationRole)
+    }
+
+    /// What a command produced.
+    public struct CommandResult: Sendable, Equatable {
+        public var revision: Int64
+        public var duplicate: Bool
+        public var actions: [HubAction]
+    }
+
+    public let settings: Settings
+    public private(set) var station: StationState
+    public private(set) var ledger: CommandLedger
+    /// Every open connection, in arrival order: the one list of who is here.
+    public private(set) var connections: [Connection] = []
+    /// The connection that holds the DJ booth.
+    public private(set) var dj: ConnectionID?
+    /// Raised each time the booth changes hands; commands carry the epoch
+    /// they were sent under, so one sent to a former DJ is refused.
+    public private(set) var djEpoch: Int64 = 0
+    /// When the running timers fire; nil when not running.
+    public private(set) var timers: [HubTimer: EpochMillis] = [:]
+    /// The station's listener limit (owner and co-DJs always get in).
+    public var maxListeners: Int?
+
+    public init(
+        station: StationState, recentCommands: [AppliedCommand] = [], maxListeners: Int? = nil,
+        settings: Settings = Settings()
+    ) {
+        self.station = station
+        self.settings = settings
+        self.maxListeners = maxListeners
+        var ledger = CommandLedger()
+        for command in recentCommands { ledger.record(command.id, revision: command.revision) }
+        self.ledger = ledger
+    }
+
+    public var listenerCount: Int { connections.count }
+
+    public func seat(of id: ConnectionID) -> Seat? {
+        connections.first { $0.id == id }?.seat
+    }
+
+    // MARK: Listeners
+
+    /// A connection opened. A quiet station goes back on the air first (and
+    /// is saved); the newcomer gets a snapshot, or `resumed` when `since`
+    /// shows it missed nothing, then its access and its booth role.
+    public mutating func connect(
+        _ id: ConnectionID, seat: Seat, since: Int64?, at now: EpochMillis, robot: RobotInputs,
+        using rng: inout some RandomNumberGenerator
+    ) throws(HubError) -> [HubAction] {
+        if let limit = maxListeners, seat.role < .codj, connections.count >= limit {
+            throw .stationFull(limit: limit)
+        }
+        var actions: [HubAction] = []
+        if connections.isEmpty {
+            let wasQuiet = !station.isOnAir
+            var outcome = station.wake(
+                at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
+                artistOf: { robot.artists[$0] }, using: &rng)
+            outcome.merge(
+                station.fill(
+                    at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
+                    artistOf: { robot.artists[$0] }, using: &rng))
+            // Waking clears `quietSince`, which storage must know too.
+            if outcome.needsSave || wasQuiet {
+                actions.append(.save(StationSave(state: station, played: outcome.played, command: nil)))
+            }
+        }
+        connections.append(Connection(id: id, seat: seat))
+        if let since, since == station.revision {
+            actions.append(.send(id, .resumed(revision: station.revision, listeners: connections.count)))
+        } else {
+            actions.append(.sendSnapshot(id, reply: false))
+        }
+        actions.append(.send(id, .access(seat.role)))
+        actions.append(.broadcast(.listeners(count: connections.count), except: id))
+        if seat.role == .owner && dj != id || seat.role == .codj && dj == nil && timers[.promotion] == nil {
+            // The owner (back) on the air takes the booth; a co-DJ takes an
+            // empty one (while the grace period runs it waits for the DJ).
+            actions += handOver(to: id)
+        } else {
+            actions.append(.send(id, .role(isDJ: false, epoch: djEpoch)))
+        }
+        actions += reschedule(at: now)
+        return actions
+    }
+
+    /// A connection closed (or was lost). The DJ leaving starts the grace
+    /// period; the last listener leaving puts the station to sleep.
+    public mutating func disconnect(_ id: ConnectionID, at now: EpochMillis) -> [HubAction] {
+        guard let index = connections.firstIndex(where: { $0.id == id }) else { return [] }
+        connections.remove(at: index)
+        var actions: [HubAction] = [.close(id)]
+        if dj == id {
+            dj = nil
+            actions.append(.broadcast(.dj(epoch: djEpoch, present: false), except: nil))
+            actions += startTimer(.promotion, at: now + settings.djGraceMillis)
+        }
+        guard connections.isEmpty else {
+            actions.append(.broadcast(.listeners(count: connections.count), except: nil))
+            return actions
+        }
+        // Tree in the forest: nobody listens, so stop all work.
+        actions += cancelTimer(.tick) + cancelTimer(.promotion)
+        let wasOnAir = station.isOnAir
+        let outcome = station.goQuiet(at: now)
+        if outcome.needsSave || wasOnAir {
+            actions.append(.save(StationSave(state: station, played: outcome.played, command: nil)))
+        }
+        return actions
+    }
+
+    /// A client asked for a fresh snapshot (it saw a gap in the sequence).
+    public func resync(_ id: ConnectionID) -> [HubAction] {
+        guard seat(of: id) != nil else { return [] }
+        return [.sendSnapshot(id, reply: true)]
+    }
+
+    // MARK: Commands
+
+    /// Applies a DJ command once.
+    ///
+    /// - Parameters:
+    ///   - appliedBefore: the revision storage recorded for `commandID`, for
+    ///     ids older than the in-memory ledger (nil when unknown).
+    ///   - track: the library track a queue command names, looked up by the hub.
+    public mutating func command(
+        _ command: StationCommand, id commandID: String, epoch: Int64?, from origin: Origin, at now: EpochMillis,
+        appliedBefore: Int64? = nil, track: PoolTrack?, robot: RobotInputs, using rng: inout some RandomNumberGenerator
+    ) throws(HubError) -> CommandResult {
+        // The role is read here, in the same step that applies the command,
+        // so a co-DJ revoked while their command waited is refused.
+        let role: StationRole
+        switch origin {
+        case .connection(let id):
+            let connection = connections.first { $0.id == id }
+            role = connection.map { $0.closing ? .none : $0.seat.role } ?? .none
+        case .request(let given):
+            role = given
+        }
+        guard StationPermissions.allows(role, .command) else { throw .forbidden(.command) }
+        if let revision = ledger.revision(for: commandID) ?? appliedBefore {
+            return CommandResult(revision: revision, duplicate: true, actions: [])
+        }
+        if let epoch, epoch != djEpoch { throw .staleEpoch(current: djEpoch, given: epoch) }
+        var next = station
+        var outcome: StationState.Outcome
+        do {
+            outcome = try next.apply(command, at: now, lead: settings.commitLead, track: { _ in track }, using: &rng)
+        } catch {
+            throw .timeline(error)
+        }
+        let applied = AppliedCommand(id: commandID, revision: next.revision, appliedAt: now)
+        // A skip or an edit may leave the robot short of its horizon: top it
+        // up in the same transaction, so the command and what followed from
+        // it are saved (or refused) together.
+        if !connections.isEmpty {
+            outcome.merge(
+                next.fill(
+                    at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
+                    artistOf: { robot.artists[$0] }, using: &rng))
+        }
+        station = next
+        ledger.record(commandID, revision: applied.revision)
+        var actions: [HubAction] = [.save(StationSave(state: station, played: outcome.played, command: applied))]
+        if !connections.isEmpty { actions.append(.broadcastUpdate) }
+        actions += reschedule(at: now)
+        return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
+    }
+
+    // MARK: Time passing
+
+    /// A timer fired. One whose instant is no longer the running one (it was
+    /// replaced or cancelled while it fired) does nothing.
+    public mutating func timerFired(
+        _ timer: HubTimer, due: EpochMillis, at now: EpochMillis, robot: RobotInputs,
+        using rng: inout some RandomNumberGenerator
+    ) -> [HubAction] {
+        guard timers[timer] == due else { return [] }
+        timers[timer] = nil
+        switch timer {
+        case .tick:
+            guard !connections.isEmpty else { return [] }
+            let outcome = station.fill(
+                at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
+                artistOf: { robot.artists[$0] }, using: &rng)
+            var actions: [HubAction] = []
+            if outcome.needsSave {
+                actions.append(.save(StationSave(state: station, played: outcome.played, command: nil)))
+            }
+            if outcome.changed { actions.append(.broadcastUpdate) }
+            return actions + reschedule(at: now)
+        case .promotion:
+            // The grace period is over either way: a co-DJ who arrives later
+            // takes the empty booth on arrival. Listeners are never promoted.
+            guard dj == nil, let heir = connections.first(where: { !$0.closing && $0.seat.role >= .codj })
+            else { return [] }
+            return handOver(to: heir.id)
+        }
+    }
+
+    /// Whether a tick is needed: at the end of the current entry, only while
+    /// someone listens and the station isn't paused.
+    private mutating func reschedule(at now: EpochMillis) -> [HubAction] {
+        guard !connections.isEmpty, station.pausedAt == nil,
+            let next = station.timeline.entries.first(where: { $0.expiration > now })
+        else { return cancelTimer(.tick) }
+        guard timers[.tick] != next.expiration else { return [] }
+        return startTimer(.tick, at: next.expiration)
+    }
+
+    private mutating func startTimer(_ timer: HubTimer, at instant: EpochMillis) -> [HubAction] {
+        timers[timer] = instant
+        return [.startTimer(timer, at: instant)]
+    }
+
+    private mutating func cancelTimer(_ timer: HubTimer) -> [HubAction] {
+        guard timers.removeValue(forKey: timer) != nil else { return [] }
+        return [.cancelTimer(timer)]
+    }
+
+    // MARK: The DJ booth and people
+
+    /// Gives the booth to a connection and tells everyone.
+    private mutating func handOver(to id: ConnectionID) -> [HubAction] {
+        var actions = cancelTimer(.promotion)
+        djEpoch += 1
+        if let previous = dj, previous != id {
+            actions.append(.send(previous, .role(isDJ: false, epoch: djEpoch)))
+        }
+        dj = id
+        actions.append(.send(id, .role(isDJ: true, epoch: djEpoch)))
+        actions.append(.broadcast(.dj(epoch: djEpoch, present: true), except: nil))
+        return actions
+    }
+
+    /// The owner granted or revoked a role: every connection the person
+    /// holds changes at once. A co-DJ who loses the role loses the booth; a
+    /// new co-DJ takes an empty booth (unless the grace period still waits
+    /// for the DJ to come back).
+    public mutating func roleChanged(personID: String, to role: StationRole, at now: EpochMillis) -> [HubAction] {
+        var actions: [HubAction] = []
+        var granted: ConnectionID?
+        for index in connections.indices where connections[index].seat.personID == personID {
+            let id = connections[index].id
+            connections[index].seat.role = role
+            actions.append(.send(id, .access(role)))
+            if role < .codj, dj == id {
+                dj = nil
+                actions.append(.broadcast(.dj(epoch: djEpoch, present: false), except: nil))
+                actions += startTimer(.promotion, at: now + settings.djGraceMillis)
+            }
+            if role >= .codj, granted == nil, !connections[index].closing { granted = id }
+        }
+        if let granted, dj == nil, timers[.promotion] == nil {
+            actions += handOver(to: granted)
+        }
+        return actions
+    }
+
+    /// Someone was kicked, banned or left: everyone (them included) is told
+    /// why, and their connections close. Until they are gone they may do
+    /// nothing.
+    public mutating func remove(personID: String, name: String, reason: String) -> [HubAction] {
+        var actions: [HubAction] = [.broadcast(.removed(personID: personID, name: name, reason: reason), except: nil)]
+        for index in connections.indices where connections[index].seat.personID == personID {
+            connections[index].closing = true
+            actions.append(.close(connections[index].id))
+        }
+        return actions
+    }
+
+    /// The owner ended the session: everyone is told, then every connection closes.
+    public mutating func end() -> [HubAction] {
+        var actions: [HubAction] = [.broadcast(.ended, except: nil)]
+        for index in connections.indices {
+            connections[index].closing = true
+            actions.append(.close(connections[index].id))
+        }
+        return actions
+    }
+
+    /// New settings: everyone gets a fresh snapshot.
+    public mutating func settingsChanged(maxListeners: Int?) -> [HubAction] {
+        self.maxListeners = maxListeners
+        return connections.isEmpty ? [] : [.broadcastSnapshot]
+    }
+}

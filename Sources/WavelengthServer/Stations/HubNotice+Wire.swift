@@ -1,0 +1,24 @@
+import WavelengthCore
+import WavelengthWire
+
+extension HubNotice {
+    /// How the machine's notice is spelled on the wire.
+    func message(serverTime: EpochMillis) -> ServerMessage {
+        switch self {
+        case .resumed(let revision, let listeners):
+            .resumed(revision: revision, serverTime: serverTime, listeners: listeners)
+        case .listeners(let count):
+            .listeners(count: count)
+        case .access(let role):
+            .access(role: role)
+        case .role(let isDJ, let epoch):
+            .role(role: isDJ ? "dj" : "listener", epoch: epoch)
+        case .dj(let epoch, let present):
+            .dj(epoch: epoch, present: present)
+        case .removed(let personID, let name, let reason):
+            .removed(person: PersonRef(id: personID, name: name), reason: reason)
+        case .ended:
+            .ended
+        }
+    }
+}

@@ -1,0 +1,24 @@
+// The public records are plain structs in WavelengthStore, so the
+// repository protocols name no GRDB type; their table mapping lives here.
+import GRDB
+import WavelengthStore
+
+extension PersonRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "person"
+}
+
+extension SessionRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "authSession"
+}
+
+extension InviteRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "invite"
+}
+
+extension TrackRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "track"
+}
+
+extension StationRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "station"
+}

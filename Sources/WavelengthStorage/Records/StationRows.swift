@@ -1,0 +1,73 @@
+import WavelengthStore
+import GRDB
+import WavelengthCore
+
+/// One row of a station's saved timeline.
+struct TimelineEntryRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "timelineEntry"
+
+    var stationID: StationID
+    var position: Int
+    var id: EntryID
+    var trackID: TrackID
+    var start: EpochMillis
+    var duration: Int64
+    var offset: Int64
+    var source: String
+
+    init(stationID: StationID, position: Int, entry: TimelineEntry) {
+        self.stationID = stationID
+        self.position = position
+        self.id = entry.id
+        self.trackID = entry.trackID
+        self.start = entry.start
+        self.duration = entry.duration
+        self.offset = entry.offset
+        self.source = entry.source.rawValue
+    }
+
+    var entry: TimelineEntry {
+        TimelineEntry(
+            id: id, trackID: trackID, start: start, duration: duration, offset: offset,
+            source: EntrySource(rawValue: source) ?? .robot)
+    }
+}
+
+/// One row of a station's play history: an entry that went out on the air.
+struct PlayRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "play"
+
+    var seq: Int64?
+    var stationID: StationID
+    var entryID: EntryID
+    var trackID: TrackID
+    var start: EpochMillis
+    var duration: Int64
+    var offset: Int64
+    var source: String
+
+    init(stationID: StationID, entry: TimelineEntry) {
+        self.stationID = stationID
+        self.entryID = entry.id
+        self.trackID = entry.trackID
+        self.start = entry.start
+        self.duration = entry.duration
+        self.offset = entry.offset
+        self.source = entry.source.rawValue
+    }
+
+    var entry: TimelineEntry {
+        TimelineEntry(
+            id: entryID, trackID: trackID, start: start, duration: duration, offset: offset,
+            source: EntrySource(rawValue: source) ?? .robot)
+    }
+}
+
+struct AppliedCommandRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "appliedCommand"
+
+    var stationID: StationID
+    var commandID: String
+    var revision: Int64
+    var appliedAt: EpochMillis
+}

@@ -1,0 +1,143 @@
+import WavelengthCore
+
+/// Stations and library tracks kept in memory, behind the same protocols
+/// as the SQLite database: for tests of the station hub that need no
+/// database file. Each method is one atomic step, as each of the
+/// database's is one transaction. It can be told to fail saves, so tests
+/// can check that a refused save leaves nothing visible.
+public actor InMemoryStore: StationRepository, TrackRepository {
+    private var stations: [StationID: StationRecord] = [:]
+    private var states: [StationID: StationState] = [:]
+    private var plays: [StationID: [TimelineEntry]] = [:]
+    private var commands: [StationID: [AppliedCommand]] = [:]
+    private var pools: [StationID: [TrackID]] = [:]
+    private var trackRows: [TrackID: TrackRecord] = [:]
+    /// While set, every save throws this.
+    private var saveFailure: (any Error & Sendable)?
+    public private(set) var saveCount = 0
+
+    public init(tracks: [TrackRecord] = []) {
+        for track in tracks { trackRows[track.id] = track }
+    }
+
+    public func failSaves(with error: (any Error & Sendable)?) {
+        saveFailure = error
+    }
+
+    // MARK: StationRepository
+
+    public func insertStation(_ record: StationRecord, now: EpochMillis, pick: @Sendable (Set<String>) -> String?)
+        async throws -> StationRecord
+    {
+        var record = record
+        let taken = Set(stations.values.compactMap(\.frequency))
+        guard let frequency = pick(taken) else { throw StorageError.noFrequency }
+        record.frequency = frequency
+        stations[record.id] = record
+        states[record.id] = StationState(
+            id: record.id, revision: record.revision, quietSince: record.quietSince ?? now)
+        return record
+    }
+
+    public func allStations() async throws -> [StationRecord] {
+        stations.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    public func station(id: StationID) async throws -> StationRecord? {
+        stations[id]
+    }
+
+    public func station(frequency: String) async throws -> StationRecord? {
+        stations.values.first { $0.frequency == frequency }
+    }
+
+    public func loadStation(id: StationID) async throws -> LoadedStation? {
+        guard let record = stations[id], let state = states[id] else { return nil }
+        return LoadedStation(record: record, state: state, recentCommands: commands[id] ?? [])
+    }
+
+    public func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws {
+        if let saveFailure { throw saveFailure }
+        guard stations[state.id] != nil else { throw StorageError.noSuchStation }
+        states[state.id] = state
+        stations[state.id]?.revision = state.revision
+        stations[state.id]?.quietSince = state.quietSince
+        stations[state.id]?.pausedAt = state.pausedAt
+        plays[state.id, default: []] += played
+        if let command { commands[state.id, default: []].append(command) }
+        saveCount += 1
+    }
+
+    public func appliedRevision(stationID: StationID, commandID: String) async throws -> Int64? {
+        commands[stationID]?.last { $0.id == commandID }?.revision
+    }
+
+    public func pool(stationID: StationID) async throws -> [TrackID] {
+        pools[stationID] ?? []
+    }
+
+    public func setPool(stationID: StationID, trackIDs: [TrackID]) async throws {
+        pools[stationID] = trackIDs
+    }
+
+    public func history(stationID: StationID, before: EpochMillis, limit: Int) async throws -> [TimelineEntry] {
+        Array((plays[stationID] ?? []).filter { $0.start < before }.reversed().prefix(limit))
+    }
+
+    /// What was saved for a station: its state as storage holds it.
+    public func savedState(of id: StationID) -> StationState? {
+        states[id]
+    }
+
+    // MARK: TrackRepository
+
+    public func track(id: TrackID) async throws -> TrackRecord? {
+        trackRows[id]
+    }
+
+    public func tracks(ids: [TrackID]) async throws -> [TrackID: TrackRecord] {
+        trackRows.filter { ids.contains($0.key) }
+    }
+
+    public func search(_ query: String, limit: Int) async throws -> [TrackRecord] {
+        let words = query.lowercased().split(separator: " ")
+        return Array(
+            sortedTracks.filter { track in
+                let text = "\(track.title) \(track.artist) \(track.album)".lowercased().split(separator: " ")
+                return words.allSatisfy { word in text.contains { $0.hasPrefix(word) } }
+            }.prefix(limit))
+    }
+
+    public func artists() async throws -> [ArtistRow] {
+        Dictionary(grouping: sortedTracks, by: \.albumArtist).map { name, tracks in
+            ArtistRow(name: name, albumCount: Set(tracks.map(\.album)).count, trackCount: tracks.count)
+        }.sorted { $0.name < $1.name }
+    }
+
+    public func albums(artist: String?) async throws -> [AlbumRow] {
+        let tracks = sortedTracks.filter { artist == nil || $0.albumArtist == artist }
+        return Dictionary(grouping: tracks, by: { "\($0.albumArtist)\u{0}\($0.album)" }).values.map { tracks in
+            AlbumRow(
+                title: tracks[0].album, artist: tracks[0].albumArtist, year: tracks[0].year, trackCount: tracks.count,
+                artworkTrackID: tracks.first(where: \.hasArtwork)?.id)
+        }.sorted { ($0.artist, $0.title) < ($1.artist, $1.title) }
+    }
+
+    public func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord] {
+        Array(
+            sortedTracks.filter { (artist == nil || $0.albumArtist == artist) && (album == nil || $0.album == album) }
+                .dropFirst(offset).prefix(limit))
+    }
+
+    public func poolTracks() async throws -> [PoolTrack] {
+        sortedTracks.filter { $0.durationMs > 0 }.map { PoolTrack(id: $0.id, artist: $0.artist, duration: $0.durationMs) }
+    }
+
+    public func trackCount() async throws -> Int {
+        trackRows.count
+    }
+
+    private var sortedTracks: [TrackRecord] {
+        trackRows.values.sorted { $0.id < $1.id }
+    }
+}

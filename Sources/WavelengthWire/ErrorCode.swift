@@ -1,0 +1,92 @@
+import WavelengthCore
+
+/// Every machine-readable error code the server sends, in HTTP error bodies
+/// (`{"error": {"code", "message"}}`) and WebSocket `error` messages. One
+/// list, so a client can switch over them and a typo can't invent a code.
+public enum ErrorCode: String, Sendable, Codable, CaseIterable {
+    case alreadyPlayed = "already_played"
+    case alreadySignedIn = "already_signed_in"
+    case badMessage = "bad_message"
+    case badRequest = "bad_request"
+    case banned = "banned"
+    case cannotFollowSelf = "cannot_follow_self"
+    case conflict = "conflict"
+    case csrf = "csrf"
+    case entryIsPlaying = "entry_is_playing"
+    case forbidden = "forbidden"
+    case handleTaken = "handle_taken"
+    case httpError = "http_error"
+    case indexOutOfRange = "index_out_of_range"
+    case `internal` = "internal"
+    case invalidCommandId = "invalid_command_id"
+    case invalidCredentials = "invalid_credentials"
+    case invalidExpiry = "invalid_expiry"
+    case invalidHandle = "invalid_handle"
+    case invalidId = "invalid_id"
+    case invalidInvite = "invalid_invite"
+    case invalidLimit = "invalid_limit"
+    case invalidName = "invalid_name"
+    case invalidPassword = "invalid_password"
+    case invalidToken = "invalid_token"
+    case isOwner = "is_owner"
+    case lockedOut = "locked_out"
+    case methodNotAllowed = "method_not_allowed"
+    case noFrequency = "no_frequency"
+    case notAMember = "not_a_member"
+    case notCurrent = "not_current"
+    case notFound = "not_found"
+    case notPaused = "not_paused"
+    case nothingPlaying = "nothing_playing"
+    case paused = "paused"
+    case positionOutOfRange = "position_out_of_range"
+    case rangeNotSatisfiable = "range_not_satisfiable"
+    case rateLimited = "rate_limited"
+    case serviceUnavailable = "service_unavailable"
+    case signInRequired = "sign_in_required"
+    case staleEpoch = "stale_epoch"
+    case stationFull = "station_full"
+    case stationLocked = "station_locked"
+    case timelineFull = "timeline_full"
+    case tooLarge = "too_large"
+    case tooLong = "too_long"
+    case tooManyTracks = "too_many_tracks"
+    case unauthorized = "unauthorized"
+    case unknownEntry = "unknown_entry"
+    case unknownFormat = "unknown_format"
+    case unknownTrack = "unknown_track"
+    case unknownType = "unknown_type"
+    case unsupportedVersion = "unsupported_version"
+    case wrongCode = "wrong_code"
+    case wrongKey = "wrong_key"
+    case wrongPassword = "wrong_password"
+}
+
+extension ErrorCode {
+    /// The code for a refused timeline edit.
+    public init(_ error: TimelineError) {
+        self =
+            switch error {
+            case .unknownEntry: .unknownEntry
+            case .alreadyPlayed: .alreadyPlayed
+            case .entryIsPlaying: .entryIsPlaying
+            case .nothingPlaying: .nothingPlaying
+            case .notCurrent: .notCurrent
+            case .indexOutOfRange: .indexOutOfRange
+            case .unknownTrack: .unknownTrack
+            case .timelineFull: .timelineFull
+            case .positionOutOfRange: .positionOutOfRange
+            case .paused: .paused
+            case .notPaused: .notPaused
+            }
+    }
+
+    /// The code for a refusal to listen; nil when listening is allowed.
+    public init?(_ decision: ListenDecision) {
+        switch decision {
+        case .allowed: return nil
+        case .signInRequired: self = .signInRequired
+        case .notAMember: self = .notAMember
+        case .banned: self = .banned
+        }
+    }
+}

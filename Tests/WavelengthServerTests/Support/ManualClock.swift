@@ -1,0 +1,93 @@
+import Synchronization
+import WavelengthCore
+@testable import WavelengthServer
+
+/// A clock a test moves by hand. The hub's timers sleep on it, and `wall`
+/// is the server's wall clock moving with it, so a test fires a timer by
+/// advancing time, with no real waiting.
+final class ManualClock: Clock {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleepers: [UInt64: Sleeper] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// The wall-clock instant the clock starts at.
+    let start: EpochMillis
+
+    init(start: EpochMillis = 1_700_000_000_000) {
+        self.start = start
+    }
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .milliseconds(1) }
+
+    /// How many timers are sleeping now.
+    var sleeping: Int { state.withLock { $0.sleepers.count } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if deadline <= state.now { return true }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+                // Cancelled before the sleeper was registered: onCancel found
+                // nothing to resume, so resume it here.
+                if Task.isCancelled, let sleeper = state.withLock({ $0.sleepers.removeValue(forKey: id) }) {
+                    sleeper.continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Moves time on and wakes every timer that came due.
+    func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.advanced(by: duration)
+            let due = state.sleepers.filter { $0.value.deadline <= state.now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return Array(due.values)
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// The server's wall clock, moving with this one.
+    var wall: Wall { Wall(clock: self) }
+
+    struct Wall: ServerClock {
+        let clock: ManualClock
+
+        func now() -> EpochMillis {
+            clock.start + clock.now.offset.milliseconds
+        }
+
+        func preciseNow() -> Double {
+            Double(now())
+        }
+    }
+}
