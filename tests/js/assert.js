@@ -17,13 +17,16 @@ export async function runAll() {
       await fn();
       results.push({ name, ok: true, error: null });
     } catch (error) {
-      results.push({ name, ok: false, error: error && error.stack ? `${error.message}\n${error.stack}` : String(error) });
+      // Chromium's stack starts with the message.
+      results.push({ name, ok: false, error: (error && error.stack) || String(error) });
     }
   }
   return results;
 }
 
-export class AssertionError extends Error {}
+export class AssertionError extends Error {
+  name = "AssertionError";
+}
 
 const show = (value) => {
   try {
