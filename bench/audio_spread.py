@@ -133,11 +133,11 @@ def main():
         os.makedirs(library)
         click_track(os.path.join(library, "click.mp3"))
         sys.path.insert(0, HERE)
-        import sync_bench
-        from browser_listeners import REPORT_JS, create_station, playback_error, wait
+        from browser_listeners import REPORT_JS, playback_error, wait
+        from harness import Server, create_station
 
         pulse = Pulse(os.path.join(work, "pulse"))
-        server = sync_bench.Server(args.binary, libraries=[library])
+        server = Server(args.binary, libraries=[library])
         station = create_station(server.url, "Audio Spread")
         for sink in ("wlA", "wlB"):
             d = browser(pulse, sink)

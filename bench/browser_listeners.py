@@ -36,6 +36,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import CONDITIONS, DelayProxy, Server, create_station, summary  # noqa: E402
 from spread import pairwise_spread  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
@@ -62,21 +63,6 @@ def new_browser(fault):
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
         "source": "window.__wavelengthClockFault = %s;" % json.dumps(fault)})
     return driver
-
-
-def create_station(server_url, name):
-    """Signs up a bench user (bearer tokens) and returns their own station,
-    with the user's access token as `ownerKey` for DJ commands."""
-    handle = "bench" + "".join(c for c in f"{time.time_ns()}" if c.isdigit())[-14:]
-    body = {"handle": handle, "displayName": name[:40], "password": "bench password", "tokens": True}
-    request = urllib.request.Request(
-        f"{server_url}/api/auth/signup", data=json.dumps(body).encode(),
-        method="POST", headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        created = json.load(response)
-    station = created["station"]
-    station["ownerKey"] = created["tokens"]["accessToken"]
-    return station
 
 
 def wait(predicate, timeout, step=0.02):
@@ -175,17 +161,6 @@ def browser_session(page_url, server_url, station_id, index, fault, trials, seco
             driver.quit()
 
 
-def pct(values, p):
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * p))]
-
-
-def summary(values):
-    return "p50 %7.2f  p95 %7.2f  p99 %7.2f  (n=%d)" % (pct(values, .5), pct(values, .95), pct(values, .99), len(values))
-
-
 def playback_error(r):
     return r["positionMs"] - (r["wallTime"] - r["entryStart"] + r["offsetMs"])
 
@@ -228,7 +203,7 @@ def analyse(name, results, skip_wall, count):
 
 
 async def run_condition(name, server, page_url, count=2, seconds=30, trials=3, seed=11):
-    """Runs `count` browsers against `server` (a sync_bench.Server), loading
+    """Runs `count` browsers against `server` (a harness.Server), loading
     the app from page_url (the server, or the delay proxy in front of it),
     and skips at half time. Selenium blocks, so browsers run in threads while
     this event loop keeps the proxy moving."""
@@ -284,9 +259,6 @@ def skip_current(server, station_id, key):
 
 
 async def main():
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import sync_bench
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     release = os.path.join(root, ".build/release/wavelength")
@@ -296,15 +268,15 @@ async def main():
     parser.add_argument("--trials", type=int, default=3, help="extra tune-ins per browser after the session")
     parser.add_argument("--only", default="", help="run only conditions whose name contains this")
     args = parser.parse_args()
-    for name, delays in sync_bench.CONDITIONS:
+    for name, delays in CONDITIONS:
         if args.only not in name:
             continue
         print(f"running browsers: {name} …", file=sys.stderr)
-        server = sync_bench.Server(args.binary)
+        server = Server(args.binary)
         try:
             url = server.url
             if delays:
-                proxy = sync_bench.DelayProxy(server.port, *delays)
+                proxy = DelayProxy(server.port, *delays)
                 await proxy.start()
                 url = f"http://127.0.0.1:{proxy.port}"
             await run_condition(name, server, url, args.browsers, args.seconds, args.trials)

@@ -31,141 +31,12 @@ import asyncio
 import json
 import os
 import random
-import shutil
-import signal
-import socket
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import CONDITIONS, ROOT, DelayProxy, Server, summary  # noqa: E402
 from spread import pairwise_spread  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def pct(values, p):
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * p))]
-
-
-def summary(values):
-    return "p50 %7.2f  p95 %7.2f  p99 %7.2f  (n=%d)" % (pct(values, .5), pct(values, .95), pct(values, .99), len(values))
-
-
-class Server:
-    def __init__(self, binary, libraries=()):
-        self.data = tempfile.mkdtemp(prefix="wavelength-syncbench-")
-        self.port = free_port()
-        args = [binary, "serve", "--data", self.data, "--port", str(self.port), "--ping-interval", "5", "--log-level", "warning",
-                "--web", os.environ.get("WAVELENGTH_WEB", os.path.join(ROOT, "web"))]
-        for library in libraries:
-            args += ["--library", library]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{self.url}/health", timeout=1)
-                break
-            except Exception:
-                if time.time() > deadline or self.proc.poll() is not None:
-                    raise SystemExit("server did not start")
-                time.sleep(0.1)
-        # A bench user's own station, DJ'd with the user's bearer token.
-        from browser_listeners import create_station
-        station = create_station(self.url, "Sync bench")
-        self.station, self.frequency, self.key = station["id"], station.get("frequency"), station["ownerKey"]
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
-
-    def skip(self):
-        body = json.dumps({"id": f"bench-skip-{time.time()}", "command": {"op": "skip"}}).encode()
-        request = urllib.request.Request(
-            f"{self.url}/api/stations/{self.station}/commands", data=body, method="POST",
-            headers={"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"})
-        try:
-            return json.load(urllib.request.urlopen(request))
-        except urllib.error.HTTPError as error:
-            print(f"  skip refused: {error.code} {error.read().decode()}")
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            # Connections still open through the delay proxy can hold up a
-            # graceful stop; the benchmark is done with this server anyway.
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        shutil.rmtree(self.data, ignore_errors=True)
-
-
-class DelayProxy:
-    """Forwards TCP, holding each chunk for forward()/back() ms, in order."""
-
-    def __init__(self, target_port, forward, back):
-        self.target_port = target_port
-        self.forward = forward
-        self.back = back
-        self.port = free_port()
-
-    async def start(self):
-        self.server = await asyncio.start_server(self.handle, "127.0.0.1", self.port)
-
-    async def handle(self, client_reader, client_writer):
-        try:
-            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-            await asyncio.gather(
-                self.pipe(client_reader, server_writer, self.forward),
-                self.pipe(server_reader, client_writer, self.back),
-                return_exceptions=True)
-        except (OSError, asyncio.CancelledError):
-            pass  # a client or the server went away: the link just closes
-
-    async def pipe(self, reader, writer, delay):
-        queue = asyncio.Queue()
-        loop = asyncio.get_running_loop()
-
-        async def release():
-            while True:
-                due, data = await queue.get()
-                if data is None:
-                    writer.close()
-                    return
-                wait = due - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                writer.write(data)
-                await writer.drain()
-
-        sender = asyncio.create_task(release())
-        last = 0.0
-        while True:
-            try:
-                data = await reader.read(65536)
-            except OSError:
-                data = b""
-            if not data:
-                await queue.put((0, None))
-                break
-            # FIFO: a chunk never overtakes the one before it.
-            last = max(last, loop.time() + max(0.0, delay()) / 1000)
-            await queue.put((last, data))
-        await sender
 
 
 async def run_clients(binary, server_url, frequency, count, seconds, skip_at, on_skip):
@@ -230,13 +101,6 @@ def analyse(name, started, skip_wall, reports):
     print(f"  playback spread, pairwise (ms):        {summary(spread)}")
     print(f"  spread in the 3 s after a skip (ms):   {summary(after_skip)}")
     print(f"  tune-in to first sound (ms):           {summary(first_sound)}")
-
-
-CONDITIONS = [
-    ("loopback", None),
-    ("100 ms RTT, ±30 ms jitter (symmetric)", (lambda: random.uniform(35, 65), lambda: random.uniform(35, 65))),
-    ("asymmetric 60 ms out / 40 ms back", (lambda: random.uniform(59, 61), lambda: random.uniform(39, 41))),
-]
 
 
 async def main():

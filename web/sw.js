@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v3";
+const VERSION = "wavelength-shell-v4";
 const SHELL = [
   "/",
   "/index.html",
@@ -15,9 +15,12 @@ const SHELL = [
   "/js/basic-player.js",
   "/js/clock.js",
   "/js/dom.js",
+  "/js/frequency.js",
   "/js/live.js",
+  "/js/live-sequence.js",
   "/js/media-session.js",
   "/js/player.js",
+  "/js/player-base.js",
   "/js/quick-decode.js",
   "/js/router.js",
   "/js/session.js",
@@ -26,6 +29,7 @@ const SHELL = [
   "/js/stations.js",
   "/js/timeline.js",
   "/js/toast.js",
+  "/js/wait-text.js",
   "/js/web-audio-player.js",
   "/js/views/account.js",
   "/js/views/dial.js",

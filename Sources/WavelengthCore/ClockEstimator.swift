@@ -80,12 +80,25 @@ public struct ClockEstimator: Sendable, Equatable {
     }
 
     public var estimate: Estimate? {
-        guard let newest = samples.last?.received else { return nil }
-        let byBound = samples.sorted { errorBound($0, now: newest) < errorBound($1, now: newest) }
-        let best = byBound.prefix(max(min(3, samples.count), samples.count / 4))
+        let best = selectedSamples
+        guard !best.isEmpty else { return nil }
         return Estimate(
             offset: Self.median(best.map(\.offset)), bestRoundTrip: samples.map(\.roundTrip).min() ?? 0,
             sampleCount: samples.count)
+    }
+
+    /// The probes the estimate is the median of: the quarter of the window
+    /// (at least three) with the smallest error bounds, smallest first.
+    /// Probes with equal bounds keep their arrival order, as in the web
+    /// app's port (web/js/clock.js), which the shared fixture
+    /// Tests/Fixtures/clock-estimator.json checks.
+    var selectedSamples: [ClockSample] {
+        guard let newest = samples.last?.received else { return [] }
+        let byBound = samples.indices.sorted { i, j in
+            let (a, b) = (errorBound(samples[i], now: newest), errorBound(samples[j], now: newest))
+            return a != b ? a < b : i < j
+        }
+        return byBound.prefix(max(min(3, samples.count), samples.count / 4)).map { samples[$0] }
     }
 
     /// How wrong a probe can be now: half its round trip, plus drift since.

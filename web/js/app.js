@@ -2,11 +2,12 @@
 // (session.js), a hash router that swaps views, the header's account link,
 // and the service worker.
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { h, fill } from "./dom.js";
 import { session } from "./session.js";
 import { parseHash, buildHash, navigate, stationPath, authHref } from "./router.js";
 import { ServerClock } from "./clock.js";
+import { parseFrequency } from "./frequency.js";
 import { createPlayer, createReport } from "./player.js";
 import { toast } from "./toast.js";
 import { createDialView } from "./views/dial.js";
@@ -59,7 +60,10 @@ function message(title, ...body) {
 
 async function resolveFrequency(code, token) {
   try {
-    const station = await api.byFrequency(code);
+    // Not a frequency's shape: the server would only say "not found".
+    const frequency = parseFrequency(code);
+    if (!frequency) throw new ApiError("Not a frequency.", { status: 404, code: "not_found" });
+    const station = await api.byFrequency(frequency);
     if (token !== routeToken) return;
     navigate(stationPath(station.id), { replace: true });
   } catch (error) {

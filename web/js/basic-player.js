@@ -5,9 +5,9 @@
 // 250 ms, a seek beyond). Media elements give no sample-accurate schedule,
 // so expect tens of milliseconds between devices, not single ones.
 
-import { entryAt, isHeld, nextBoundary, positionIn, timelineNow } from "./timeline.js";
+import { mp3URL, PlayerBase } from "./player-base.js";
+import { entryAt, isHeld, nextBoundary, timelineNow } from "./timeline.js";
 
-const TICK_MS = 100;
 // How long after a seek or start the audio clock is read to learn its lag.
 const SETTLE_MS = 200;
 const SEEK_THRESHOLD_S = 0.25;
@@ -48,13 +48,9 @@ function saveLeads(leads) {
   } catch {}
 }
 
-export class BasicPlayer extends EventTarget {
+export class BasicPlayer extends PlayerBase {
   constructor(clock) {
-    super();
-    this.clock = clock;
-    this.mode = "basic";
-    this.tunedAt = null;
-    this.firstSoundAt = null;
+    super(clock, "basic");
     this.audio = document.getElementById("wl-audio");
     if (!this.audio) {
       this.audio = document.createElement("audio");
@@ -62,10 +58,6 @@ export class BasicPlayer extends EventTarget {
       document.body.append(this.audio);
     }
     this.audio.preload = "auto";
-    this.timeline = null;
-    this.entry = null;
-    this.wantPlay = false;
-    this.state = "idle"; // idle | loading | playing | paused | blocked | waiting | error
     this.loadToken = 0;
     // How far ahead to aim a seek (while playing) or a start (from paused),
     // learned from the drift once the audio has settled after each one.
@@ -75,7 +67,6 @@ export class BasicPlayer extends EventTarget {
     this.lockSeeks = 0;
     this.lastSeekAt = -Infinity;
     this.boundaryTimer = null;
-    this.tickTimer = null;
     this.transcoded = false;
 
     this.audio.addEventListener("playing", () => {
@@ -93,23 +84,14 @@ export class BasicPlayer extends EventTarget {
   }
 
   setState(state) {
-    if (this.state === state) return;
-    this.state = state;
-    this.audio.dataset.state = state;
-    this.dispatchEvent(new CustomEvent("state", { detail: { state } }));
-  }
-
-  /** Follow a new timeline window (snapshot or update). */
-  setTimeline(timeline) {
-    this.timeline = timeline;
-    this.reconcile();
+    // Tests read the state off the element too.
+    if (this.state !== state) this.audio.dataset.state = state;
+    super.setState(state);
   }
 
   /** Arriving on a station: play from the timeline's offset. */
   start({ tunedAt = performance.now() } = {}) {
-    this.tunedAt = tunedAt;
-    this.firstSoundAt = null;
-    this.wantPlay = true;
+    this.wantSound(tunedAt);
     this.startTicking();
     this.reconcile();
   }
@@ -123,9 +105,7 @@ export class BasicPlayer extends EventTarget {
 
   /** Play again, live: jump to where the station is now. */
   resume() {
-    this.tunedAt = performance.now();
-    this.firstSoundAt = null;
-    this.wantPlay = true;
+    this.wantSound(performance.now());
     this.startTicking();
     const entry = this.entry;
     this.locked = false;
@@ -148,18 +128,13 @@ export class BasicPlayer extends EventTarget {
     this.loadToken += 1;
     clearTimeout(this.boundaryTimer);
     clearTimeout(this.retryTimer);
-    clearInterval(this.tickTimer);
-    this.tickTimer = null;
+    this.stopTicking();
     this.audio.pause();
     this.audio.removeAttribute("src");
     delete this.audio.dataset.entryId;
     this.audio.load();
     this.setState("idle");
-    this.dispatchEvent(new CustomEvent("entry", { detail: { entry: null } }));
-  }
-
-  startTicking() {
-    if (!this.tickTimer) this.tickTimer = setInterval(() => this.tick(), TICK_MS);
+    this.announceEntry(null);
   }
 
   reconcile() {
@@ -172,7 +147,7 @@ export class BasicPlayer extends EventTarget {
       if ((entry && entry.id) !== (this.entry && this.entry.id)) {
         const previous = this.entry;
         this.entry = entry;
-        this.dispatchEvent(new CustomEvent("entry", { detail: { entry, previous } }));
+        this.announceEntry(entry, previous);
       }
       this.loadToken += 1;
       this.audio.pause();
@@ -192,7 +167,7 @@ export class BasicPlayer extends EventTarget {
         this.loadToken += 1;
         this.audio.pause();
         delete this.audio.dataset.entryId;
-        this.dispatchEvent(new CustomEvent("entry", { detail: { entry: null } }));
+        this.announceEntry(null);
       }
       if (this.wantPlay) this.setState("waiting");
       return;
@@ -200,7 +175,7 @@ export class BasicPlayer extends EventTarget {
     const changed = !this.entry || this.entry.id !== entry.id || this.entry.track.id !== entry.track.id;
     const previous = this.entry;
     this.entry = entry;
-    if (changed) this.dispatchEvent(new CustomEvent("entry", { detail: { entry, previous } }));
+    if (changed) this.announceEntry(entry, previous);
     if (this.wantPlay && (changed || (this.audio.dataset.entryId !== entry.id && this.state !== "loading"))) {
       this.load(entry);
     } else if (this.wantPlay && this.audio.paused && !this.audio.ended && this.state !== "blocked" && this.state !== "loading") {
@@ -213,8 +188,7 @@ export class BasicPlayer extends EventTarget {
     const mime = MIME[track.format];
     const playable = !mime || this.audio.canPlayType(mime) !== "";
     if (playable && !this.transcoded) return track.audioURL;
-    const sep = track.audioURL.includes("?") ? "&" : "?";
-    return `${track.audioURL}${sep}format=mp3`;
+    return mp3URL(track);
   }
 
   load(entry) {
@@ -293,10 +267,6 @@ export class BasicPlayer extends EventTarget {
           this.setState("error");
         }
       });
-  }
-
-  expectedSeconds(entry) {
-    return positionIn(entry, timelineNow(this.timeline, this.clock.now())) / 1000;
   }
 
   seekTo(entry) {
@@ -392,10 +362,4 @@ export class BasicPlayer extends EventTarget {
     // A media element gives no output timestamp: its currentTime, as is.
     return { entry: this.entry, positionMs: a.currentTime * 1000 + (perf - performance.now()) * a.playbackRate };
   }
-
-  get firstSoundMs() {
-    return this.firstSoundAt !== null && this.tunedAt !== null ? this.firstSoundAt - this.tunedAt : null;
-  }
-
-  unlock() {}
 }

@@ -60,21 +60,33 @@ export class ClockEstimator {
     return sample.rtt / 2 + (now - sample.midpoint) * this.maxSkew;
   }
 
-  /** {offset, bestRoundTrip, sampleCount, bound} or null. */
-  get estimate() {
+  /**
+   * The probes the estimate is the median of: the quarter of the window (at
+   * least three) with the smallest error bounds, smallest first. Equal
+   * bounds keep their arrival order (Array.prototype.sort is stable), as in
+   * the Swift estimator; Tests/Fixtures/clock-estimator.json checks both.
+   */
+  selected() {
     const n = this.samples.length;
-    if (!n) return null;
+    if (!n) return [];
     const now = this.samples[n - 1].received;
     const byBound = [...this.samples].sort((a, b) => this.errorBound(a, now) - this.errorBound(b, now));
-    const best = byBound.slice(0, Math.max(Math.min(3, n), Math.floor(n / 4)));
+    return byBound.slice(0, Math.max(Math.min(3, n), Math.floor(n / 4)));
+  }
+
+  /** {offset, bestRoundTrip, sampleCount, bound} or null. */
+  get estimate() {
+    const best = this.selected();
+    if (!best.length) return null;
+    const now = this.samples[this.samples.length - 1].received;
     const offsets = best.map((s) => s.offset).sort((a, b) => a - b);
     const mid = offsets.length >> 1;
     const offset = offsets.length % 2 ? offsets[mid] : (offsets[mid - 1] + offsets[mid]) / 2;
     return {
       offset,
       bestRoundTrip: Math.min(...this.samples.map((s) => s.rtt)),
-      sampleCount: n,
-      bound: this.errorBound(byBound[0], now),
+      sampleCount: this.samples.length,
+      bound: this.errorBound(best[0], now),
     };
   }
 }

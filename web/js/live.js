@@ -12,6 +12,7 @@ export const PROTOCOL_VERSION = 1;
 
 import { api, ApiError } from "./api.js";
 import { randomID } from "./dom.js";
+import { isStaleTimeline, readSequence } from "./live-sequence.js";
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 const BACKOFF_CAP_MS = 10000;
@@ -274,13 +275,11 @@ export class LiveConnection extends EventTarget {
   }
 
   handle(message, received = this.clock.localNow()) {
-    if (Number.isInteger(message.seq)) {
-      const expected = this.seq + 1;
-      this.seq = message.seq;
-      if (message.seq > expected && message.type !== "snapshot" && this.isOpen()) {
-        // Missed messages on this connection: ask for the whole state again.
-        this.ws.send(JSON.stringify({ type: "resync" }));
-      }
+    const sequence = readSequence(this.seq, message);
+    this.seq = sequence.seq;
+    if (sequence.resync && this.isOpen()) {
+      // Missed messages on this connection: ask for the whole state again.
+      this.ws.send(JSON.stringify({ type: "resync" }));
     }
     switch (message.type) {
       case "snapshot": {
@@ -304,7 +303,7 @@ export class LiveConnection extends EventTarget {
         break;
       case "update": {
         const timeline = message.timeline;
-        if (this.revision !== null && timeline.revision < this.revision) break;
+        if (isStaleTimeline(this.revision, timeline.revision)) break;
         this.revision = timeline.revision;
         this.emit("timeline", { timeline });
         break;

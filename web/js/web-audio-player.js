@@ -24,10 +24,10 @@
 
 import { AudioClock } from "./audio-clock.js";
 import { BasicPlayer } from "./basic-player.js";
+import { mp3URL, PlayerBase } from "./player-base.js";
 import { PIECE_FORMATS, pieceLag, quickPiece } from "./quick-decode.js";
-import { entryAt, isHeld, playOrder, positionIn, timelineNow } from "./timeline.js";
+import { entryAt, isHeld, playOrder, timelineNow } from "./timeline.js";
 
-const TICK_MS = 100;
 const PREPARE_AHEAD_MS = 10_000;
 // How far beyond the render clock a start is placed (main-thread slack).
 const START_MARGIN_S = 0.012;
@@ -188,31 +188,22 @@ class Voice {
   }
 }
 
-export class WebAudioPlayer extends EventTarget {
+export class WebAudioPlayer extends PlayerBase {
   constructor(clock) {
-    super();
-    this.clock = clock;
-    this.mode = "webaudio";
+    super(clock, "webaudio");
     this.ctx = null;
     this.master = null;
     this.audioClock = null;
-    this.timeline = null;
-    this.entry = null;
-    this.wantPlay = false;
-    this.state = "idle";
     this.voices = new Map(); // entry id → Voice
     this.buffers = new Map(); // track id → {track, url, status, buffer, promise, usedAt, retryAt}
     this.fallback = null;
     this.fallbackEntryID = null;
-    this.tunedAt = null;
-    this.firstSoundAt = null;
     this.wantSince = 0;
     this.lastResyncAt = -Infinity;
     this.lastRateAt = -Infinity;
     this.lockUntil = -Infinity;
     this.resyncs = 0;
     this.errors = []; // recent {at, errorMs}
-    this.tickTimer = null;
     this.wakeTimer = null;
     this.idleTimer = null;
     clock.addEventListener("sync", () => {
@@ -255,29 +246,16 @@ export class WebAudioPlayer extends EventTarget {
     }, IDLE_SUSPEND_MS);
   }
 
-  setState(state) {
-    if (this.state === state) return;
-    this.state = state;
-    this.dispatchEvent(new CustomEvent("state", { detail: { state } }));
-  }
-
   setMode(mode) {
     if (this.mode === mode) return;
     this.mode = mode;
     this.dispatchEvent(new CustomEvent("mode", { detail: { mode } }));
   }
 
-  // --- The player interface (shared with BasicPlayer) ----------------------
-
-  setTimeline(timeline) {
-    this.timeline = timeline;
-    this.reconcile();
-  }
+  // --- The player interface (the rest is in PlayerBase) -------------------
 
   start({ tunedAt = performance.now() } = {}) {
-    this.tunedAt = tunedAt;
-    this.firstSoundAt = null;
-    this.wantPlay = true;
+    this.wantSound(tunedAt);
     this.wantSince = performance.now();
     clearTimeout(this.idleTimer);
     this.ensureContext();
@@ -294,9 +272,7 @@ export class WebAudioPlayer extends EventTarget {
   }
 
   resume() {
-    this.tunedAt = performance.now();
-    this.firstSoundAt = null;
-    this.wantPlay = true;
+    this.wantSound(performance.now());
     this.wantSince = performance.now();
     clearTimeout(this.idleTimer);
     this.unlock();
@@ -309,8 +285,7 @@ export class WebAudioPlayer extends EventTarget {
     this.timeline = null;
     this.entry = null;
     clearTimeout(this.wakeTimer);
-    clearInterval(this.tickTimer);
-    this.tickTimer = null;
+    this.stopTicking();
     this.stopVoices(true);
     this.stopFallback();
     this.buffers.clear();
@@ -318,7 +293,7 @@ export class WebAudioPlayer extends EventTarget {
     this.clock.setPlaying(false);
     this.setState("idle");
     this.setMode("webaudio");
-    this.dispatchEvent(new CustomEvent("entry", { detail: { entry: null } }));
+    this.announceEntry(null);
     this.suspendWhenIdle();
   }
 
@@ -329,14 +304,6 @@ export class WebAudioPlayer extends EventTarget {
     }
     if (this.fallback) this.fallback.recover();
     this.reconcile();
-  }
-
-  expectedSeconds(entry) {
-    return positionIn(entry, timelineNow(this.timeline, this.clock.now())) / 1000;
-  }
-
-  startTicking() {
-    if (!this.tickTimer) this.tickTimer = setInterval(() => this.tick(), TICK_MS);
   }
 
   tick() {
@@ -353,9 +320,7 @@ export class WebAudioPlayer extends EventTarget {
   // --- Buffers: fetch and decode ------------------------------------------
 
   urlFor(track, mp3) {
-    if (!mp3) return track.audioURL;
-    const sep = track.audioURL.includes("?") ? "&" : "?";
-    return `${track.audioURL}${sep}format=mp3`;
+    return mp3 ? mp3URL(track) : track.audioURL;
   }
 
   /**
@@ -557,7 +522,7 @@ export class WebAudioPlayer extends EventTarget {
     const previous = this.entry;
     const changed = (entry ? `${entry.id}:${entry.track.id}` : null) !== (previous ? `${previous.id}:${previous.track.id}` : null);
     this.entry = entry;
-    if (changed) this.dispatchEvent(new CustomEvent("entry", { detail: { entry, previous } }));
+    if (changed) this.announceEntry(entry, previous);
     this.wakeAtNextBoundary(now);
     if (!this.wantPlay) return;
 
@@ -889,7 +854,7 @@ export class WebAudioPlayer extends EventTarget {
 
   get firstSoundMs() {
     if (this.fallbackEntryID && this.fallback && this.fallback.firstSoundMs !== null) return this.fallback.firstSoundMs;
-    return this.firstSoundAt !== null && this.tunedAt !== null ? this.firstSoundAt - this.tunedAt : null;
+    return super.firstSoundMs;
   }
 
   status() {

@@ -8,25 +8,17 @@ import { session } from "../session.js";
 import { authHref, navigate, navigateTo, personHref, safeNext, stationHref, stationPath } from "../router.js";
 import { toast } from "../toast.js";
 import { avatar, countsText } from "./people.js";
+import { parseFrequency } from "../frequency.js";
+import { tryAgainText } from "../wait-text.js";
 
 const HANDLE = /^[a-z0-9_]{3,24}$/;
 const OLD_KEYS = "wavelength.ownerKeys";
 
 let fieldCounter = 0;
 
-/** "Try again in 3 minutes." from a 429's Retry-After. */
-function waitText(seconds) {
-  if (!Number.isFinite(seconds) || seconds <= 0) return "Try again in a moment.";
-  if (seconds < 60) return `Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
-  const minutes = Math.ceil(seconds / 60);
-  if (minutes < 120) return `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-  const hours = Math.ceil(minutes / 60);
-  return `Try again in ${hours} hours.`;
-}
-
 export function errorText(error) {
   if (error instanceof ApiError && error.status === 429 && !/try again/i.test(error.message)) {
-    return `${error.message} ${waitText(error.retryAfter)}`.trim();
+    return `${error.message} ${tryAgainText(error.retryAfter)}`.trim();
   }
   return error.message;
 }
@@ -374,13 +366,12 @@ function forgetOldKey(stationID) {
   }
 }
 
-const FREQUENCY = /^\d{2,3}([.,]\d{1,2})?$/;
-
 async function claimStation(which, key) {
-  const code = which.replace(",", ".").replace(/\s*fm$/i, "");
+  // A frequency is looked up; anything else is taken as a station id.
+  const code = parseFrequency(which);
   let stationID = which;
-  if (FREQUENCY.test(code)) {
-    const station = await api.byFrequency(code.includes(".") ? code : `${code}.0`);
+  if (code) {
+    const station = await api.byFrequency(code);
     stationID = station.id;
   }
   const station = await api.claim(stationID, key);

@@ -11,6 +11,7 @@ import { session } from "../session.js";
 import { authHref, buildHash, navigate, stationHref, stationPath } from "../router.js";
 import { bandPosition, BAND_MIN, BAND_MAX } from "../stations.js";
 import { toast } from "../toast.js";
+import { frequencyDecimals, frequencyMHz, isFrequency, parseFrequency } from "../frequency.js";
 
 const REFRESH_MS = 5000;
 const SWEEP_MS = 420;
@@ -41,7 +42,7 @@ function isOwn(station) {
 }
 
 function onBand(station) {
-  return Boolean(station.frequency) && Number.isFinite(parseFloat(station.frequency));
+  return isFrequency(station.frequency);
 }
 
 /** Where a station's card leads: a code-protected station you haven't joined asks for its code. */
@@ -270,11 +271,11 @@ export function createDialView() {
       return;
     }
     radio.classList.remove("no-signal");
-    const target = parseFloat(frequency);
+    const target = frequencyMHz(frequency);
     placeNeedle(bandPosition(target));
     const from = shownFrequency;
     shownFrequency = target;
-    const decimals = String(frequency).includes(".") ? String(frequency).split(".")[1].length : 1;
+    const decimals = frequencyDecimals(frequency);
     if (!animate || from === null || from === target || matchMedia("(prefers-reduced-motion: reduce)").matches) {
       setText(freqNum, frequency);
       return;
@@ -496,13 +497,12 @@ export function createDialView() {
 
   async function tuneToFrequency(event) {
     event.preventDefault();
-    const code = freqInput.value.trim().replace(/\s*fm$/i, "").replace(",", ".");
+    const normalized = parseFrequency(freqInput.value);
     setText(freqError, "");
-    if (!/^\d{2,3}(\.\d{1,2})?$/.test(code)) {
+    if (!normalized) {
       setText(freqError, "A frequency looks like 107.3.");
       return;
     }
-    const normalized = code.includes(".") ? code : `${code}.0`;
     try {
       const station = await api.byFrequency(normalized);
       navigate(stationPath(station.id));

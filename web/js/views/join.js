@@ -11,19 +11,10 @@ import { h, fill, setText, listenersText } from "../dom.js";
 import { navigate, stationPath } from "../router.js";
 import { session } from "../session.js";
 import { visibilityLabel } from "./settings.js";
+import { parseFrequency } from "../frequency.js";
+import { tryAgainText } from "../wait-text.js";
 
 const enc = encodeURIComponent;
-const FREQUENCY = /^\d{2,3}(\.\d)?$/;
-
-/** 90 s → "2 minutes"; 7200 → "2 hours". */
-export function waitText(seconds) {
-  const s = Math.max(1, Math.ceil(Number(seconds) || 0));
-  if (s < 60) return s === 1 ? "1 second" : `${s} seconds`;
-  const minutes = Math.ceil(s / 60);
-  if (minutes <= 90) return minutes === 1 ? "1 minute" : `${minutes} minutes`;
-  const hours = Math.ceil(minutes / 60);
-  return hours === 1 ? "1 hour" : `${hours} hours`;
-}
 
 /** The words for a refused join: the server's, with the wait in minutes from Retry-After. */
 export function joinErrorText(error) {
@@ -32,7 +23,7 @@ export function joinErrorText(error) {
     case "locked_out": {
       // The server may say how long itself; say it once, from Retry-After.
       const reason = message.replace(/\s*Try again\b[^.]*\.?\s*$/i, "").trim() || "Too many wrong codes from your network.";
-      return error.retryAfter != null ? `${reason} Try again in ${waitText(error.retryAfter)}.` : `${reason} Try again later.`;
+      return error.retryAfter != null ? `${reason} ${tryAgainText(error.retryAfter)}` : `${reason} Try again later.`;
     }
     case "station_locked":
       return /invite/i.test(message) ? message : `${message} Ask the host for an invite link instead.`;
@@ -182,7 +173,7 @@ export function createJoinView(route) {
   function renderReadout() {
     const value = freqInput.value.trim();
     setText(freqNum, value || "--.-");
-    freqNum.parentElement.parentElement.classList.toggle("is-set", FREQUENCY.test(value));
+    freqNum.parentElement.parentElement.classList.toggle("is-set", parseFrequency(value) !== null);
   }
 
   freqInput.addEventListener("input", () => {
@@ -214,9 +205,9 @@ export function createJoinView(route) {
   async function join(event) {
     event.preventDefault();
     if (busy) return;
-    const frequency = freqInput.value.trim();
+    const frequency = parseFrequency(freqInput.value);
     const accessCode = codeInput.value.replace(/\D/g, "");
-    if (!FREQUENCY.test(frequency)) {
+    if (!frequency) {
       showError("Type the frequency the host gave you, like 107.3.", "frequency", freqInput);
       freqInput.focus();
       return;

@@ -1,0 +1,124 @@
+"""The web app's pure modules (frequency parsing, the wait message, the
+timeline, live sequence handling, the clock estimator with the fixture the
+Swift estimator shares) unit-tested in headless Chromium.
+
+The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
+npm). They live outside web/ so that the server never serves them to users:
+this file serves them from a test-only static server, with the app's own
+modules at /js/ (straight from web/js) and the shared fixtures at
+/fixtures/ (Tests/Fixtures). No Wavelength server is needed.
+
+test_js_unit_tests_pass loads the runner page, waits for it to finish and
+fails listing every failing JS test. test_js_unit_tests_catch_a_broken_module
+shows that the tests can fail: it serves a copy of web/js with one known
+mistake (most of them bugs the app had) and expects the named test to fail.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, WEB
+from helpers import wait_for
+
+TESTS_JS = REPO / "tests" / "js"
+FIXTURES = REPO / "Tests" / "Fixtures"
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    """Maps /js/ to the web app's modules, /tests/ to tests/js and
+    /fixtures/ to Tests/Fixtures; nothing else is served."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript", ".json": "application/json"}
+
+    def __init__(self, *args, roots: dict[str, Path], **kwargs):
+        self.roots = roots
+        super().__init__(*args, directory=str(TESTS_JS), **kwargs)
+
+    def translate_path(self, path: str) -> str:
+        path = path.split("?", 1)[0].split("#", 1)[0]
+        for prefix, root in self.roots.items():
+            if path.startswith(prefix):
+                target = (root / path[len(prefix):]).resolve()
+                if target.is_relative_to(root.resolve()):
+                    return str(target)
+        return str(TESTS_JS / "__none__")
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # quiet: pytest shows failures
+        pass
+
+
+class StaticServer:
+    def __init__(self, js_root: Path):
+        roots = {"/js/": js_root, "/tests/": TESTS_JS, "/fixtures/": FIXTURES}
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, roots=roots))
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> "StaticServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def run_js_tests(driver, js_root: Path) -> list[dict]:
+    """Every JS test's {name, ok, error}, once the runner page is done."""
+    with StaticServer(js_root) as server:
+        driver.get(f"{server.base}/tests/runner.html")
+        done = lambda d: d.execute_script("return (window.__jsTests && window.__jsTests.done) || (window.__jsErrors || []).length > 0")
+        wait_for(driver, done, 60, "the JS test runner never finished")
+        state = driver.execute_script("return {tests: window.__jsTests || null, errors: window.__jsErrors || []}")
+    if state["tests"] is None:
+        pytest.fail("the JS test runner failed to start:\n" + "\n".join(state["errors"]))
+    return state["tests"]["results"]
+
+
+def test_js_unit_tests_pass(browser):
+    results = run_js_tests(browser(), WEB / "js")
+    failed = [r for r in results if not r["ok"]]
+    assert len(results) >= 30, f"only {len(results)} JS tests ran"
+    assert not failed, f"{len(failed)} of {len(results)} JS tests failed:\n" + "\n\n".join(
+        f"✗ {r['name']}\n{r['error']}" for r in failed)
+
+
+# (module, the correct code, a mistake, the test that must catch it)
+MUTATIONS = [
+    ("frequency.js", r"/^[0-9]{2,3}\.[0-9]{1,2}$/", r"/^\d{2,3}(\.\d)?$/",
+     "frequency: 98.35 is a frequency (join.js used to refuse it)"),
+    ("wait-text.js", "if (minutes <= 90)", "if (minutes < 120)",
+     "wait text: hours beyond that, rounded up"),
+    ("timeline.js", "entry.start <= now && now < entry.expiration", "entry.start <= now && now <= entry.expiration",
+     "timeline: the entry at an instant: start included, expiration not"),
+    ("live-sequence.js", ' && message.type !== "snapshot"', "",
+     "live sequence: a snapshot after a gap needs no resync: it carries the whole state"),
+    ("clock.js", "(now - sample.midpoint) * this.maxSkew", "0 * this.maxSkew",
+     "clock: fixture: old probes age out of favour"),
+    ("clock.js", "const allowed = Math.max(0, local - last) * this.maxSlewRate;", "const allowed = Math.abs(local - last) * this.maxSlewRate;",
+     "clock: fixture: slewed clock: slews down too"),
+]
+
+
+@pytest.mark.parametrize("module,good,bad,catcher", MUTATIONS, ids=[f"{m[0]}-{i}" for i, m in enumerate(MUTATIONS)])
+def test_js_unit_tests_catch_a_broken_module(browser, tmp_path, module, good, bad, catcher):
+    js_root = tmp_path / "js"
+    shutil.copytree(WEB / "js", js_root)
+    source = (js_root / module).read_text()
+    assert source.count(good) == 1, f"{module} no longer has {good!r}: update this mutation"
+    (js_root / module).write_text(source.replace(good, bad))
+    results = run_js_tests(browser(), js_root)
+    by_name = {r["name"]: r for r in results}
+    assert catcher in by_name, f"no JS test named {catcher!r}"
+    assert not by_name[catcher]["ok"], f"{catcher!r} passed with {module} broken ({good!r} → {bad!r})"
