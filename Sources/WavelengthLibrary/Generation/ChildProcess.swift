@@ -4,14 +4,15 @@ import SystemPackage
 /// Runs child processes (ffmpeg, mostly) with swift-subprocess, never with
 /// Foundation's `Process`.
 ///
-/// On Linux, Foundation's `Process` learns of a child's exit through a shared
-/// SIGCHLD handler and its own run-loop thread, and the usual ways of reading
-/// its pipes (`readDataToEndOfFile`, `availableData`, `waitUntilExit`) block the
-/// calling thread. swift-subprocess watches each child through its own pidfd
-/// and reads its pipes without blocking, both from one epoll thread of its own,
-/// so waiting for a child or for its output never holds a thread of Swift's
-/// cooperative pool (which has one thread per core). Cancelling the task that
-/// waits kills the child.
+/// On Linux, Foundation's `Process` learns of a child's exit through a socket
+/// the child inherits, watched by one run-loop thread shared by every child, and
+/// its file handles' reads and its wait for exit block the calling thread.
+/// swift-subprocess watches each child through its own pidfd and reads its
+/// pipes without blocking, both from one epoll thread of its own, so waiting
+/// for a child or for its output never holds a thread of Swift's cooperative
+/// pool (which has one thread per core). Its pipes are close-on-exec from the
+/// start, so launches need no lock. Cancelling the task that waits kills the
+/// child.
 public enum ChildProcess {
     /// How a child ended.
     public struct Finished: Sendable {
