@@ -41,13 +41,13 @@ if kill -0 "$runner" 2>/dev/null; then
     echo "swift test did not finish in ${limit} s: it has stalled; failing the run (no retry)" >&2
     # Swift Testing logs "◇ Test x started." and "✔ Test x passed after ...",
     # "✘ Test x failed after ..." or "Test x skipped".
-    sed -nE 's/^.*Test (.*) started\.$/\1/p' "$log" | sort -u >test-artifacts/started.txt
+    sed -nE '/Test run /d; s/^.*Test (.*) started\.$/\1/p' "$log" | sort -u >test-artifacts/started.txt
     sed -nE 's/^.*Test (.*) (passed|failed) after .*$/\1/p; s/^.*Test (.*) skipped.*$/\1/p' "$log" | sort -u >test-artifacts/finished.txt
     echo "Tests started and never finished:" >&2
     comm -23 test-artifacts/started.txt test-artifacts/finished.txt | sed 's/^/  /' >&2
     pids=$(descendants "$runner")
     for pid in $pids; do
-        if command -v gdb >/dev/null && grep -q PackageTests "/proc/$pid/cmdline" 2>/dev/null; then
+        if command -v gdb >/dev/null && grep -qa PackageTests "/proc/$pid/cmdline" 2>/dev/null; then
             gdb -p "$pid" -batch -ex 'thread apply all bt' >"test-artifacts/stall-backtrace-$pid.txt" 2>&1 || true
             echo "Backtraces of every thread: test-artifacts/stall-backtrace-$pid.txt" >&2
         fi
