@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
     ],
     targets: [
         // FFmpeg's libavformat/libavcodec/libavutil from Debian's -dev packages.
@@ -58,6 +60,8 @@ let package = Package(
             dependencies: [
                 "CFFmpeg",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -86,6 +90,7 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             resources: [.copy("openapi.json")],
             swiftSettings: strict
@@ -98,6 +103,7 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: strict
         ),
@@ -109,11 +115,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "WavelengthQRTests", dependencies: ["WavelengthQR", "CPNG"], swiftSettings: strict),
+        .testTarget(
+            name: "WavelengthQRTests",
+            dependencies: ["WavelengthQR", "CPNG", .product(name: "Subprocess", package: "swift-subprocess")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "WavelengthCoreTests", dependencies: ["WavelengthCore"], swiftSettings: strict),
         .testTarget(
             name: "WavelengthLibraryTests",
-            dependencies: ["WavelengthLibrary"],
+            dependencies: ["WavelengthLibrary", .product(name: "Subprocess", package: "swift-subprocess")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -140,6 +150,7 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: strict
         ),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Wavelength builds and runs with, and what the
 # browser tests need (Chromium, its driver, a Japanese font for the demo
-# library's titles in screenshots, and Selenium and pytest from PyPI).
+# library's titles in screenshots, and Selenium and pytest from PyPI), and gdb,
+# which scripts/test.sh uses to record every thread of a stalled test run.
 # Safe to rerun: it does nothing when everything is already there.
 set -euo pipefail
 
@@ -10,7 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
 packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libsqlite3-dev pkg-config
           libqrencode-dev libpng-dev zbar-tools qrencode
-          chromium chromium-driver fonts-ipafont-gothic python3 python3-pip)
+          chromium chromium-driver fonts-ipafont-gothic python3 python3-pip gdb)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 
 /// Where a client's audio goes. An iOS or macOS app plugs in its own engine
 /// (AVAudioEngine, say); the CLI on Linux uses `FFmpegAudioOutput`.
@@ -39,11 +40,15 @@ public actor SilentAudioOutput: AudioOutput {
 /// Decodes with the ffmpeg command line and plays through PulseAudio or
 /// ALSA. Its start-up latency is not compensated, so it is good for
 /// listening, not for millisecond measurements.
+///
+/// Each track is one ffmpeg child run by swift-subprocess inside a task:
+/// cancelling the task kills ffmpeg (SIGTERM, then SIGKILL), and waiting for it
+/// holds no thread.
 public actor FFmpegAudioOutput: AudioOutput {
     public nonisolated let name: String
     private let deviceArguments: [String]
     private let clock: any ClientClock
-    private var process: Process?
+    private var player: Task<Void, Never>?
     private var started: (at: Double, offset: Double)?
 
     /// An output for this machine's sound device, or nil when it has none.
@@ -67,21 +72,35 @@ public actor FFmpegAudioOutput: AudioOutput {
     public func play(url: String, fileOffsetMs: Double, at: Double) async throws {
         await stop()
         let fileOffsetMs = fileOffsetMs + (clock.now() - at)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["ffmpeg", "-nostdin", "-v", "error", "-ss", String(format: "%.3f", max(0, fileOffsetMs) / 1000), "-i", url, "-vn"]
+        let arguments =
+            ["-nostdin", "-v", "error", "-ss", String(format: "%.3f", max(0, fileOffsetMs) / 1000), "-i", url, "-vn"]
             + deviceArguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        // Told once ffmpeg has started, or why it could not be.
+        let (spawned, spawning) = AsyncThrowingStream<Void, any Error>.makeStream()
+        player = Task {
+            var options = PlatformOptions()
+            options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: .milliseconds(500))]
+            do {
+                _ = try await Subprocess.run(
+                    .name("ffmpeg"), arguments: Arguments(arguments), platformOptions: options,
+                    input: .none, output: .discarded, error: .discarded
+                ) { _ in _ = spawning.yield() }
+                spawning.finish()
+            } catch {
+                spawning.finish(throwing: error)
+            }
+        }
+        for try await _ in spawned { break }
         started = (clock.now(), fileOffsetMs)
     }
 
+    /// Stops the track playing, and returns once its ffmpeg has exited.
     public func stop() async {
-        process?.terminate()
-        process = nil
+        if let player {
+            player.cancel()
+            await player.value
+        }
+        player = nil
         started = nil
     }
 

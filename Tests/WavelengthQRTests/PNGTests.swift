@@ -67,10 +67,10 @@ struct PNGTests {
             "https://wavelength.example:8443/#/i/" + String(repeating: "Q7x", count: 100),
         ]
     )
-    func zbarRoundTrip(text: String) throws {
+    func zbarRoundTrip(text: String) async throws {
         let code = try QRCode(text: text)
         for scale in [2, 8] {
-            #expect(try Tools.zbarDecode(png: code.png(scale: scale)) == text, "scale \(scale)")
+            #expect(try await Tools.zbarDecode(png: code.png(scale: scale)) == text, "scale \(scale)")
         }
     }
 

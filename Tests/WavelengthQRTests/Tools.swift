@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import Testing
 
 /// Finds and runs the command-line tools some tests check against.
@@ -24,38 +25,35 @@ enum Tools {
         var stderr: String
     }
 
-    /// Runs a tool to completion and collects what it printed. The tools run
-    /// here print little to stderr, so it is read after stdout.
-    static func run(_ executable: String, _ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            stdout: stdout,
-            stderr: String(decoding: stderr, as: UTF8.self)
+    /// Runs a tool found on PATH to completion and collects what it printed.
+    /// swift-subprocess reads both pipes while the tool runs and waits for its
+    /// exit without holding a thread of the cooperative pool.
+    static func run(_ name: String, _ arguments: [String]) async throws -> Output {
+        let result = try await Subprocess.run(
+            .name(name),
+            arguments: Arguments(arguments),
+            input: .none,
+            output: .bytes(limit: 1 << 20),
+            error: .string(limit: 1 << 16)
         )
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+        return Output(status: status, stdout: Data(result.standardOutput), stderr: result.standardError)
     }
 
     /// Decodes the QR code in a PNG with `zbarimg --raw -q`, through a
     /// temporary file, and returns the text it read (without the newline
     /// zbarimg ends it with).
-    static func zbarDecode(png: [UInt8]) throws -> String {
-        let zbarimg = try #require(zbarimg, "zbarimg (Debian's zbar-tools) is not installed")
+    static func zbarDecode(png: [UInt8]) async throws -> String {
+        try #require(zbarimg != nil, "zbarimg (Debian's zbar-tools) is not installed")
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("wavelength-qr-\(UUID().uuidString).png")
         try Data(png).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try run(zbarimg, ["--raw", "-q", file.path])
+        let output = try await run("zbarimg", ["--raw", "-q", file.path])
         try #require(output.status == 0, "zbarimg exited \(output.status): \(output.stderr)")
         var text = String(decoding: output.stdout, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Subprocess
 import Testing
 import WavelengthWire
 
@@ -47,59 +48,60 @@ struct PersistenceTests {
     @Test func killDashNineLosesNoAcknowledgedWrite() async throws {
         let data = NSTemporaryDirectory() + "wavelength-kill-\(UUID().uuidString)"
         let libraries = try await TestLibrary.shared.roots()
-        let server = try ServerProcess(dataDirectory: data, libraries: libraries)
-        try await server.start()
-        defer { server.stop() }
         let http = HTTPClient.shared
-        // Sign up over HTTP: the server is another process.
-        let signup = try JSONEncoder().encode(
-            SignupRequest(handle: TestHandles.next("k"), displayName: "Kay", password: "correct horse", tokens: true))
-        let signedUp = try await http.send(.POST, server.baseURL + "/api/auth/signup", body: signup)
-        #expect(signedUp.status == .created)
-        let auth = try JSONDecoder().decode(AuthResponse.self, from: signedUp.body)
-        let station = try #require(auth.station?.id)
-        let key = try #require(auth.tokens?.accessToken)
+        let (first, killed) = try await ServerProcess.run(dataDirectory: data, libraries: libraries) {
+            server -> (acked: [CommandAck], station: String, key: String, trackID: String) in
+            // Sign up over HTTP: the server is another process.
+            let signup = try JSONEncoder().encode(
+                SignupRequest(handle: TestHandles.next("k"), displayName: "Kay", password: "correct horse", tokens: true))
+            let signedUp = try await http.send(.POST, server.baseURL + "/api/auth/signup", body: signup)
+            #expect(signedUp.status == .created)
+            let auth = try JSONDecoder().decode(AuthResponse.self, from: signedUp.body)
+            let station = try #require(auth.station?.id)
+            let key = try #require(auth.tokens?.accessToken)
 
-        let search = try await http.send(.GET, server.baseURL + "/api/library/search?q=cafe")
-        let track = try JSONDecoder().decode(SearchResponse.self, from: search.body).tracks[0]
-        // Fire commands back to back and kill the server right after an ack,
-        // while later commands are still in flight.
-        var acked: [CommandAck] = []
-        for i in 0..<40 {
-            let body = try JSONEncoder().encode(CommandRequest(id: "k\(i)", command: .append(trackID: track.id)))
-            let response = try await http.send(.POST, server.baseURL + "/api/stations/\(station)/commands", body: body, key: key)
-            #expect(response.status == .ok)
-            acked.append(try JSONDecoder().decode(CommandAck.self, from: response.body))
-            if i == 24 {
-                // The next request is sent and the process killed without waiting for it.
-                let next = try JSONEncoder().encode(CommandRequest(id: "k25", command: .append(trackID: track.id)))
-                let url = server.baseURL + "/api/stations/\(station)/commands"
-                let inFlight = Task { try? await http.send(.POST, url, body: next, key: key) }
-                server.kill9()
-                _ = await inFlight.value
-                break
+            let search = try await http.send(.GET, server.baseURL + "/api/library/search?q=cafe")
+            let track = try JSONDecoder().decode(SearchResponse.self, from: search.body).tracks[0]
+            // Fire commands back to back and kill the server right after an ack,
+            // while later commands are still in flight.
+            var acked: [CommandAck] = []
+            for i in 0..<40 {
+                let body = try JSONEncoder().encode(CommandRequest(id: "k\(i)", command: .append(trackID: track.id)))
+                let response = try await http.send(.POST, server.baseURL + "/api/stations/\(station)/commands", body: body, key: key)
+                #expect(response.status == .ok)
+                acked.append(try JSONDecoder().decode(CommandAck.self, from: response.body))
+                if i == 24 {
+                    // The next request is sent and the process killed without waiting for it.
+                    let next = try JSONEncoder().encode(CommandRequest(id: "k25", command: .append(trackID: track.id)))
+                    let url = server.baseURL + "/api/stations/\(station)/commands"
+                    let inFlight = Task { try? await http.send(.POST, url, body: next, key: key) }
+                    await server.kill9()
+                    _ = await inFlight.value
+                    break
+                }
             }
+            return (acked, station, key, track.id)
         }
-        #expect(acked.count == 25)
+        #expect(killed == .signaled(SIGKILL))
+        #expect(first.acked.count == 25)
 
-        let restarted = try ServerProcess(dataDirectory: data, libraries: libraries)
-        try await restarted.start()
-        defer { restarted.stop() }
-        for ack in acked {
-            let body = try JSONEncoder().encode(CommandRequest(id: ack.id, command: .append(trackID: track.id)))
-            let response = try await http.send(.POST, restarted.baseURL + "/api/stations/\(station)/commands", body: body, key: key)
-            let again = try JSONDecoder().decode(CommandAck.self, from: response.body)
-            #expect(again.duplicate, "\(ack.id) was acknowledged but lost")
-            #expect(again.revision == ack.revision)
+        let (_, stopped) = try await ServerProcess.run(dataDirectory: data, libraries: libraries) { restarted in
+            for ack in first.acked {
+                let body = try JSONEncoder().encode(CommandRequest(id: ack.id, command: .append(trackID: first.trackID)))
+                let response = try await http.send(
+                    .POST, restarted.baseURL + "/api/stations/\(first.station)/commands", body: body, key: first.key)
+                let again = try JSONDecoder().decode(CommandAck.self, from: response.body)
+                #expect(again.duplicate, "\(ack.id) was acknowledged but lost")
+                #expect(again.revision == ack.revision)
+            }
+            let timeline = try await http.send(.GET, restarted.baseURL + "/api/stations/\(first.station)/timeline?history=50")
+            let window = try JSONDecoder().decode(TimelineWindow.self, from: timeline.body)
+            let djEntries = ([window.current].compactMap { $0 } + window.upNext + window.history).filter { $0.source == .dj }
+            #expect(djEntries.count >= 25)
+            #expect(window.revision >= 25)
+            // Leaving the block stops the server with SIGTERM.
         }
-        let timeline = try await http.send(.GET, restarted.baseURL + "/api/stations/\(station)/timeline?history=50")
-        let window = try JSONDecoder().decode(TimelineWindow.self, from: timeline.body)
-        let djEntries = ([window.current].compactMap { $0 } + window.upNext + window.history).filter { $0.source == .dj }
-        #expect(djEntries.count >= 25)
-        #expect(window.revision >= 25)
         // SIGTERM shuts down gracefully.
-        restarted.stop()
-        #expect(restarted.process.terminationReason == .exit)
-        #expect(restarted.process.terminationStatus == 0)
+        #expect(stopped == .exited(0))
     }
 }

@@ -19,51 +19,26 @@ struct FFmpegCommand: Sendable {
         throw .ffmpegMissing
     }
 
-    /// Runs ffmpeg with `arguments` and waits for it without blocking a thread.
+    /// Runs ffmpeg with `arguments` and waits for it without blocking a thread
+    /// (see `ChildProcess`). Cancelling the calling task kills ffmpeg.
     /// Throws `.generationFailed` with ffmpeg's error output when it exits unsuccessfully.
     func run(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath)
-        // Quiet, non-interactive, overwrite: the output files are always ours to replace.
-        process.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        // Error text goes to a file rather than a pipe: a pipe must be drained while the
-        // process runs or a chatty ffmpeg would block on a full buffer.
-        let errorLog = FileManager.default.temporaryDirectory
-            .appendingPathComponent("wavelength-ffmpeg-\(UUID().uuidString).log")
-        guard FileManager.default.createFile(atPath: errorLog.path, contents: nil),
-              let errorHandle = try? FileHandle(forWritingTo: errorLog)
-        else { throw LibraryError.generationFailed("cannot create a temporary file for ffmpeg's output") }
-        defer {
-            try? errorHandle.close()
-            try? FileManager.default.removeItem(at: errorLog)
-        }
-        process.standardError = errorHandle
-
         try Task.checkCancellation()
-        let status = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-                process.terminationHandler = { finished in
-                    continuation.resume(returning: finished.terminationStatus)
-                }
-                do {
-                    try ProcessLauncher.run(process)
-                } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(throwing: LibraryError.generationFailed("cannot start \(executablePath): \(error)"))
-                }
-            }
-        } onCancel: {
-            // terminate() on a process that never started is a crash (or a signal to our own
-            // process group), so only stop one that is running.
-            if process.isRunning { process.terminate() }
+        let finished: ChildProcess.Finished
+        do {
+            // Quiet, non-interactive, overwrite: the output files are always ours to replace.
+            finished = try await ChildProcess.run(
+                ChildProcess.executable(atPath: executablePath),
+                ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments
+            )
+        } catch {
+            try Task.checkCancellation()
+            throw LibraryError.generationFailed("cannot start \(executablePath): \(error)")
         }
         try Task.checkCancellation()
-        guard status == 0 else {
-            let output = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-            let lastLines = output.split(separator: "\n").suffix(5).joined(separator: "\n")
-            throw LibraryError.generationFailed("ffmpeg exited with status \(status): \(lastLines)")
+        guard finished.status.isSuccess else {
+            let lastLines = finished.errorTail.split(separator: "\n").suffix(5).joined(separator: "\n")
+            throw LibraryError.generationFailed("ffmpeg \(finished.status): \(lastLines)")
         }
     }
 }

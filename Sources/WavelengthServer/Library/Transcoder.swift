@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Subprocess
 import WavelengthLibrary
 import WavelengthStorage
 
@@ -56,17 +57,12 @@ actor Transcoder {
         return try await task.value
     }
 
+    /// ffmpeg runs as a child process watched by swift-subprocess: its error output is
+    /// read while it runs and waiting for it holds no thread (see `ChildProcess`).
     private static func runFFmpeg(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let status = try await ProcessLauncher.runToCompletion(process)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard status == 0 else {
-            throw LibraryError.generationFailed("ffmpeg failed: \(message.suffix(300))")
+        let finished = try await ChildProcess.run(.name("ffmpeg"), arguments)
+        guard finished.status.isSuccess else {
+            throw LibraryError.generationFailed("ffmpeg \(finished.status): \(finished.errorTail.suffix(300))")
         }
     }
 }

@@ -2,63 +2,97 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Subprocess
 import WavelengthLibrary
 import WavelengthWire
 
 /// The real `wavelength` executable running as a child process, so a test
 /// can kill it with SIGKILL like a crash or a power cut would.
-final class ServerProcess {
-    let process = Process()
+///
+/// The child runs through swift-subprocess: its log is read while it runs
+/// (so it never blocks on a full pipe) and its exit is awaited, both without
+/// holding a thread of the cooperative pool.
+final class ServerProcess: Sendable {
     let port: Int
     let dataDirectory: String
-    private let output = Pipe()
+    private let log: OutputLog
+    private let signal: @Sendable (Signal) -> Void
 
-    init(dataDirectory: String, libraries: [String]) throws {
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private init(port: Int, dataDirectory: String, log: OutputLog, signal: @escaping @Sendable (Signal) -> Void) {
+        self.port = port
         self.dataDirectory = dataDirectory
-        port = try Self.freePort()
+        self.log = log
+        self.signal = signal
+    }
+
+    /// Starts the server, runs `body` once it logs that it is listening, then
+    /// stops it with SIGTERM if `body` left it running. Answers `body`'s result
+    /// and how the server exited.
+    static func run<Answer: Sendable>(
+        dataDirectory: String, libraries: [String], _ body: (ServerProcess) async throws -> Answer
+    ) async throws -> (answer: Answer, exit: TerminationStatus) {
+        let port = try freePort()
+        let arguments =
+            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", "1", "--bcrypt-cost", "4"]
+            + libraries.flatMap { ["--library", $0] }
+        let outcome = try await Subprocess.run(
+            ChildProcess.executable(atPath: try executable()),
+            arguments: Arguments(arguments),
+            input: .none,
+            output: .sequence,
+            error: .combinedWithOutput
+        ) { execution in
+            let log = OutputLog()
+            return try await withThrowingTaskGroup(of: Void.self, returning: Answer.self) { group in
+                // Drains the log until the server exits.
+                group.addTask {
+                    defer { log.end() }
+                    for try await line in execution.standardOutput.strings() { log.append(line) }
+                }
+                let server = ServerProcess(port: port, dataDirectory: dataDirectory, log: log) { signal in
+                    try? execution.send(signal: signal)
+                }
+                do {
+                    guard await log.wait(until: { $0.contains("is on the air") }) else {
+                        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the server exited:\n\(log.text)"])
+                    }
+                    let answer = try await body(server)
+                    await server.stop()
+                    try await group.waitForAll()
+                    return answer
+                } catch {
+                    await server.stop()
+                    throw error
+                }
+            }
+        }
+        return (outcome.closureResult, outcome.terminationStatus)
+    }
+
+    /// Kills the server with SIGKILL and returns once it is gone.
+    func kill9() async {
+        signal(.kill)
+        _ = await log.wait(until: { _ in false })
+    }
+
+    /// Asks the server to shut down (SIGTERM) and returns once it is gone.
+    func stop() async {
+        guard !log.hasEnded else { return }
+        signal(.terminate)
+        _ = await log.wait(until: { _ in false })
+    }
+
+    /// The `wavelength` binary built next to the test bundle.
+    private static func executable() throws -> String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("wavelength").path }
         guard let executable = candidates.first(where: FileManager.default.isExecutableFile) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build the wavelength executable first"])
         }
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments =
-            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", "1", "--bcrypt-cost", "4"]
-            + libraries.flatMap { ["--library", $0] }
-        process.standardOutput = output
-        process.standardError = output
+        return executable
     }
-
-    /// Starts the server and returns once it logs that it is listening.
-    func start() async throws {
-        try ProcessLauncher.run(process)
-        let handle = output.fileHandleForReading
-        var seen = ""
-        while !seen.contains("is on the air") {
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: seen]) }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        // Keep draining the log so the child never blocks on a full pipe.
-        let drain = output.fileHandleForReading
-        Thread.detachNewThread {
-            while !drain.availableData.isEmpty {}
-        }
-    }
-
-    func kill9() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-    }
-
-    var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

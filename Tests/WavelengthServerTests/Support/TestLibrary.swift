@@ -1,4 +1,5 @@
 import Foundation
+import Subprocess
 import WavelengthLibrary
 
 /// One generated music library shared by every server test in the process:
@@ -17,10 +18,9 @@ actor TestLibrary {
             let demo = try await DemoLibrary.ensure(in: root + "/demo")
             let extra = root + "/demo-extra/Studio Tapes/Odd Formats"
             try FileManager.default.createDirectory(atPath: extra, withIntermediateDirectories: true)
-            try await run(
-                "/usr/bin/env",
+            try await ffmpeg(
                 [
-                    "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=3",
+                    "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=3",
                     "-metadata", "title=Reel To Reel", "-metadata", "artist=Studio Tapes", "-metadata",
                     "album=Odd Formats", "-write_id3v2", "1", extra + "/01 Reel To Reel.aiff",
                 ])
@@ -38,11 +38,11 @@ actor TestLibrary {
     }
 }
 
-func run(_ executable: String, _ arguments: [String]) async throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    guard try await ProcessLauncher.runToCompletion(process) == 0 else {
-        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments.first ?? "") failed"])
+/// Runs the ffmpeg CLI through swift-subprocess (see `ChildProcess`), which
+/// waits for it without holding a thread.
+func ffmpeg(_ arguments: [String]) async throws {
+    let finished = try await ChildProcess.run(.name("ffmpeg"), arguments)
+    guard finished.status.isSuccess else {
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "ffmpeg \(finished.status): \(finished.errorTail)"])
     }
 }
