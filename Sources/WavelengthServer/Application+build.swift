@@ -61,7 +61,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     StationsController(directory: services.directory, stations: database, catalog: services.catalog, gate: gate)
         .addRoutes(to: router)
     StationAdminController(
-        directory: services.directory, access: database, gate: gate, attempts: services.attempts, clock: services.clock
+        directory: services.directory, access: database, people: database, gate: gate, attempts: services.attempts,
+        clock: services.clock
     ).addRoutes(to: router)
     InvitesController(
         directory: services.directory, access: database, gate: gate, attempts: services.attempts, clock: services.clock

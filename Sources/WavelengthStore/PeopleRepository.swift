@@ -63,6 +63,9 @@ public protocol StationAccessRepository: Sendable {
         pick: @Sendable (Set<String>) -> String?
     ) async throws -> (record: StationRecord, reclaimedFrom: StationID?)
     func releaseCode(stationID: StationID) async throws
+    /// Sets only the access code, keeping the frequency: a station that
+    /// turns code-protected keeps the frequency its guests already know.
+    func setAccessCode(stationID: StationID, accessCode: String) async throws -> StationRecord?
     /// Makes `ownerID` the owner when `keyHash` matches; voids the key.
     func claim(stationID: StationID, keyHash: String, ownerID: String, ownerName: String) async throws
         -> StationRecord?

@@ -152,7 +152,8 @@ public struct MeResponse: Sendable, Codable, Equatable {
 
 public struct DialView: Sendable, Codable, Equatable {
     public struct Section: Sendable, Codable, Equatable {
-        /// `own`, `following-live`, `following-quiet`, `discover`.
+        /// `own`, `following-live`, `following-quiet`, `discover` (public,
+        /// on the air), `quiet` (public, off the air).
         public var kind: String
         public var stations: [StationView]
 
@@ -259,6 +260,15 @@ public struct PersonIDRequest: Sendable, Codable, Equatable {
 
     public init(personID: String) {
         self.personID = personID
+    }
+}
+
+/// `POST /api/stations/{id}/codjs`: make someone a co-DJ by their handle.
+public struct CoDJRequest: Sendable, Codable, Equatable {
+    public var handle: String
+
+    public init(handle: String) {
+        self.handle = handle
     }
 }
 

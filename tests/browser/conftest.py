@@ -25,7 +25,9 @@ from selenium.webdriver.chrome.service import Service
 from accounts_api import Account, auth_request, signup
 
 REPO = Path(__file__).resolve().parents[2]
-WEB = REPO / "web"
+# WAVELENGTH_WEB serves another copy of the web app (e.g. an older one, to
+# check that a new test fails without its fix).
+WEB = Path(os.environ.get("WAVELENGTH_WEB", REPO / "web")).resolve()
 SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 LOGS = REPO / "test-artifacts" / "logs"
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")

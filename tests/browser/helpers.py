@@ -172,3 +172,44 @@ def upnext_entry_ids(driver) -> list[str]:
     return driver.execute_script(
         "return [...document.querySelectorAll('.upnext-row')].map(r => r.dataset.entryId);"
     )
+
+
+LAYOUT_JS = """
+const selectors = arguments[0];
+const width = window.innerWidth;
+const root = document.documentElement;
+// What sticks out to the right (or left): the deepest such elements name the culprit.
+const offenders = [];
+for (const el of document.querySelectorAll('body *')) {
+  const r = el.getBoundingClientRect();
+  if (!r.width || !r.height) continue;
+  if (r.right > width + 0.5 || r.left < -0.5) {
+    const style = getComputedStyle(el);
+    if (style.position === 'fixed' && style.visibility === 'hidden') continue;
+    offenders.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ').join('.')} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+  }
+}
+const outside = [];
+for (const selector of selectors) {
+  const el = document.querySelector(selector);
+  if (!el) { outside.push(`${selector}: missing`); continue; }
+  const r = el.getBoundingClientRect();
+  if (!r.width || !r.height) { outside.push(`${selector}: not shown`); continue; }
+  if (r.left < -0.5 || r.right > width + 0.5) outside.push(`${selector}: x ${Math.round(r.left)}..${Math.round(r.right)} of ${width}`);
+}
+return {scrollWidth: root.scrollWidth, innerWidth: width, offenders: offenders.slice(-8), outside};
+"""
+
+
+def layout_report(driver, key_selectors: list[str]) -> dict:
+    """No sideways scroll, and each key control inside the viewport's width:
+    {scrollWidth, innerWidth, offenders (for the message), outside}."""
+    return driver.execute_script(LAYOUT_JS, key_selectors)
+
+
+def assert_fits(driver, screen: str, key_selectors: list[str]) -> None:
+    report = layout_report(driver, key_selectors)
+    assert report["scrollWidth"] <= report["innerWidth"] and not report["outside"], (
+        f"{screen} at {report['innerWidth']} px: scrollWidth {report['scrollWidth']}, "
+        f"key controls outside: {report['outside']}, sticking out: {report['offenders']}"
+    )

@@ -1,5 +1,7 @@
 """A server restart under a tuned-in listener, and hostile tags."""
 
+import time
+
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 
@@ -118,3 +120,42 @@ def test_hostile_tags_render_as_text(tone_server, browser, shot):
     assert injected == 0
     assert listener.execute_script("return window.__xss") is None
     assert listener.execute_script("return document.querySelectorAll('#view script, #view b, #view img[src=\"x\"]').length") == 0
+
+
+def test_a_dj_command_pressed_offline_is_kept_and_sent_on_reconnect(browser, shot, tmp_path):
+    """Issue 9, item 9: the server goes away; the DJ presses SKIP; the
+    button shows the command is pending; the server comes back, the page
+    reconnects by itself (no reload) and the skip is applied."""
+    server = Server(tmp_path / "data", name="offline-skip").start()
+    try:
+        d = browser(PHONE)
+        owner = make_browser_user(d, server, display_name="Offline DJ")
+        sid = owner.station_id
+        d.get(f"{server.base}/#/station/{sid}")
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready'] .btn-skip"), 20)
+        wait_playing(d)
+        wait_for(d, lambda d: audio(d)["connection"] == "live")
+        before = server.timeline(sid)["current"]
+
+        server.stop()
+        wait_for(d, lambda d: audio(d)["connection"] == "reconnecting", 15)
+        wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".btn-skip").click() or True)
+        wait_for(d, lambda d: find(d, ".btn-skip").get_attribute("data-pending") == "true", 15,
+                 "the skip pressed offline was not kept as pending")
+        assert "waiting for the signal" in find(d, ".btn-skip").get_attribute("aria-label")
+        shot(d, "skip-pending")
+
+        server.start()  # the same port and data folder
+        started = time.monotonic()
+        wait_for(d, lambda d: audio(d)["connection"] == "live", 30, "the page never reconnected")
+        print(f"reconnected {time.monotonic() - started:.2f} s after the server answered /health")
+        wait_for(d, lambda d: (server.timeline(sid).get("current") or {}).get("id") != before["id"], 15,
+                 "the skip pressed offline was never applied")
+        wait_for(d, lambda d: find(d, ".btn-skip").get_attribute("data-pending") is None, 10)
+        # Cut short by the skip, not ended by itself during the outage.
+        played = next(e for e in server.timeline(sid)["history"] if e["id"] == before["id"])
+        assert played["durationMs"] < before["durationMs"], (played, before)
+        assert d.execute_script("return performance.getEntriesByType('navigation').length") == 1
+        shot(d, "skip-applied")
+    finally:
+        server.stop()

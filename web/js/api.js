@@ -158,6 +158,21 @@ export const api = {
   search: (q, { limit = 25, signal } = {}) =>
     request(`/api/library/search?q=${enc(q)}&limit=${limit}`, { signal }),
   artists: ({ signal } = {}) => request("/api/library/artists", { signal }),
+  /** TrackDetails: {track, codec, isrc, musicBrainzRecordingID, hasLyrics, lyricsURL}. */
+  track: (id, { signal } = {}) => request(`/api/tracks/${enc(id)}`, { signal }),
+  /** The lyrics as plain text (LRC time tags left in), or null when there are none. */
+  lyrics: async (id, { signal } = {}) => {
+    let response;
+    try {
+      response = await fetch(`/api/tracks/${enc(id)}/lyrics`, { signal, credentials: "same-origin" });
+    } catch (error) {
+      if (error.name === "AbortError") throw error;
+      throw new ApiError("Can't reach the Wavelength server.", { code: "network" });
+    }
+    if (response.status === 404) return null;
+    if (!response.ok) throw new ApiError(`The server answered ${response.status}.`, { status: response.status, code: `http_${response.status}` });
+    return response.text();
+  },
   albums: ({ artist, signal } = {}) =>
     request(`/api/library/albums${artist !== undefined ? `?artist=${enc(artist)}` : ""}`, { signal }),
   tracks: ({ artist, album, limit = 100, offset = 0, signal } = {}) => {

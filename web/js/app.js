@@ -201,7 +201,7 @@ function onRoute() {
   route.initialised = true;
 }
 
-// The header: "Sign in", a guest's "Create an account", or the signed-in
+// The header: "Sign in", a guest's "Sign up" (create an account), or the signed-in
 // person's name (a round initial on phones) linking to their account.
 function renderAccountLink(person) {
   const link = document.getElementById("account-link");
@@ -221,7 +221,10 @@ function renderAccountLink(person) {
     fill(
       link,
       h("span", { class: "avatar avatar-sm", "aria-hidden": "true" }, initial(person.displayName)),
-      h("span", { class: "account-name" }, "Create an account"),
+      // Short enough for any header ("Create an account" was cut to
+      // "Create an acco…"); the full words are for screen readers.
+      h("span", { class: "account-name account-name-always", "aria-hidden": "true" }, "Sign up"),
+      h("span", { class: "visually-hidden" }, `Create an account, keeping the name ${person.displayName}`),
     );
   } else {
     link.href = "#/login";

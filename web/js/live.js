@@ -14,8 +14,13 @@ import { api, ApiError } from "./api.js";
 import { randomID } from "./dom.js";
 import { isStaleTimeline, readSequence } from "./live-sequence.js";
 
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
-const BACKOFF_CAP_MS = 10000;
+// Reconnecting: a short backoff capped at 2 s, so a server that comes back
+// is heard from within a couple of seconds (it used to grow to 8–10 s and
+// clients took 6–10 s to return). Each delay is jittered (50–100 %) so a
+// room of listeners doesn't knock at the same instant; the "online" and
+// "visible again" events retry at once (retryNow).
+const BACKOFF_MS = [250, 500, 1000, 2000];
+const BACKOFF_CAP_MS = 2000;
 // Clock probes, as the Swift SDK sends them (ClientConfiguration): a burst
 // of 8 probes 50 ms apart on connect, then 4 a second for 10 s, once a
 // second until a minute, then every 5 s.
@@ -50,7 +55,8 @@ export class LiveConnection extends EventTarget {
     this.attempt = 0;
     this.ws = null;
     this.closed = false;
-    this.pending = new Map(); // command id → {resolve, reject, timer, command}
+    this.pending = new Map(); // command id → {resolve, reject, timer, command, viaHTTP, waiting}
+    this.reconnectTimer = null;
     this.pings = new Map(); // nonce → local send time
     this.role = null; // "dj" | "listener", as the server last said
     this.epoch = null; // the DJ epoch last heard; stamped on commands
@@ -85,11 +91,16 @@ export class LiveConnection extends EventTarget {
     this.pending.clear();
   }
 
-  /** Sends a DJ command; resolves with its ack, rejects with an ApiError. */
-  command(command) {
+  /**
+   * Sends a DJ command; resolves with its ack, rejects with an ApiError.
+   * Pressed while the connection is down, the command is kept (a
+   * "commandwaiting" event says so) and sent on reconnect; its id makes a
+   * resend safe, as the server applies an id at most once.
+   */
+  command(command, { onWaiting = null } = {}) {
     const id = randomID("c");
     return new Promise((resolve, reject) => {
-      const entry = { resolve, reject, command, timer: null, viaHTTP: false };
+      const entry = { resolve, reject, command, timer: null, viaHTTP: false, waiting: false, onWaiting };
       this.pending.set(id, entry);
       if (this.isOpen()) {
         this.ws.send(JSON.stringify(this.commandMessage(id, command)));
@@ -98,6 +109,27 @@ export class LiveConnection extends EventTarget {
         this.commandOverHTTP(id);
       }
     });
+  }
+
+  /** How many commands wait for the connection to come back. */
+  get waitingCommands() {
+    let count = 0;
+    for (const [, entry] of this.pending) if (entry.waiting) count += 1;
+    return count;
+  }
+
+  // The server can't be reached (the WebSocket is down and HTTP failed on
+  // the network): keep the command for the reconnect instead of dropping it.
+  keepForReconnect(id) {
+    const entry = this.pending.get(id);
+    if (!entry || this.closed) return false;
+    entry.viaHTTP = false;
+    entry.waiting = true;
+    clearTimeout(entry.timer);
+    entry.timer = null;
+    if (entry.onWaiting) entry.onWaiting();
+    this.emit("commandwaiting", { id, command: entry.command, waiting: this.waitingCommands });
+    return true;
   }
 
   commandMessage(id, command) {
@@ -116,6 +148,7 @@ export class LiveConnection extends EventTarget {
       const ack = await api.command(this.stationID, id, entry.command);
       this.settle(id, ack, null);
     } catch (error) {
+      if (error && error.code === "network" && this.keepForReconnect(id)) return;
       this.settle(id, null, error);
     }
   }
@@ -216,20 +249,33 @@ export class LiveConnection extends EventTarget {
   scheduleReconnect() {
     if (this.closed) return;
     this.setState("reconnecting");
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    const delay = Math.min(BACKOFF_CAP_MS, base * (this.attempt >= BACKOFF_MS.length ? 1.25 : 1));
-    const jitter = delay * (0.8 + Math.random() * 0.4);
+    const delay = Math.min(BACKOFF_CAP_MS, BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]);
+    const jittered = delay * (0.5 + Math.random() * 0.5);
     this.attempt += 1;
-    this.emit("retry", { attempt: this.attempt, delay: jitter });
-    this.later(() => this.connect(), jitter);
+    this.emit("retry", { attempt: this.attempt, delay: jittered });
+    this.clearReconnect();
+    this.reconnectTimer = this.later(() => {
+      this.reconnectTimer = null;
+      this.connect();
+    }, jittered);
   }
 
-  /** Reconnect at once (e.g. the browser came back online). */
+  clearReconnect() {
+    if (this.reconnectTimer === null) return;
+    clearTimeout(this.reconnectTimer);
+    this.timers.delete(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  /**
+   * Reconnect at once (the browser came back online, or the page became
+   * visible again) instead of waiting out the backoff. Only the reconnect
+   * timer is cancelled: commands' ack timers keep running.
+   */
   retryNow() {
-    if (this.closed || this.isOpen()) return;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    if (this.ws) return;
+    if (this.closed || this.ws) return;
+    this.clearReconnect();
+    this.attempt = 0;
     this.connect();
   }
 
@@ -392,8 +438,9 @@ export class LiveConnection extends EventTarget {
   // the same id (applied at most once by the server).
   resendPending() {
     for (const [id, entry] of this.pending) {
-      if (entry.viaHTTP) continue;
+      if (entry.viaHTTP || !this.isOpen()) continue;
       clearTimeout(entry.timer);
+      entry.waiting = false;
       this.ws.send(JSON.stringify(this.commandMessage(id, entry.command)));
       entry.timer = this.later(() => this.commandOverHTTP(id), ACK_TIMEOUT_MS);
     }

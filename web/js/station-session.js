@@ -67,8 +67,14 @@ export class StationSession extends EventTarget {
     live.addEventListener("denied", (e) => this.deny(e.detail));
     live.addEventListener("refused", () => this.checkAccess());
     live.addEventListener("servererror", (e) => this.emit("servererror", e.detail));
+    // Back online, or the page is shown again (a phone unlocked): try at
+    // once rather than wait out the backoff.
     this.onOnline = () => live.retryNow();
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") live.retryNow();
+    };
     window.addEventListener("online", this.onOnline);
+    document.addEventListener("visibilitychange", this.onVisible);
     live.start();
     return this;
   }
@@ -115,13 +121,18 @@ export class StationSession extends EventTarget {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
-  /** A DJ command; resolves with the ack. */
-  command(command) {
-    return this.live.command(command);
+  /**
+   * A DJ command; resolves with the ack. Pressed while the connection is
+   * down it is kept and sent on reconnect; `onWaiting` is called then, so
+   * the button can show it is pending.
+   */
+  command(command, { onWaiting = null } = {}) {
+    return this.live.command(command, { onWaiting });
   }
 
   close() {
     window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
     if (this.live) this.live.close();
     this.live = null;
   }

@@ -60,7 +60,7 @@ struct PeopleController {
 
     /// Your own stations first; then the stations of people you follow that
     /// are on the air, busiest first; then their quiet ones; then public
-    /// stations on the air to discover.
+    /// stations on the air to discover; then quiet public stations.
     @Sendable func dial(_ request: Request, context: AppRequestContext) async throws -> DialView {
         let caller = context.caller
         var sections: [DialView.Section] = []
@@ -89,10 +89,13 @@ struct PeopleController {
             add("following-live", StationDirectory.busiestFirst(visible.filter(\.onAir)))
             add("following-quiet", visible.filter { !$0.onAir })
         }
-        // Public stations on the air; signed out, the quiet ones too (after
-        // them), so the dial is never empty. `list()` puts live ones first.
-        let everyone = try await directory.list()
-        add("discover", (caller.person == nil ? everyone : everyone.filter(\.onAir)).map { $0.seen(as: .listener) })
+        // Public stations on the air under "discover"; then, for everyone,
+        // the quiet public ones in their own section, so a new user's dial
+        // is never just their own station and a quiet one is never
+        // reported as on the air.
+        let everyone = try await directory.list().map { $0.seen(as: .listener) }
+        add("discover", everyone.filter(\.onAir))
+        add("quiet", everyone.filter { !$0.onAir })
         return DialView(sections: sections)
     }
 

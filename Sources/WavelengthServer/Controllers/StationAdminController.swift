@@ -9,6 +9,7 @@ import WavelengthWire
 struct StationAdminController {
     let directory: StationDirectory
     let access: any StationAccessRepository
+    let people: any PeopleRepository
     let gate: StationGate
     let attempts: AttemptGuard
     let clock: any ServerClock
@@ -20,6 +21,7 @@ struct StationAdminController {
         router.post("/api/frequencies/{code}/join", use: joinByCode)
         router.delete("/api/stations/{id}/membership", use: leave)
         router.get("/api/stations/{id}/members", use: members)
+        router.post("/api/stations/{id}/codjs", use: grantCoDJByHandle)
         router.put("/api/stations/{id}/codjs/{person}", use: grantCoDJ)
         router.delete("/api/stations/{id}/codjs/{person}", use: revokeCoDJ)
         router.post("/api/stations/{id}/kick", use: kick)
@@ -49,9 +51,18 @@ struct StationAdminController {
             var updated = try await access.updateStation(
                 id: record.id, name: name, visibility: visibility, maxListeners: maxListeners)
         else { throw APIError.notFound("No station with id \(record.id).") }
-        if visibility == .code, updated.accessCode == nil || updated.frequency == nil {
-            // Going code-protected: the guests need a code to be told.
+        if visibility == .code, updated.liveFrequency(at: clock.now()) == nil {
+            // Going code-protected with no frequency to keep: a frequency
+            // and an access code, both at once. The hub learns the new
+            // visibility first: rotateCode reads it to decide on a code.
+            await hub.replace(record: updated)
             updated = try await directory.rotateCode(hub, expiresAt: updated.codeExpiresAt)
+        } else if visibility == .code, updated.accessCode == nil {
+            // Going code-protected on the air: an access code at once, and
+            // the frequency people already tuned to stays.
+            guard let coded = try await access.setAccessCode(stationID: record.id, accessCode: StationDirectory.newAccessCode())
+            else { throw APIError.notFound("No station with id \(record.id).") }
+            await hub.replace(record: coded)
         } else {
             await hub.replace(record: updated)
         }
@@ -72,6 +83,12 @@ struct StationAdminController {
         _ = try await gate.require(.rotateCode, context.caller, on: await hub.record)
         let body = try await request.decodeIfPresent(as: RotateCodeRequest.self, context: context) ?? .init()
         let lifetime = try Validation.minutes(body.expiresInMinutes, max: 10_080, field: "expiresInMinutes")
+        let current = await hub.record
+        if current.visibility != .code, let frequency = current.liveFrequency(at: clock.now()) {
+            // A public (or unlisted) station has no access code to change;
+            // its frequency is how people find it, so it stays.
+            return CodeView(frequency: frequency, accessCode: nil, expiresAt: current.codeExpiresAt)
+        }
         let record = try await directory.rotateCode(hub, expiresAt: lifetime.map { clock.now() + $0 })
         return CodeView(frequency: record.frequency, accessCode: record.accessCode, expiresAt: record.codeExpiresAt)
     }
@@ -152,11 +169,31 @@ struct StationAdminController {
         try await setCoDJ(false, context: context)
     }
 
+    /// The owner names a co-DJ by handle: anyone with an account, whether
+    /// or not they have been on the station yet.
+    @Sendable func grantCoDJByHandle(_ request: Request, context: AppRequestContext) async throws -> [MemberView] {
+        let hub = try await directory.hub(context)
+        _ = try await gate.require(.grantCoDJ, context.caller, on: await hub.record)
+        let body = try await request.decode(as: CoDJRequest.self, context: context)
+        // "@ana" and "ana" name the same person.
+        let typed = body.handle.utf8.count <= 256 ? body.handle : ""
+        let handle = try Validation.handle(typed.hasPrefix("@") ? String(typed.dropFirst()) : typed)
+        guard let target = try await people.person(handle: handle), target.kind == .user else {
+            throw APIError.notFound("No one has the handle @\(handle).")
+        }
+        return try await setCoDJ(true, target: target, hub: hub)
+    }
+
     private func setCoDJ(_ grant: Bool, context: AppRequestContext) async throws -> [MemberView] {
         let hub = try await directory.hub(context)
         let record = await hub.record
         _ = try await gate.require(grant ? .grantCoDJ : .revokeCoDJ, context.caller, on: record)
         let target = try await person(try Validation.personID(try context.id("person")))
+        return try await setCoDJ(grant, target: target, hub: hub)
+    }
+
+    private func setCoDJ(_ grant: Bool, target: PersonRecord, hub: StationHub) async throws -> [MemberView] {
+        let record = await hub.record
         guard target.id != record.ownerID else {
             throw APIError.badRequest("The owner is more than a co-DJ already.", code: .isOwner)
         }

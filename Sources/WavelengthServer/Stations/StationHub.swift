@@ -47,7 +47,11 @@ actor StationHub {
         let current = state.timeline.current(at: now)
         let allUpcoming = state.timeline.upcoming(at: now)
         let upcoming = Array(allUpcoming.prefix(upNextLimit))
-        let history = Array(state.recentHistory.filter { $0.expiration <= now }.reversed().prefix(historyLimit))
+        // Just after GO the held track's rest may not have started yet (a
+        // resume takes effect a short lead ahead): it is still what plays.
+        let history = JustPlayed.rows(
+            history: state.recentHistory.filter { $0.expiration <= now }, current: current ?? allUpcoming.first,
+            limit: historyLimit)
         let all = [current].compactMap { $0 } + upcoming + history
         let tracks = try await context.catalog.summaries(for: all.map(\.trackID))
         func view(_ entry: TimelineEntry) -> EntryView {

@@ -17,7 +17,7 @@ extension RequestContext {
 extension Request {
     /// An optional integer query parameter within bounds, or a 400.
     func intQuery(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let raw = uri.queryParameters.get(name) else { return value }
+        guard let raw = queryValue(name) else { return value }
         guard let parsed = Int(raw), range.contains(parsed) else {
             throw APIError.badRequest("Query parameter \(name) must be a whole number in \(range).")
         }
@@ -25,13 +25,13 @@ extension Request {
     }
 
     func int64Query(_ name: String) throws -> Int64? {
-        guard let raw = uri.queryParameters.get(name) else { return nil }
+        guard let raw = queryValue(name) else { return nil }
         guard let parsed = Int64(raw) else { throw APIError.badRequest("Query parameter \(name) must be a whole number.") }
         return parsed
     }
 
     func stringQuery(_ name: String, maxLength: Int = WireLimits.maxQueryLength) throws -> String? {
-        guard let raw = uri.queryParameters.get(name) else { return nil }
+        guard let raw = queryValue(name) else { return nil }
         guard raw.utf8.count <= maxLength else {
             throw APIError.badRequest("Query parameter \(name) is longer than \(maxLength) bytes.", code: .tooLong)
         }

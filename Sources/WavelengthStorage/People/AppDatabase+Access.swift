@@ -139,6 +139,14 @@ extension AppDatabase: StationAccessRepository {
         }
     }
 
+    public func setAccessCode(stationID: StationID, accessCode: String) async throws -> StationRecord? {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE station SET accessCode = ? WHERE id = ?", arguments: [accessCode, stationID])
+            return try StationRecord.fetchOne(db, key: stationID)
+        }
+    }
+
     public func releaseCode(stationID: StationID) async throws {
         try await writer.write { db in
             try db.execute(

@@ -1,10 +1,28 @@
-// The library on its own screen: browse by artist, album and song.
+// The library on its own screen: browse by artist, album and song. A track
+// opens its details; signed in, you can add it to your own station's Up
+// Next from there (a DJ command over HTTP, with a fresh command id).
 
-import { h } from "../dom.js";
+import { api } from "../api.js";
+import { h, randomID } from "../dom.js";
+import { session } from "../session.js";
 import { createLibraryBrowser } from "./library.js";
 
+function addToMyStation(track) {
+  const person = session && session.person;
+  if (!person || person.kind !== "user" || !person.stationID) return null;
+  let added = false;
+  return {
+    label: "Add to my Up Next",
+    isDone: () => added,
+    run: async () => {
+      await api.command(person.stationID, randomID("c"), { op: "append", trackID: track.id });
+      added = true;
+    },
+  };
+}
+
 export function createLibraryView() {
-  const browser = createLibraryBrowser({ initialTab: "artists" });
+  const browser = createLibraryBrowser({ initialTab: "artists", addFromDetails: addToMyStation });
   const el = h(
     "section",
     { class: "screen library-screen" },

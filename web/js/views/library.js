@@ -1,9 +1,11 @@
 // The library browser: find-as-you-type search, and browsing by artist,
 // album and song, with artwork. In the DJ booth every track has a toggle
-// that puts it in Up Next and takes it off again.
+// that puts it in Up Next and takes it off again. A track's row opens its
+// details (art, facts, lyrics), from where a DJ can add it too.
 
 import { api } from "../api.js";
 import { h, fill, setText, icon, artwork, formatDuration } from "../dom.js";
+import { openTrackDetails } from "./track-details.js";
 
 const SEARCH_DEBOUNCE_MS = 140;
 const PAGE = 100;
@@ -13,9 +15,11 @@ const PAGE = 100;
  *   isQueued: (trackID: string) => boolean,
  *   isOnAir: (trackID: string) => boolean,
  *   toggle: (track: object) => Promise<void>,
- * }}} options
+ * }, addFromDetails?: (track: object) => ({label: string, isDone: () => boolean, run: () => Promise}|null)}} options
+ * `addFromDetails` gives the details dialog its add button (the booth's
+ * queue gives one by itself).
  */
-export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "songs"], initialTab = "search", queue = null } = {}) {
+export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "songs"], initialTab = "search", queue = null, addFromDetails = null } = {}) {
   const names = { search: "Search", artists: "Artists", albums: "Albums", songs: "Songs" };
   let tab = initialTab;
   let drill = null; // {kind:"artist", artist} | {kind:"album", artist, album}
@@ -272,7 +276,12 @@ export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "s
       const tracks = await api.tracks({ artist, album, limit: 500, signal });
       if (signal.aborted) return;
       done(`${tracks.length} ${tracks.length === 1 ? "song" : "songs"}`);
-      fill(body, trackList(tracks, { numbered: true }));
+      fill(
+        body,
+        tracks.length
+          ? trackList(tracks, { numbered: true })
+          : h("p", { class: "empty" }, "No songs found on this album. The library may have changed since it was listed; go back and try again."),
+      );
     } catch (error) {
       failed(error);
     }
@@ -308,10 +317,31 @@ export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "s
     return h("ul", { class: `track-list${numbered ? " is-numbered" : ""}` }, tracks.map((t) => trackRow(t, { numbered })));
   }
 
+  function detailsAdd(track) {
+    if (queue) {
+      return {
+        label: "Add to Up Next",
+        isDone: () => queue.isQueued(track.id),
+        run: async () => {
+          if (!queue.isQueued(track.id)) await queue.toggle(track);
+          refreshAll();
+        },
+      };
+    }
+    return addFromDetails ? addFromDetails(track) : null;
+  }
+
   function trackRow(track, { numbered = false } = {}) {
-    const row = h(
-      "li",
-      { class: "track-row", dataset: { trackId: track.id } },
+    // The whole row but the toggle opens the details: one button, named
+    // for screen readers, so the row is one tab stop.
+    const open = h(
+      "button",
+      {
+        class: "track-open",
+        type: "button",
+        "aria-label": `Details: ${track.title} by ${track.artist}`,
+        onclick: () => openTrackDetails(track, { add: detailsAdd(track) }),
+      },
       numbered && track.trackNumber ? h("span", { class: "track-no", "aria-hidden": "true" }, String(track.trackNumber)) : artwork(track, { size: "sm" }),
       h(
         "span",
@@ -321,6 +351,7 @@ export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "s
       ),
       h("span", { class: "track-dur" }, formatDuration(track.durationMs)),
     );
+    const row = h("li", { class: "track-row", dataset: { trackId: track.id } }, open);
     if (queue) {
       const button = h("button", {
         class: "btn-toggle",
@@ -364,15 +395,17 @@ export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "s
     }
   }
 
+  function refreshAll() {
+    if (!queue) return;
+    for (const button of el.querySelectorAll(".btn-toggle")) updateToggle(button);
+  }
+
   render();
 
   return {
     el,
     /** The timeline changed: refresh every toggle's state. */
-    refreshToggles() {
-      if (!queue) return;
-      for (const button of el.querySelectorAll(".btn-toggle")) updateToggle(button);
-    },
+    refreshToggles: refreshAll,
     focusSearch() {
       if (tab !== "search") show("search");
       searchInput.focus();

@@ -228,12 +228,15 @@ export function createSettingsView(route, context = {}) {
       ),
     ),
     readExpiry,
+    // Only a code-protected station has an access code to change (or a
+    // station with no frequency, which gets one): on a public station,
+    // changing the code would only move its frequency.
     h(
       "div",
       { class: "owner-only code-tools" },
       h("label", { for: "code-expiry", class: "label" }, "A new code lasts"),
       h("div", { class: "input-row" }, codeExpiry, rotateButton),
-      h("p", { class: "hint" }, "Changing the code gives a new frequency and access code; the old ones stop working at once. People already listening stay."),
+      h("p", { class: "hint code-tools-hint" }, "Changing the code gives a new frequency and access code; the old ones stop working at once. People already listening stay."),
     ),
     h("div", { class: "input-row" }, shareCodeButton),
     codeStatus,
@@ -290,11 +293,33 @@ export function createSettingsView(route, context = {}) {
   const peopleList = h("ul", { class: "people-list", "aria-labelledby": "people-heading" });
   const peopleCount = h("span", { class: "count-pill" });
   const peopleStatus = status("people-status");
+  // The owner names a co-DJ by handle: anyone with an account, not only
+  // those already listed here.
+  const codjInput = h("input", {
+    id: "codj-handle",
+    class: "input",
+    type: "text",
+    maxlength: "25",
+    autocomplete: "off",
+    autocapitalize: "none",
+    spellcheck: "false",
+    placeholder: "@handle",
+    "aria-describedby": "codj-hint",
+  });
+  const codjButton = h("button", { class: "btn btn-secondary", type: "submit" }, "Make co-DJ");
+  const codjForm = h(
+    "form",
+    { class: "owner-only codj-form", onsubmit: (e) => addCoDJ(e), novalidate: true },
+    h("label", { for: "codj-handle", class: "label" }, "Add a co-DJ by handle"),
+    h("div", { class: "input-row" }, codjInput, codjButton),
+    h("p", { class: "hint", id: "codj-hint" }, "Co-DJs can add, skip, hold and reorder tracks."),
+  );
   const peoplePanel = h(
     "section",
     { class: "panel people-panel", "aria-labelledby": "people-heading" },
     h("h2", { id: "people-heading", class: "section-title" }, "People ", peopleCount),
     peopleList,
+    codjForm,
     peopleStatus,
   );
 
@@ -442,7 +467,21 @@ export function createSettingsView(route, context = {}) {
       line = code.expiresAt <= Date.now() ? "This code has expired: change it to get a new one." : `The code expires ${relativeTime(code.expiresAt)} (${clockTime(code.expiresAt)}).`;
     } else line = "The code never expires.";
     setText(readExpiry, line);
-    shareCodeButton.disabled = !frequency;
+    shareCodeButton.disabled = !frequency || (vis === "code" && !access);
+    setText(shareCodeButton, vis === "code" ? "Share the code" : "Share the frequency");
+    // "Change code" is for code-protected stations; a station without a
+    // frequency may ask for one. Public and unlisted ones keep theirs.
+    const codeTools = dialPanel.querySelector(".code-tools");
+    const offer = vis === "code" || !frequency;
+    codeTools.dataset.offered = String(offer);
+    codeTools.hidden = !isOwner() || !offer;
+    setText(rotateButton, vis === "code" ? "Change code" : "Get a frequency");
+    setText(
+      codeTools.querySelector(".code-tools-hint"),
+      vis === "code"
+        ? "Changing the code gives a new frequency and access code; the old ones stop working at once. People already listening stay."
+        : "A frequency lets people tune in by typing it on the dial.",
+    );
   }
 
   async function rotate() {
@@ -607,6 +646,31 @@ export function createSettingsView(route, context = {}) {
       ),
       actions.length ? h("span", { class: "person-actions" }, actions) : null,
     );
+  }
+
+  async function addCoDJ(event) {
+    event.preventDefault();
+    if (!isOwner()) return;
+    const handle = codjInput.value.trim().replace(/^@/, "");
+    if (!handle) {
+      say(peopleStatus, "Type the handle of the person to make co-DJ.", "error");
+      codjInput.focus();
+      return;
+    }
+    codjButton.disabled = true;
+    try {
+      const list = await request(`${base}/codjs`, { method: "POST", body: { handle } });
+      peopleList.dataset.sig = "";
+      if (Array.isArray(list)) renderMembers(list);
+      const added = members.find((m) => m.person.handle === handle.toLowerCase());
+      say(peopleStatus, `${(added && added.person.displayName) || `@${handle}`} is a co-DJ now.`);
+      codjInput.value = "";
+    } catch (error) {
+      say(peopleStatus, errorText(error), "error");
+      codjInput.focus();
+    } finally {
+      codjButton.disabled = false;
+    }
   }
 
   async function act(action, member) {

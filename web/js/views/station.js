@@ -102,14 +102,22 @@ export function createStationView({ clock, player }, route) {
     "button",
     { class: "btn btn-round btn-flip", type: "button", "aria-label": "Previous station", onclick: () => flip(-1) },
     icon("prev", { size: 26 }),
+    h("span", { class: "flip-caption" }, "Station"),
   );
   const nextStation = h(
     "button",
     { class: "btn btn-round btn-flip", type: "button", "aria-label": "Next station", onclick: () => flip(1) },
+    h("span", { class: "flip-caption" }, "Station"),
     icon("next", { size: 26 }),
   );
   const transport = h("div", { class: "transport" }, prevStation, playButton, nextStation);
+  // In the booth the station flips leave the transport: beside SKIP and
+  // HOLD, ▶ read as "next track" and tuned the DJ away from their station.
+  const flipRow = h("div", { class: "station-flip", role: "group", "aria-label": "Other stations" });
+  // Which playback engine runs ("Sync: Web Audio" or "Sync: basic"): a
+  // detail for the curious, not something every listener must read.
   const syncMode = h("p", { class: "sync-mode", dataset: { mode: player.mode } }, MODE_LABELS[player.mode] || player.mode);
+  const syncDetails = h("details", { class: "sync-details" }, h("summary", { class: "sync-summary" }, "Playback details"), syncMode);
   const addLink = h("a", { class: "btn btn-secondary btn-add", href: stationHref(stationID, "add") }, icon("search", { size: 22 }), "Add tracks");
 
   const nowCol = h(
@@ -120,7 +128,8 @@ export function createStationView({ clock, player }, route) {
     progress,
     times,
     transport,
-    syncMode,
+    flipRow,
+    syncDetails,
   );
 
   // Up Next and history.
@@ -178,8 +187,9 @@ export function createStationView({ clock, player }, route) {
     queue.setOwner(dj);
     if (dj) {
       if (!boothBuilt) buildBooth();
-      transport.insertBefore(skipButton, nextStation);
-      transport.insertBefore(holdButton, nextStation);
+      fill(transport, holdButton, playButton, skipButton);
+      fill(flipRow, prevStation, nextStation);
+      el.classList.add("has-flip-row");
       renderHold();
       progress.tabIndex = 0;
       progress.setAttribute("role", "slider");
@@ -201,8 +211,9 @@ export function createStationView({ clock, player }, route) {
         ),
       );
     } else {
-      skipButton.remove();
-      holdButton.remove();
+      fill(transport, prevStation, playButton, nextStation);
+      fill(flipRow);
+      el.classList.remove("has-flip-row");
       addLink.remove();
       progress.removeAttribute("tabindex");
       progress.setAttribute("role", "progressbar");
@@ -282,12 +293,36 @@ export function createStationView({ clock, player }, route) {
     return session && session.timeline ? upcomingAt(session.timeline, timelineNow(session.timeline, clock.now())) : [];
   }
 
-  async function command(cmd, success) {
+  // A command pressed while the connection is down is kept and sent on
+  // reconnect (its id makes that safe); its button says so meanwhile.
+  function markWaiting(button, waiting) {
+    if (!button) return;
+    if (waiting) {
+      button.dataset.pending = "true";
+      button.setAttribute("aria-busy", "true");
+      button.dataset.label = button.dataset.label || button.getAttribute("aria-label") || "";
+      button.setAttribute("aria-label", `${button.dataset.label}: waiting for the signal, sent when it's back`);
+    } else if (button.dataset.pending) {
+      delete button.dataset.pending;
+      button.removeAttribute("aria-busy");
+      if (button.dataset.label) button.setAttribute("aria-label", button.dataset.label);
+      delete button.dataset.label;
+    }
+  }
+
+  async function command(cmd, success, button = null) {
     if (!session) return;
     try {
-      await session.command(cmd);
+      await session.command(cmd, {
+        onWaiting: () => {
+          markWaiting(button, true);
+          toast("No signal: sent as soon as the station is back.");
+        },
+      });
+      markWaiting(button, false);
       if (success) toast(success);
     } catch (error) {
+      markWaiting(button, false);
       if (error.code === "forbidden") {
         // The server's word: e.g. listeners cannot skip, delete or reorder.
         toast(error.message || "Only the station's DJs can do that.", { kind: "error" });
@@ -315,7 +350,7 @@ export function createStationView({ clock, player }, route) {
     if (!entry || skipButton.disabled) return;
     skipButton.disabled = true;
     try {
-      await command({ op: "skip", entryID: entry.id });
+      await command({ op: "skip", entryID: entry.id }, null, skipButton);
     } catch {
       // Reported.
     } finally {
@@ -328,6 +363,7 @@ export function createStationView({ clock, player }, route) {
   }
 
   function renderHold() {
+    if (holdButton.dataset.pending) return;
     const on = held();
     fill(holdButton, icon(on ? "play" : "pause", { size: 26 }), h("span", { class: "btn-caption" }, on ? "Go" : "Hold"));
     holdButton.setAttribute("aria-label", on ? "Resume the station for everyone" : "Pause the station for everyone");
@@ -338,7 +374,7 @@ export function createStationView({ clock, player }, route) {
     if (holdButton.disabled) return;
     holdButton.disabled = true;
     try {
-      await command({ op: held() ? "resume" : "pause" }, held() ? "Resumed for everyone." : "Paused for everyone.");
+      await command({ op: held() ? "resume" : "pause" }, held() ? "Resumed for everyone." : "Paused for everyone.", holdButton);
     } catch {
       // Reported.
     } finally {
@@ -691,6 +727,7 @@ export function createStationView({ clock, player }, route) {
     if (!ready) return;
     skipButton.remove();
     holdButton.remove();
+    fill(flipRow);
     settingsLink.hidden = true;
   }
 
