@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WavelengthServer
+import WavelengthWire
 
 @Suite("OpenAPI document")
 struct OpenAPITests {
@@ -24,6 +25,22 @@ struct OpenAPITests {
                     operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(Self.normalize(path))" }
                 })
             #expect(routes == documented, "only in router: \(routes.subtracting(documented)); only in document: \(documented.subtracting(routes))")
+        }
+    }
+
+    /// The document lists exactly the error codes the server can send.
+    @Test func errorCodesMatchTheEnum() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let response = try await client.execute(uri: "/openapi.json", method: .get)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            let components = try #require(document["components"] as? [String: Any])
+            let schemas = try #require(components["schemas"] as? [String: Any])
+            let body = try #require(schemas["ErrorBody"] as? [String: Any])
+            let error = try #require((body["properties"] as? [String: Any])?["error"] as? [String: Any])
+            let code = try #require((error["properties"] as? [String: Any])?["code"] as? [String: Any])
+            let documented = Set(try #require(code["enum"] as? [String]))
+            #expect(documented == Set(ErrorCode.allCases.map(\.rawValue)))
         }
     }
 

@@ -142,8 +142,8 @@ export const api = {
   /** An owner key from before accounts makes the signed-in user the owner. */
   claim: (stationID, key) => request(`/api/stations/${enc(stationID)}/claim`, { method: "POST", body: { key } }),
   /** A DJ command, authenticated by the session cookie (and its CSRF token). */
-  command: (stationID, id, command) =>
-    request(`/api/stations/${enc(stationID)}/commands`, { method: "POST", body: { id, command } }),
+  command: (stationID, id, command, epoch) =>
+    request(`/api/stations/${enc(stationID)}/commands`, { method: "POST", body: { id, command, epoch } }),
   dial: ({ signal } = {}) => request("/api/dial", { signal }),
 
   // People and follows.

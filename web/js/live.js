@@ -145,7 +145,10 @@ export class LiveConnection extends EventTarget {
     if (!entry || entry.viaHTTP) return;
     entry.viaHTTP = true;
     try {
-      const ack = await api.command(this.stationID, id, entry.command);
+      // Stamped with the DJ epoch like the WebSocket copy, so a command
+      // from a DJ who lost the booth is refused (stale_epoch) here too.
+      const epoch = Number.isInteger(this.epoch) ? this.epoch : undefined;
+      const ack = await api.command(this.stationID, id, entry.command, epoch);
       this.settle(id, ack, null);
     } catch (error) {
       if (error && error.code === "network" && this.keepForReconnect(id)) return;

@@ -11,7 +11,7 @@ struct TestServer {
     let services: ServerServices
 
     static func make(
-        dataDirectory: String? = nil, pingInterval: Duration = .seconds(1), webRoot: String? = nil,
+        dataDirectory: String? = nil, pingInterval: Duration = .seconds(10), webRoot: String? = nil,
         djGracePeriod: Duration = .seconds(20), commitLead: Duration = .zero
     ) async throws -> TestServer {
         let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
