@@ -90,7 +90,7 @@ public struct ClockEstimator: Sendable, Equatable {
     /// The probes the estimate is the median of: the quarter of the window
     /// (at least three) with the smallest error bounds, smallest first.
     /// Probes with equal bounds keep their arrival order, as in the web
-    /// app's port (web/js/clock.js), which the shared fixture
+    /// app's port (web/js/playback/clock.js), which the shared fixture
     /// Tests/Fixtures/clock-estimator.json checks.
     var selectedSamples: [ClockSample] {
         guard let newest = samples.last?.received else { return [] }

@@ -5,7 +5,7 @@ import Testing
 
 /// The probe sequences in Tests/Fixtures/clock-estimator.json, with the
 /// offsets, round trips, window, selected probes and estimates they must
-/// give. The web app's port (web/js/clock.js) is checked against the same
+/// give. The web app's port (web/js/playback/clock.js) is checked against the same
 /// file by tests/js/clock.test.js, so the two estimators can't drift apart.
 struct ClockFixture: Decodable, Sendable {
     struct Probe: Decodable, Sendable {

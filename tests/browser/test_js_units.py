@@ -96,22 +96,22 @@ def test_js_unit_tests_pass(browser):
 
 # (module, the correct code, a mistake, the test that must catch it)
 MUTATIONS = [
-    ("frequency.js", r"/^[0-9]{2,3}\.[0-9]{1,2}$/", r"/^\d{2,3}(\.\d)?$/",
+    ("ui/frequency.js", r"/^[0-9]{2,3}\.[0-9]{1,2}$/", r"/^\d{2,3}(\.\d)?$/",
      "frequency: 98.35 is a frequency (join.js used to refuse it)"),
-    ("wait-text.js", "if (minutes <= 90)", "if (minutes < 120)",
+    ("ui/wait-text.js", "if (minutes <= 90)", "if (minutes < 120)",
      "wait text: hours beyond that, rounded up"),
-    ("timeline.js", "entry.start <= now && now < entry.expiration", "entry.start <= now && now <= entry.expiration",
+    ("playback/timeline.js", "entry.start <= now && now < entry.expiration", "entry.start <= now && now <= entry.expiration",
      "timeline: the entry at an instant: start included, expiration not"),
-    ("live-sequence.js", ' && message.type !== "snapshot"', "",
+    ("live/live-sequence.js", ' && message.type !== "snapshot"', "",
      "live sequence: a snapshot after a gap needs no resync: it carries the whole state"),
-    ("clock.js", "(now - sample.midpoint) * this.maxSkew", "0 * this.maxSkew",
+    ("playback/clock.js", "(now - sample.midpoint) * this.maxSkew", "0 * this.maxSkew",
      "clock: fixture: old probes age out of favour"),
-    ("clock.js", "const allowed = Math.max(0, local - last) * this.maxSlewRate;", "const allowed = Math.abs(local - last) * this.maxSlewRate;",
+    ("playback/clock.js", "const allowed = Math.max(0, local - last) * this.maxSlewRate;", "const allowed = Math.abs(local - last) * this.maxSlewRate;",
      "clock: fixture: slewed clock: slews down too"),
 ]
 
 
-@pytest.mark.parametrize("module,good,bad,catcher", MUTATIONS, ids=[f"{m[0]}-{i}" for i, m in enumerate(MUTATIONS)])
+@pytest.mark.parametrize("module,good,bad,catcher", MUTATIONS, ids=[f"{m[0].rsplit('/', 1)[-1]}-{i}" for i, m in enumerate(MUTATIONS)])
 def test_js_unit_tests_catch_a_broken_module(browser, tmp_path, module, good, bad, catcher):
     js_root = tmp_path / "js"
     shutil.copytree(WEB / "js", js_root)

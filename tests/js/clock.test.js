@@ -1,6 +1,6 @@
 // The estimator against the fixture the Swift estimator is tested with
 // (Tests/Fixtures/clock-estimator.json), so the two copies can't drift.
-import { ClockEstimator, probeOffset, probeRoundTrip, ServerClock, SlewedClock } from "/js/clock.js";
+import { ClockEstimator, probeOffset, probeRoundTrip, ServerClock, SlewedClock } from "/js/playback/clock.js";
 import { assert, close, deepEqual, equal, suite } from "./assert.js";
 
 const test = suite("clock");

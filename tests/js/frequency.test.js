@@ -1,4 +1,4 @@
-import { frequencyDecimals, frequencyMHz, formatFrequency, isFrequency, parseFrequency } from "/js/frequency.js";
+import { frequencyDecimals, frequencyMHz, formatFrequency, isFrequency, parseFrequency } from "/js/ui/frequency.js";
 import { assert, equal } from "./assert.js";
 import { suite } from "./assert.js";
 

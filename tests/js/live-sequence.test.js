@@ -1,4 +1,4 @@
-import { isStaleTimeline, readSequence } from "/js/live-sequence.js";
+import { isStaleTimeline, readSequence } from "/js/live/live-sequence.js";
 import { deepEqual, equal, suite } from "./assert.js";
 
 const test = suite("live sequence");

@@ -1,4 +1,4 @@
-import { entryAt, isHeld, nextBoundary, playOrder, positionIn, spanOf, timelineNow, upcomingAt } from "/js/timeline.js";
+import { entryAt, isHeld, nextBoundary, playOrder, positionIn, spanOf, timelineNow, upcomingAt } from "/js/playback/timeline.js";
 import { deepEqual, equal, suite } from "./assert.js";
 
 const test = suite("timeline");

@@ -1,4 +1,4 @@
-import { tryAgainText, waitText } from "/js/wait-text.js";
+import { tryAgainText, waitText } from "/js/ui/wait-text.js";
 import { equal, suite } from "./assert.js";
 
 const test = suite("wait text");

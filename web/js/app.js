@@ -2,14 +2,14 @@
 // (session.js), a hash router that swaps views, the header's account link,
 // and the service worker.
 
-import { api, ApiError } from "./api.js";
-import { h, fill } from "./dom.js";
-import { session } from "./session.js";
+import { api, ApiError } from "./api/api.js";
+import { h, fill } from "./ui/dom.js";
+import { session } from "./api/session.js";
 import { parseHash, buildHash, navigate, stationPath, authHref } from "./router.js";
-import { ServerClock } from "./clock.js";
-import { parseFrequency } from "./frequency.js";
-import { createPlayer, createReport } from "./player.js";
-import { toast } from "./toast.js";
+import { ServerClock } from "./playback/clock.js";
+import { parseFrequency } from "./ui/frequency.js";
+import { createPlayer, createReport } from "./playback/player.js";
+import { toast } from "./ui/toast.js";
 import { createDialView } from "./views/dial.js";
 import { createStationView } from "./views/station.js";
 import { createLibraryView } from "./views/library-screen.js";

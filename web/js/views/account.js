@@ -2,14 +2,14 @@
 // account (name, handle, your station, change password, sign out, and
 // claiming a station with an owner key from before accounts).
 
-import { api, ApiError } from "../api.js";
-import { h, fill, setText, icon } from "../dom.js";
-import { session } from "../session.js";
+import { api, ApiError } from "../api/api.js";
+import { h, fill, setText, icon } from "../ui/dom.js";
+import { session } from "../api/session.js";
 import { authHref, navigate, navigateTo, personHref, safeNext, stationHref, stationPath } from "../router.js";
-import { toast } from "../toast.js";
+import { toast } from "../ui/toast.js";
 import { avatar, countsText } from "./people.js";
-import { parseFrequency } from "../frequency.js";
-import { tryAgainText } from "../wait-text.js";
+import { parseFrequency } from "../ui/frequency.js";
+import { tryAgainText } from "../ui/wait-text.js";
 
 const HANDLE = /^[a-z0-9_]{3,24}$/;
 const OLD_KEYS = "wavelength.ownerKeys";

@@ -5,13 +5,13 @@
 // is on the air. A station without a frequency (none right now, or hidden
 // from you) stays in the list but has no place on the band.
 
-import { api } from "../api.js";
-import { h, fill, setText, icon, listenersText } from "../dom.js";
-import { session } from "../session.js";
+import { api } from "../api/api.js";
+import { h, fill, setText, icon, listenersText } from "../ui/dom.js";
+import { session } from "../api/session.js";
 import { authHref, buildHash, navigate, stationHref, stationPath } from "../router.js";
-import { bandPosition, BAND_MIN, BAND_MAX } from "../stations.js";
-import { toast } from "../toast.js";
-import { frequencyDecimals, frequencyMHz, isFrequency, parseFrequency } from "../frequency.js";
+import { bandPosition, BAND_MIN, BAND_MAX } from "../api/stations.js";
+import { toast } from "../ui/toast.js";
+import { frequencyDecimals, frequencyMHz, isFrequency, parseFrequency } from "../ui/frequency.js";
 
 const REFRESH_MS = 5000;
 const SWEEP_MS = 420;

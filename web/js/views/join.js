@@ -6,13 +6,13 @@
 // refusals are shown as they come: a wrong code, a lockout after too many
 // wrong tries (with how long to wait), a locked or full station, a ban.
 
-import { request } from "../api.js";
-import { h, fill, setText, listenersText } from "../dom.js";
+import { request } from "../api/api.js";
+import { h, fill, setText, listenersText } from "../ui/dom.js";
 import { navigate, stationPath } from "../router.js";
-import { session } from "../session.js";
+import { session } from "../api/session.js";
 import { visibilityLabel } from "./settings.js";
-import { parseFrequency } from "../frequency.js";
-import { tryAgainText } from "../wait-text.js";
+import { parseFrequency } from "../ui/frequency.js";
+import { tryAgainText } from "../ui/wait-text.js";
 
 const enc = encodeURIComponent;
 

@@ -2,9 +2,9 @@
 // opens its details; signed in, you can add it to your own station's Up
 // Next from there (a DJ command over HTTP, with a fresh command id).
 
-import { api } from "../api.js";
-import { h, randomID } from "../dom.js";
-import { session } from "../session.js";
+import { api } from "../api/api.js";
+import { h, randomID } from "../ui/dom.js";
+import { session } from "../api/session.js";
 import { createLibraryBrowser } from "./library.js";
 
 function addToMyStation(track) {

@@ -3,8 +3,8 @@
 // that puts it in Up Next and takes it off again. A track's row opens its
 // details (art, facts, lyrics), from where a DJ can add it too.
 
-import { api } from "../api.js";
-import { h, fill, setText, icon, artwork, formatDuration } from "../dom.js";
+import { api } from "../api/api.js";
+import { h, fill, setText, icon, artwork, formatDuration } from "../ui/dom.js";
 import { openTrackDetails } from "./track-details.js";
 
 const SEARCH_DEBOUNCE_MS = 140;

@@ -2,11 +2,11 @@
 // on your dial), and each person's profile with their station, followers
 // and following. Everything a person typed goes in as text.
 
-import { api } from "../api.js";
-import { h, fill, setText, icon } from "../dom.js";
-import { session } from "../session.js";
+import { api } from "../api/api.js";
+import { h, fill, setText, icon } from "../ui/dom.js";
+import { session } from "../api/session.js";
 import { authHref, buildHash, personHref, stationHref } from "../router.js";
-import { toast } from "../toast.js";
+import { toast } from "../ui/toast.js";
 
 const SEARCH_DEBOUNCE_MS = 150;
 

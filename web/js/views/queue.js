@@ -3,7 +3,7 @@
 // the up/down buttons. The role can change while the list is shown
 // (setOwner), when the owner grants or takes back co-DJ.
 
-import { h, fill, icon, artwork, formatDuration } from "../dom.js";
+import { h, fill, icon, artwork, formatDuration } from "../ui/dom.js";
 
 /**
  * @param {{ owner: boolean, onRemove: (entry) => void, onMove: (entry, toIndex: number) => void,

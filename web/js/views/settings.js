@@ -8,12 +8,12 @@
 // (context.session is that station's live session: listener counts and
 // removals refresh the people list); opened on its own it polls.
 
-import { request, ApiError } from "../api.js";
-import { h, fill, setText, icon, listenersText } from "../dom.js";
-import { session as me } from "../session.js";
+import { request, ApiError } from "../api/api.js";
+import { h, fill, setText, icon, listenersText } from "../ui/dom.js";
+import { session as me } from "../api/session.js";
 import { stationHref } from "../router.js";
-import { share, copy } from "../share.js";
-import { toast } from "../toast.js";
+import { share, copy } from "../ui/share.js";
+import { toast } from "../ui/toast.js";
 
 const enc = encodeURIComponent;
 const POLL_MS = 4000;
@@ -165,7 +165,7 @@ function errorText(error) {
 
 /**
  * @param {{path: string[]}} route  #/station/<id>/settings
- * @param {{session?: import("../station-session.js").StationSession, role?: () => string|null}} context
+ * @param {{session?: import("../live/station-session.js").StationSession, role?: () => string|null}} context
  */
 export function createSettingsView(route, context = {}) {
   const stationID = route.path[1];

@@ -1,7 +1,7 @@
 // Radio static over the album art while a station is being tuned in. It
 // dissolves once the audio plays, so the art "blooms" through.
 
-import { h } from "../dom.js";
+import { h } from "../ui/dom.js";
 
 export function createStatic() {
   const canvas = h("canvas", { class: "static", width: "96", height: "96", "aria-hidden": "true" });

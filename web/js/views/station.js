@@ -7,16 +7,16 @@
 // Being removed, the host ending the session and access refusals end the
 // screen with a notice and never reconnect.
 
-import { api } from "../api.js";
-import { h, fill, setText, icon, artwork, formatDuration, listenersText } from "../dom.js";
-import { connectMediaSession } from "../media-session.js";
-import { MODE_LABELS } from "../player.js";
+import { api } from "../api/api.js";
+import { h, fill, setText, icon, artwork, formatDuration, listenersText } from "../ui/dom.js";
+import { connectMediaSession } from "../playback/media-session.js";
+import { MODE_LABELS } from "../playback/player.js";
 import { navigate, stationHref, stationPath } from "../router.js";
-import { session as me } from "../session.js";
-import { StationSession, canDJ, fetchAccess } from "../station-session.js";
-import { neighbour } from "../stations.js";
-import { entryAt, upcomingAt, positionIn, spanOf, timelineNow } from "../timeline.js";
-import { toast } from "../toast.js";
+import { session as me } from "../api/session.js";
+import { StationSession, canDJ, fetchAccess } from "../live/station-session.js";
+import { neighbour } from "../api/stations.js";
+import { entryAt, upcomingAt, positionIn, spanOf, timelineNow } from "../playback/timeline.js";
+import { toast } from "../ui/toast.js";
 import { createLibraryBrowser } from "./library.js";
 import { createQueue } from "./queue.js";
 import { createStatic } from "./static.js";

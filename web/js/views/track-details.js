@@ -3,8 +3,8 @@
 // when it has some (GET /api/tracks/{id}, …/artwork, …/lyrics). A DJ gets a
 // button that puts it in Up Next from here.
 
-import { api } from "../api.js";
-import { h, fill, setText, icon, artwork, formatDuration } from "../dom.js";
+import { api } from "../api/api.js";
+import { h, fill, setText, icon, artwork, formatDuration } from "../ui/dom.js";
 
 // LRC time tags ("[01:23.45]") and header tags ("[ar:…]") are for karaoke
 // players; read as text, the words are what matters.

@@ -10,8 +10,8 @@
 /** The live protocol version this client speaks (`?v=`). */
 export const PROTOCOL_VERSION = 1;
 
-import { api, ApiError } from "./api.js";
-import { randomID } from "./dom.js";
+import { api, ApiError } from "../api/api.js";
+import { randomID } from "../ui/dom.js";
 import { isStaleTimeline, readSequence } from "./live-sequence.js";
 
 // Reconnecting: a short backoff capped at 2 s, so a server that comes back
@@ -39,7 +39,7 @@ const ACK_TIMEOUT_MS = 4000;
 
 export class LiveConnection extends EventTarget {
   /**
-   * @param {{stationID: string, clock: import("./clock.js").ServerClock, selfID?: () => string|null}} options
+   * @param {{stationID: string, clock: import("../playback/clock.js").ServerClock, selfID?: () => string|null}} options
    * selfID answers the signed-in person's id, to tell a `removed` about us
    * from one about someone else.
    */

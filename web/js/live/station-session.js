@@ -6,7 +6,7 @@
 // role), "removed" ({person, reason, self}), "ended", "denied" ({code,
 // message}) and "servererror".
 
-import { request } from "./api.js";
+import { request } from "../api/api.js";
 import { LiveConnection } from "./live.js";
 
 const BOOTH_ROLES = new Set(["owner", "codj"]);
