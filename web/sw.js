@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v5";
+const VERSION = "wavelength-shell-v6";
 const SHELL = [
   "/",
   "/index.html",
@@ -33,6 +33,10 @@ const SHELL = [
   "/js/ui/wait-text.js",
   "/js/views/account.js",
   "/js/views/dial.js",
+  "/js/views/dial/forms.js",
+  "/js/views/dial/lists.js",
+  "/js/views/dial/radio.js",
+  "/js/views/dial/state.js",
   "/js/views/join.js",
   "/js/views/library-screen.js",
   "/js/views/library.js",
