@@ -75,12 +75,13 @@ def test_hostile_tags_render_as_text(tone_server, browser, shot):
 
     # Now playing and Up Next show the tags exactly, as text.
     wait_for(d, lambda d: text_of(d, ".np-title") == ALERT_TITLE)
-    title = find(d, ".np-title")
-    assert title.is_displayed() and title.text == ALERT_TITLE
+    # Read by selector each time: the screen re-renders on every update, so a
+    # held element can go stale between finding it and reading it.
+    assert d.execute_script("const e = document.querySelector('.np-title'); return !!e && e.offsetParent !== null")
     assert text_of(d, ".np-artist") == XSS_ARTIST
     assert text_of(d, ".np-album").startswith(XSS_ALBUM)
-    row = find(d, f'.upnext-row[data-track-id="{xss_track["id"]}"] .upnext-title')
-    assert row.text == XSS_TITLE
+    row = f'.upnext-row[data-track-id="{xss_track["id"]}"] .upnext-title'
+    wait_for(d, lambda d: text_of(d, row) == XSS_TITLE)
     meta = d.execute_script("return navigator.mediaSession.metadata.title")
     assert meta == ALERT_TITLE
 
