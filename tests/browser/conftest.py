@@ -236,7 +236,10 @@ def set_viewport(driver, size, mobile: bool | None = None) -> None:
         mobile = size[0] < 700
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
-        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile},
+        # The screen is the device's too, so a test can tell the device's width
+        # from a layout viewport that grew to fit content that is too wide.
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile,
+         "screenWidth": size[0], "screenHeight": size[1]},
     )
 
 

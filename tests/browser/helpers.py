@@ -176,7 +176,10 @@ def upnext_entry_ids(driver) -> list[str]:
 
 LAYOUT_JS = """
 const selectors = arguments[0];
-const width = window.innerWidth;
+// A phone's layout viewport grows to fit content that is too wide (the page
+// is then drawn zoomed out), so innerWidth alone would hide the overflow: the
+// width that counts is the device's, which the emulation sets.
+const width = Math.min(window.innerWidth, window.screen.width);
 const root = document.documentElement;
 // What sticks out to the right (or left): the deepest such elements name the culprit.
 const offenders = [];
@@ -197,7 +200,7 @@ for (const selector of selectors) {
   if (!r.width || !r.height) { outside.push(`${selector}: not shown`); continue; }
   if (r.left < -0.5 || r.right > width + 0.5) outside.push(`${selector}: x ${Math.round(r.left)}..${Math.round(r.right)} of ${width}`);
 }
-return {scrollWidth: root.scrollWidth, innerWidth: width, offenders: offenders.slice(-8), outside};
+return {scrollWidth: root.scrollWidth, innerWidth: width, layoutWidth: window.innerWidth, offenders: offenders.slice(-8), outside};
 """
 
 
@@ -210,6 +213,6 @@ def layout_report(driver, key_selectors: list[str]) -> dict:
 def assert_fits(driver, screen: str, key_selectors: list[str]) -> None:
     report = layout_report(driver, key_selectors)
     assert report["scrollWidth"] <= report["innerWidth"] and not report["outside"], (
-        f"{screen} at {report['innerWidth']} px: scrollWidth {report['scrollWidth']}, "
+        f"{screen} at {report['innerWidth']} px (layout viewport {report['layoutWidth']} px): scrollWidth {report['scrollWidth']}, "
         f"key controls outside: {report['outside']}, sticking out: {report['offenders']}"
     )
