@@ -21,9 +21,6 @@ import { createSettingsHeader, problemNotice } from "./settings/screen.js";
 import { createSettingsState, isOwner } from "./settings/state.js";
 import { applyFormRole, createStationForm, renderStationForm } from "./settings/station-form.js";
 
-// The station screen still takes these from here.
-export { gearIcon, visibilityLabel } from "./settings/labels.js";
-
 const POLL_MS = 4000;
 
 /**
