@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v6";
+const VERSION = "wavelength-shell-v7";
 const SHELL = [
   "/",
   "/index.html",
@@ -43,8 +43,31 @@ const SHELL = [
   "/js/views/people.js",
   "/js/views/queue.js",
   "/js/views/settings.js",
+  "/js/views/settings/dial-panel.js",
+  "/js/views/settings/end-panel.js",
+  "/js/views/settings/invites-panel.js",
+  "/js/views/settings/labels.js",
+  "/js/views/settings/people-panel.js",
+  "/js/views/settings/screen.js",
+  "/js/views/settings/state.js",
+  "/js/views/settings/station-form.js",
+  "/js/views/settings/widgets.js",
   "/js/views/static.js",
   "/js/views/station.js",
+  "/js/views/station/actions.js",
+  "/js/views/station/booth.js",
+  "/js/views/station/controls.js",
+  "/js/views/station/find-tracks.js",
+  "/js/views/station/header.js",
+  "/js/views/station/history.js",
+  "/js/views/station/layout.js",
+  "/js/views/station/now-playing.js",
+  "/js/views/station/over.js",
+  "/js/views/station/playback-details.js",
+  "/js/views/station/role.js",
+  "/js/views/station/settings-overlay.js",
+  "/js/views/station/state.js",
+  "/js/views/station/tune-in.js",
   "/js/views/track-details.js",
   "/icons/icon.svg",
   "/icons/icon-192.png",

@@ -1,6 +1,7 @@
 """The web app's pure modules (frequency parsing, the wait message, the
 timeline, live sequence handling, the clock estimator with the fixture the
-Swift estimator shares) unit-tested in headless Chromium.
+Swift estimator shares, the station screen's and the station settings'
+state) unit-tested in headless Chromium.
 
 The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
 npm). They live outside web/ so that the server never serves them to users:
@@ -108,6 +109,10 @@ MUTATIONS = [
      "clock: fixture: old probes age out of favour"),
     ("playback/clock.js", "const allowed = Math.max(0, local - last) * this.maxSlewRate;", "const allowed = Math.abs(local - last) * this.maxSlewRate;",
      "clock: fixture: slewed clock: slews down too"),
+    ("views/station/state.js", '.filter((e) => e.source === "dj").pop()', '.filter((e) => e.source === "dj").shift()',
+     "station state: toggling a queued track removes its last DJ pick, else its last entry; unqueued: none"),
+    ("views/settings/state.js", 'if (owner || member.role === "listener")', 'if (owner || member.role !== "owner")',
+     "settings state: people: what the owner and a co-DJ may do"),
 ]
 
 

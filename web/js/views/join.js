@@ -10,7 +10,7 @@ import { request } from "../api/api.js";
 import { h, fill, setText, listenersText } from "../ui/dom.js";
 import { navigate, stationPath } from "../router.js";
 import { session } from "../api/session.js";
-import { visibilityLabel } from "./settings.js";
+import { visibilityLabel } from "./settings/labels.js";
 import { parseFrequency } from "../ui/frequency.js";
 import { tryAgainText } from "../ui/wait-text.js";
 

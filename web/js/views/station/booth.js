@@ -1,0 +1,67 @@
+// The DJ booth's pieces beside the transport: the progress bar becomes a
+// slider that seeks for everyone, an "Add tracks" link, and a card that
+// opens the station settings. They come and go with your role, live.
+
+import { h, fill, icon } from "../../ui/dom.js";
+import { stationHref } from "../../router.js";
+import { gearIcon } from "../settings/labels.js";
+import { spanOf } from "../../playback/timeline.js";
+import { seekFraction } from "./state.js";
+
+export function createBoothParts(stationID) {
+  const addLink = h("a", { class: "btn btn-secondary btn-add", href: stationHref(stationID, "add") }, icon("search", { size: 22 }), "Add tracks");
+  const ownerTools = h("div", { class: "owner-tools" });
+  return { addLink, ownerTools };
+}
+
+/** Opens the booth's pieces for `role` (owner or co-DJ). */
+export function showBooth(booth, { progress, nowCol }, stationID, role, onOpenSettings) {
+  progress.tabIndex = 0;
+  progress.setAttribute("role", "slider");
+  progress.setAttribute("aria-label", "Track position: click or use the arrow keys to seek for everyone");
+  progress.classList.add("is-seekable");
+  nowCol.append(booth.addLink);
+  fill(
+    booth.ownerTools,
+    h(
+      "a",
+      { class: "card booth-settings-card", href: stationHref(stationID, "settings"), onclick: onOpenSettings },
+      gearIcon(26),
+      h(
+        "span",
+        { class: "booth-settings-text" },
+        h("span", { class: "booth-settings-title" }, "Station settings"),
+        h("span", { class: "booth-settings-sub" }, role === "owner" ? "Who can listen, the access code, invites, co-DJs" : "The access code, invites and who's listening"),
+      ),
+    ),
+  );
+}
+
+/** Closes them: the progress bar only shows progress again. */
+export function hideBooth(booth, { progress }) {
+  booth.addLink.remove();
+  progress.removeAttribute("tabindex");
+  progress.setAttribute("role", "progressbar");
+  progress.setAttribute("aria-label", "Track progress");
+  progress.classList.remove("is-seekable");
+  fill(booth.ownerTools);
+}
+
+/**
+ * Seeking by the progress bar (a click, or ←/→ by ten seconds).
+ * `seekableEntry()` is the entry on the air while you may seek (else null),
+ * `positionNow(entry)` how far into it the station is (ms), `seek(ms)` asks.
+ */
+export function bindSeeking(progress, { seekableEntry, positionNow, seek }) {
+  progress.addEventListener("click", (event) => {
+    const entry = seekableEntry();
+    if (!entry) return;
+    seek(seekFraction(event.clientX, progress.getBoundingClientRect()) * spanOf(entry));
+  });
+  progress.addEventListener("keydown", (event) => {
+    const entry = seekableEntry();
+    if (!entry || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    event.preventDefault();
+    seek(positionNow(entry) + (event.key === "ArrowRight" ? 10_000 : -10_000));
+  });
+}

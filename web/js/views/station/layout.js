@@ -1,0 +1,64 @@
+// The station screen's DOM, put together from its parts: the header, the
+// now-playing column (art, texts, progress, controls, playback details),
+// Up Next with Just played and the booth's settings card, the booth's Find
+// tracks column, and the host for the settings shown over the station.
+// Puts every part on `view`; the buttons call station/actions.js.
+
+import { h } from "../../ui/dom.js";
+import { createQueue } from "../queue.js";
+import { command, flip, positionNow, current, seek, skip, toggleHold, togglePlay } from "./actions.js";
+import { bindSeeking, createBoothParts } from "./booth.js";
+import { createControls } from "./controls.js";
+import { createHeader } from "./header.js";
+import { createHistory } from "./history.js";
+import { createNowPlaying } from "./now-playing.js";
+import { createPlaybackDetails } from "./playback-details.js";
+import { openSettingsHere } from "./settings-overlay.js";
+import { isDJ } from "./state.js";
+
+export function createLayout(view) {
+  const { state, clock, player } = view;
+  const { stationID } = state;
+  const header = createHeader(stationID, (e) => openSettingsHere(view, e));
+  const np = createNowPlaying();
+  const controls = createControls({
+    onPlay: () => togglePlay(view),
+    onSkip: () => skip(view),
+    onHold: () => toggleHold(view),
+    onFlip: (step) => flip(view, step),
+  });
+  const details = createPlaybackDetails(player);
+  const booth = createBoothParts(stationID);
+  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, np.progress, np.times, controls.transport, controls.flipRow, details.el);
+
+  // Up Next and history.
+  const queue = createQueue({
+    owner: false,
+    onRemove: (entry) => command(view, { op: "remove", entryID: entry.id }, `Deleted ${entry.track.title}.`),
+    onMove: (entry, toIndex) => command(view, { op: "move", entryID: entry.id, toIndex }),
+    localTime: (serverMs) => new Date(serverMs - clock.offset).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+  });
+  const history = createHistory();
+  const queueCol = h("div", { class: "queue-col" }, queue.el, history.panel, booth.ownerTools);
+
+  const addCol = h("div", { class: "add-col" });
+  const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
+
+  // Station settings, for the owner and co-DJs, shown over the station so
+  // the music keeps playing (#/station/ID/settings).
+  const settingsHost = h("div", { class: "settings-host", hidden: true });
+
+  const el = h("section", { class: "screen station-screen", dataset: { stationId: stationID } }, header.bar, header.banner, grid, settingsHost);
+
+  // Seeking by the progress bar: only while you may DJ.
+  bindSeeking(np.progress, {
+    seekableEntry: () => {
+      const entry = current(view);
+      return isDJ(state) && entry ? entry : null;
+    },
+    positionNow: (entry) => positionNow(view, entry),
+    seek: (ms) => seek(view, ms),
+  });
+
+  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, addCol, grid, settingsHost });
+}

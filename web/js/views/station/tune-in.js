@@ -1,0 +1,155 @@
+// Tuning in: the live connection and the player start at once, while the
+// station and your access are looked up; then the screen is built for your
+// role and follows the station live (a frame every FRAME_MS for the
+// progress and Up Next, renders on the session's changes). Being removed,
+// the host ending the session and access refusals end the screen.
+
+import { api } from "../../api/api.js";
+import { session as me } from "../../api/session.js";
+import { StationSession, fetchAccess } from "../../live/station-session.js";
+import { connectMediaSession } from "../../playback/media-session.js";
+import { timelineNow } from "../../playback/timeline.js";
+import { toast } from "../../ui/toast.js";
+import { current, flip, togglePlay, upcoming } from "./actions.js";
+import { renderHold } from "./controls.js";
+import { renderConnection, renderListeners, renderStationHeader } from "./header.js";
+import { renderHistory } from "./history.js";
+import { renderNow, renderPlayer, renderProgress, showTuning } from "./now-playing.js";
+import { showLoadError, showOver } from "./over.js";
+import { renderPlaybackMode } from "./playback-details.js";
+import { applyRole, setRole } from "./role.js";
+import { focusSettings } from "./settings-overlay.js";
+import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
+
+const FRAME_MS = 250;
+
+/** What changes by the moment: now playing, progress, Up Next and Find tracks' toggles. */
+function frame(view) {
+  const { state } = view;
+  if (!state.session || state.destroyed) return;
+  const entry = current(view);
+  if (renderNow(view.np, state, view.el, entry) && view.findTracks) view.findTracks.nowBar.update(entry);
+  renderProgress(view.np, entry, timelineNow(state.session && state.session.timeline, view.clock.now()));
+  view.queue.render(upcoming(view));
+  if (view.findTracks) view.findTracks.library.refreshToggles();
+}
+
+function renderStation(view) {
+  renderStationHeader(view.header, view.el, view.state.session.station, view.state.mode);
+}
+
+function onChange(view, reason) {
+  const { state, player } = view;
+  const { session } = state;
+  if (state.destroyed || state.over) return;
+  if (reason === "snapshot" || reason === "timeline") {
+    player.setTimeline(session.timeline);
+    if (reason === "snapshot") player.recover();
+  }
+  if (reason === "connection" && session.connection === "live") player.recover();
+  if (reason === "role") setRole(view, session.role);
+  if (!state.ready) return;
+  if (reason === "snapshot" || reason === "timeline") {
+    renderStation(view);
+    renderHistory(view.history, session.timeline);
+    if (isDJ(state)) renderHold(view.controls, isHeldNow(session));
+    renderListeners(view.header, session.listeners);
+    frame(view);
+    view.el.dataset.revision = String(session.timeline.revision);
+  }
+  if (reason === "listeners") renderListeners(view.header, session.listeners);
+  if (reason === "connection" || reason === "snapshot") renderConnection(view.header, view.el, session.connection);
+}
+
+function openSession(view) {
+  const { state, clock } = view;
+  const session = new StationSession({
+    station: { id: state.stationID, listeners: 0 },
+    clock,
+    selfID: () => (me && me.person ? me.person.id : null),
+  });
+  session.addEventListener("change", (event) => onChange(view, event.detail.reason));
+  session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
+  session.addEventListener("removed", (event) => {
+    if (state.destroyed) return;
+    const { person, reason, self } = event.detail;
+    if (self) {
+      showOver(view, reason === "banned" ? "banned" : reason === "left" ? "left" : "removed");
+      return;
+    }
+    const name = (person && person.name) || "Someone";
+    toast(reason === "left" ? `${name} left` : `${name} was removed`);
+  });
+  session.addEventListener("ended", () => showOver(view, "ended"));
+  session.addEventListener("denied", (event) => showOver(view, "denied", event.detail));
+  return session;
+}
+
+export async function startStation(view) {
+  const { state, player } = view;
+  showTuning(view.np);
+  // Who we are: to tell a `removed` about us from one about someone else.
+  if (me && typeof me.load === "function" && !me.person) Promise.resolve(me.load()).catch(() => {});
+  // The live connection and the player start while the station is looked
+  // up: the snapshot, the clock probes and the audio fetch don't wait on it.
+  state.session = openSession(view);
+  view.onPlayerState = () => renderPlayer(view, () => togglePlay(view));
+  view.onPlayerMode = () => renderPlaybackMode(view.details, player);
+  player.addEventListener("state", view.onPlayerState);
+  player.addEventListener("mode", view.onPlayerMode);
+  player.start({ tunedAt: view.tunedAt });
+  state.session.start();
+  const accessAnswer = fetchAccess(state.stationID).catch(() => null);
+  let station;
+  try {
+    station = await api.station(state.stationID);
+  } catch (error) {
+    if (state.destroyed || state.over) return;
+    if (["sign_in_required", "not_a_member", "banned", "station_full"].includes(error.code)) {
+      showOver(view, "denied", { code: error.code, message: error.message });
+      return;
+    }
+    showLoadError(view, error);
+    return;
+  }
+  const access = await accessAnswer;
+  if (state.destroyed || state.over) return;
+  const { session } = state;
+  // A snapshot that came first has the fresher station.
+  if (!session.timeline) {
+    session.station = station;
+    session.listeners = station.listeners || 0;
+  } else {
+    session.station = { ...station, ...session.station };
+  }
+  if (access && access.canListen === false) {
+    showOver(view, "denied", { code: access.reason || "not_a_member" });
+    return;
+  }
+  // The WebSocket's `access` may have come first; it is the fresher.
+  state.role = normalRole(session.role || (access && access.role) || station.role || null);
+  state.ready = true;
+  applyRole(view);
+  renderStation(view);
+  renderListeners(view.header, session.listeners);
+  renderConnection(view.header, view.el, session.connection);
+  if (session.timeline) {
+    renderHistory(view.history, session.timeline);
+    view.el.dataset.revision = String(session.timeline.revision);
+  }
+  view.disconnectMedia = connectMediaSession(player, {
+    stationName: () => (state.session ? stationLine(state.session.station) : "Wavelength"),
+    onStop: () => {
+      player.pause();
+      view.onPlayerState();
+    },
+    onNextStation: () => flip(view, 1),
+    onPreviousStation: () => flip(view, -1),
+  });
+  view.onPlayerState();
+  view.onPlayerMode();
+  frame(view);
+  view.frameTimer = setInterval(() => frame(view), FRAME_MS);
+  view.el.dataset.state = "ready";
+  if (state.mode === "settings" && view.settingsView) focusSettings(view);
+}
