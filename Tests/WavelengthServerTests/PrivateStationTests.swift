@@ -235,6 +235,36 @@ struct PrivateStationTests {
         }
     }
 
+    /// A refusal closed at once reached the Swift WebSocket client in the
+    /// same read as the 101 response, and 1 in 3 such clients never read it
+    /// nor saw the connection end (the suite's stall). Twelve refusals at once
+    /// each deliver their reason and end.
+    @Test func everyRefusedSwiftClientReadsWhyAndSeesTheEnd() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let host = try await client.signUp()
+            _ = try await client.send(
+                "/api/stations/\(host.stationID)", .patch, as: host, body: StationSettingsPatch(maxListeners: .some(1)))
+            let path = "/api/stations/\(host.stationID)/live?v=1"
+            let first = LiveClient(port: client.port!, path: path)
+            _ = try await first.snapshot()
+            let port = client.port!
+            let codes = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        let refused = LiveClient(port: port, path: path)
+                        let code = try await refused.error().code
+                        await refused.closed()
+                        return code
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(codes == Array(repeating: "station_full", count: 12))
+            first.close()
+        }
+    }
+
     @Test func namingACoDJHandsThemTheControlsLive() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.live) { client in

@@ -34,11 +34,9 @@ struct LiveController {
         let version = query.get("v").map { Int($0) ?? -1 } ?? LiveProtocol.version
         var writer = SequencedWriter(outbound: outbound, clock: clock)
         guard version == LiveProtocol.version else {
-            let refusal = ServerMessage.error(
-                id: nil, code: ErrorCode.unsupportedVersion.rawValue,
-                message: "This server speaks protocol version \(LiveProtocol.version); update the client.")
-            try await writer.write(.text(try StationHub.encode(refusal)))
-            try await outbound.close(.policyViolation, reason: "unsupported protocol version")
+            try await refuse(
+                .unsupportedVersion, "This server speaks protocol version \(LiveProtocol.version); update the client.",
+                writer: &writer, inbound: inbound, outbound: outbound)
             return
         }
         let since = query.get("since").flatMap { Int64($0) }
@@ -51,8 +49,7 @@ struct LiveController {
             _ = try await directory.ensureCode(hub)
             seat = Seat(personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role)
         } catch let error as APIError {
-            try await writer.write(.text(try StationHub.encode(.error(id: nil, code: error.code.rawValue, message: error.message))))
-            try await outbound.close(.policyViolation, reason: error.code.rawValue)
+            try await refuse(error.code, error.message, writer: &writer, inbound: inbound, outbound: outbound)
             return
         }
         // Each listener drains its own queue, so one slow client never holds
@@ -65,9 +62,7 @@ struct LiveController {
         } catch let error as HubError {
             // A full station: say so; the hub never counted the listener.
             let refusal = APIError(error)
-            try await writer.write(
-                .text(try StationHub.encode(.error(id: nil, code: refusal.code.rawValue, message: refusal.message))))
-            try await outbound.close(.policyViolation, reason: refusal.code.rawValue)
+            try await refuse(refusal.code, refusal.message, writer: &writer, inbound: inbound, outbound: outbound)
             return
         }
         let replies = ReplyWindow()
@@ -106,6 +101,37 @@ struct LiveController {
         }
         await hub.disconnect(connection)
     }
+
+    /// Refuses a connection after the upgrade (a failed upgrade reaches a
+    /// browser as a bare 400): the error message first, then the close frame
+    /// once the client has closed or `refusalCloseDelay` has passed.
+    ///
+    /// Why not close at once: the text and close frames would then reach the
+    /// client in the same read as the 101 response, and the Swift WebSocket
+    /// client (swift-websocket over NIO's typed client upgrade handler) can
+    /// leave such bytes undelivered and stop reading, so the SDK never learns
+    /// why it was turned away and never sees the connection end (reproduced
+    /// in 1 of 3 immediate refusals). A close frame that comes later comes in
+    /// a read of its own. A browser closes as soon as it reads the error.
+    private func refuse(
+        _ code: ErrorCode, _ message: String, writer: inout SequencedWriter,
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async throws {
+        try await writer.write(.text(try StationHub.encode(.error(id: nil, code: code.rawValue, message: message))))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Frames a refused client sends are not read, only waited out.
+                do { for try await _ in inbound {} } catch {}
+            }
+            group.addTask { try? await Task.sleep(for: Self.refusalCloseDelay) }
+            _ = await group.next()
+            group.cancelAll()
+        }
+        try await outbound.close(.policyViolation, reason: code.rawValue)
+    }
+
+    /// How long a refused connection stays open for the client to close it.
+    static let refusalCloseDelay: Duration = .seconds(2)
 
     static func code(for error: any Error) -> ErrorCode {
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.last?.stringValue == "type" {
