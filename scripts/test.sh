@@ -21,10 +21,13 @@ swift build --build-tests
 limit="${WAVELENGTH_TEST_TIMEOUT:-900}"
 mkdir -p test-artifacts
 log=test-artifacts/swift-test.log
-swift test --skip-build >"$log" 2>&1 &
+# The test binary runs directly rather than under `swift test`, which passes its
+# output through a buffer of its own: a stalled run's log then ends at a 4 KiB
+# boundary and names the wrong tests as unfinished.
+"$(swift build --show-bin-path)/WavelengthPackageTests.xctest" --testing-library swift-testing >"$log" 2>&1 &
 runner=$!
 tail -n +1 -f --pid="$runner" "$log" &
-# `swift test` and the test binary it starts, found by walking down from our
+# The test binary and any process it starts, found by walking down from our
 # own child rather than by name.
 descendants() {
     local pid
@@ -38,21 +41,23 @@ while kill -0 "$runner" 2>/dev/null && ((SECONDS < deadline)); do
     sleep 5
 done
 if kill -0 "$runner" 2>/dev/null; then
-    echo "swift test did not finish in ${limit} s: it has stalled; failing the run (no retry)" >&2
+    echo "The Swift tests did not finish in ${limit} s: it has stalled; failing the run (no retry)" >&2
     # Swift Testing logs "◇ Test x started." and "✔ Test x passed after ...",
     # "✘ Test x failed after ..." or "Test x skipped".
     sed -nE '/Test run /d; s/^.*Test (.*) started\.$/\1/p' "$log" | sort -u >test-artifacts/started.txt
     sed -nE 's/^.*Test (.*) (passed|failed) after .*$/\1/p; s/^.*Test (.*) skipped.*$/\1/p' "$log" | sort -u >test-artifacts/finished.txt
     echo "Tests started and never finished:" >&2
     comm -23 test-artifacts/started.txt test-artifacts/finished.txt | sed 's/^/  /' >&2
-    pids=$(descendants "$runner")
+    pids="$runner $(descendants "$runner")"
     for pid in $pids; do
         if command -v gdb >/dev/null && grep -qa PackageTests "/proc/$pid/cmdline" 2>/dev/null; then
             gdb -p "$pid" -batch -ex 'thread apply all bt' >"test-artifacts/stall-backtrace-$pid.txt" 2>&1 || true
             echo "Backtraces of every thread: test-artifacts/stall-backtrace-$pid.txt" >&2
         fi
     done
-    for pid in $runner $pids; do kill "$pid" 2>/dev/null || true; done
+    # SIGKILL: the live tests' service groups take SIGTERM as a graceful
+    # shutdown, which a stalled test never finishes.
+    for pid in $pids; do kill -9 "$pid" 2>/dev/null || true; done
     exit 1
 fi
 wait "$runner"
