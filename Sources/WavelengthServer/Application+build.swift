@@ -68,7 +68,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         directory: services.directory, access: database, gate: gate, attempts: services.attempts, clock: services.clock
     ).addRoutes(to: router)
     LibraryController(tracks: database).addRoutes(to: router)
-    TracksController(tracks: database, transcoder: services.transcoder).addRoutes(to: router)
+    TracksController(tracks: database, transcoder: services.transcoder, roots: services.libraryRoots).addRoutes(to: router)
     LiveController(directory: services.directory, gate: gate, clock: services.clock).addRoutes(to: router)
     return router
 }
@@ -84,6 +84,8 @@ public struct ServerServices: Sendable {
     let logger: Logger
     let auth: AuthService
     let attempts: AttemptGuard
+    /// The folders the library was scanned from; nothing outside them is served.
+    let libraryRoots: LibraryRoots
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.
@@ -120,7 +122,7 @@ public struct ServerServices: Sendable {
             transcoder: Transcoder(cacheDirectory: configuration.cacheDirectory, logger: logger), clock: clock,
             logger: logger,
             auth: try await AuthService.make(people: database, clock: clock, bcryptCost: configuration.bcryptCost),
-            attempts: AttemptGuard(clock: clock))
+            attempts: AttemptGuard(clock: clock), libraryRoots: LibraryRoots(roots))
         try await services.ensureFirstStation()
         return services
     }

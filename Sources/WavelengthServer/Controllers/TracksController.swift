@@ -9,6 +9,8 @@ import WavelengthWire
 struct TracksController {
     let tracks: any TrackRepository
     let transcoder: Transcoder
+    /// Only files whose real path lies inside the library are read.
+    let roots: LibraryRoots
     let fileIO = FileIO()
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -25,11 +27,11 @@ struct TracksController {
 
     /// Serves the file as it is when the browser can play it, else (or when
     /// `?format=` asks) a cached transcode. Paths come from the index only,
-    /// never from the request, so nothing outside the library is reachable.
+    /// never from the request, and are read only inside the library roots.
     @Sendable func audio(_ request: Request, context: AppRequestContext) async throws -> Response {
         let track = try await track(context)
         let requested = try request.stringQuery("format", maxLength: 8)
-        var path = track.path
+        var path = try confined(track.path)
         var contentType = track.audioFormat?.contentType ?? "application/octet-stream"
         let target: Transcoder.Target?
         if let requested {
@@ -49,7 +51,7 @@ struct TracksController {
 
     @Sendable func artwork(_ request: Request, context: AppRequestContext) async throws -> Response {
         let track = try await track(context)
-        if track.hasEmbeddedArt, let art = try? TagReader.embeddedArtwork(path: track.path) {
+        if track.hasEmbeddedArt, let art = try? TagReader.embeddedArtwork(path: try confined(track.path)) {
             return Response(
                 status: .ok,
                 headers: [.contentType: art.mimeType, .cacheControl: "public, max-age=86400"],
@@ -57,7 +59,7 @@ struct TracksController {
         }
         if let artworkPath = track.artworkPath {
             let type = artworkPath.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"
-            return try await serveFile(path: artworkPath, contentType: type, request: request, context: context)
+            return try await serveFile(path: try confined(artworkPath), contentType: type, request: request, context: context)
         }
         throw APIError.notFound("Track \(track.id) has no artwork.")
     }
@@ -65,7 +67,17 @@ struct TracksController {
     @Sendable func lyrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         let track = try await track(context)
         guard let path = track.lyricsPath else { throw APIError.notFound("Track \(track.id) has no lyrics.") }
-        return try await serveFile(path: path, contentType: "text/plain; charset=utf-8", request: request, context: context)
+        return try await serveFile(
+            path: try confined(path), contentType: "text/plain; charset=utf-8", request: request, context: context)
+    }
+
+    /// The real path of a file of the library, or 404 when it has gone or
+    /// leads outside the library (the answer does not say which).
+    private func confined(_ path: String) throws -> String {
+        guard let real = roots.confine(path) else {
+            throw APIError.notFound("The file for this item is missing from the library; rescan it.")
+        }
+        return real
     }
 
     private func track(_ context: AppRequestContext) async throws -> TrackRecord {
