@@ -129,7 +129,9 @@ struct LiveTests {
     }
 
     @Test func aVanishedClientStopsBeingCounted() async throws {
-        let server = try await TestServer.make(pingInterval: .seconds(1))
+        // The interval must leave the answering listener time to answer on a
+        // loaded machine: at load 20 a 1 s interval dropped it too.
+        let server = try await TestServer.make(pingInterval: .seconds(4))
         let (station, _) = try server.firstStation()
         try await server.application().test(.live) { client in
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
@@ -235,14 +237,18 @@ struct LiveTests {
             let first = try await dj.snapshot()
             try dj.send(.resync)
             let second = try await dj.snapshot()
-            #expect(second.revision == first.revision)
+            // A song may end meanwhile on a slow machine, and the robot's top-up
+            // raise the revision and send an update; nothing else may differ.
+            #expect(second.revision >= first.revision)
             for i in 0..<5 { try dj.send(.ping(nonce: "n\(i)")) }
             for i in 0..<5 { _ = try await dj.next { if case .pong(let nonce, _, _, _) = $0 { nonce == "n\(i)" } else { false } } }
             // snapshot, access (right after the first message), role, dj,
             // snapshot, and five pongs, numbered with no gaps.
-            #expect(await dj.seenSequence() == Array(1...10))
+            let seen = await dj.seenSequence()
+            #expect(seen == Array(1...UInt64(seen.count)))
             #expect(
-                await dj.seenTypes() == ["snapshot", "access", "role", "dj", "snapshot"] + Array(repeating: "pong", count: 5))
+                await dj.seenTypes().filter { $0 != "update" }
+                    == ["snapshot", "access", "role", "dj", "snapshot"] + Array(repeating: "pong", count: 5))
             #expect(try await dj.access() == .owner)
             dj.close()
         }
