@@ -22,12 +22,13 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Selenium (driving the system chromedriver; Selenium Manager never runs)
-# and pytest, for whichever python3 runs the tests.
-if ! python3 -c "import selenium, pytest" >/dev/null 2>&1; then
-    echo "Installing from PyPI: selenium pytest"
-    python3 -m pip install -q --disable-pip-version-check selenium pytest 2>/dev/null \
-        || python3 -m pip install -q --disable-pip-version-check --break-system-packages selenium pytest
+# Selenium (driving the system chromedriver; Selenium Manager never runs),
+# pytest and pytest-xdist (three browser tests at a time), for whichever
+# python3 runs the tests.
+if ! python3 -c "import selenium, pytest, xdist" >/dev/null 2>&1; then
+    echo "Installing from PyPI: selenium pytest pytest-xdist"
+    python3 -m pip install -q --disable-pip-version-check selenium pytest pytest-xdist 2>/dev/null \
+        || python3 -m pip install -q --disable-pip-version-check --break-system-packages selenium pytest pytest-xdist
 fi
 
 command -v swift >/dev/null || { echo "Swift 6 is required (https://swift.org/install)"; exit 1; }

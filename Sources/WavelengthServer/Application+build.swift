@@ -93,8 +93,10 @@ public struct ServerServices: Sendable {
         _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(),
         robot: RobotDJ = RobotDJ(), logger: Logger
     ) async throws -> ServerServices {
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        try DataFolder.secure(configuration.dataDirectory)
         let database = try AppDatabase.open(path: configuration.databasePath)
+        let signingKeys = try await SigningKeys.load(
+            dataDirectory: configuration.dataDirectory, people: database, now: clock.now())
         var roots = configuration.libraryRoots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if roots.isEmpty, configuration.demoLibrary {
             roots = [try await DemoLibrary.ensure(in: configuration.dataDirectory + "/demo-library")]
@@ -121,7 +123,8 @@ public struct ServerServices: Sendable {
             directory: StationDirectory(context: context, access: database),
             transcoder: Transcoder(cacheDirectory: configuration.cacheDirectory, logger: logger), clock: clock,
             logger: logger,
-            auth: try await AuthService.make(people: database, clock: clock, bcryptCost: configuration.bcryptCost),
+            auth: try await AuthService.make(
+                people: database, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
             attempts: AttemptGuard(clock: clock), libraryRoots: LibraryRoots(roots))
         try await services.ensureFirstStation()
         return services

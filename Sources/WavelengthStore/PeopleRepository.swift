@@ -33,8 +33,9 @@ public protocol PeopleRepository: Sendable {
     /// The ids of everyone `personID` follows.
     func followeeIDs(of personID: String) async throws -> Set<String>
 
-    /// The signing key for access tokens, made on first use and kept.
-    func serverSecret(named name: String, make: @Sendable () -> [UInt8]) async throws -> [UInt8]
+    /// Secrets an older version kept in storage (the JWT and CSRF keys),
+    /// removed as they are read; the server keeps its keys in a file.
+    func takeServerSecrets() async throws -> [String: [UInt8]]
 }
 
 /// Who may do what on a station: members, co-DJs, bans, invites, codes.

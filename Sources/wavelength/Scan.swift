@@ -20,7 +20,7 @@ struct Scan: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "wavelength.scan")
         logger.logLevel = json ? .error : .info
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try DataFolder.secure(data)
         let database = try AppDatabase.open(path: data + "/wavelength.sqlite")
         let roots = folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let report = try await LibraryScanner(index: database, logger: logger).scan(roots: roots)

@@ -21,32 +21,39 @@ struct AuthService: Sendable {
     let clock: any ServerClock
     let bcryptCost: UInt8
     private let keys: JWTKeyCollection
+    /// The newest key, which signs; the others only verify.
+    private let signingKeyID: JWKIdentifier
     private let csrfKey: SymmetricKey
     /// A real bcrypt hash to check against when the handle is unknown, so a
     /// wrong handle takes as long as a wrong password.
     private let decoyHash: String
 
-    static func make(people: any PeopleRepository, clock: any ServerClock, bcryptCost: UInt8) async throws
-        -> AuthService
-    {
-        let signing = try await people.serverSecret(named: "jwt-hs256", make: { Secrets.randomBytes(32) })
-        let csrf = try await people.serverSecret(named: "csrf-hmac", make: { Secrets.randomBytes(32) })
+    static func make(
+        people: any PeopleRepository, signingKeys: SigningKeys, clock: any ServerClock, bcryptCost: UInt8
+    ) async throws -> AuthService {
         let keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(key: SymmetricKey(data: signing)), digestAlgorithm: .sha256)
+        // Oldest first: the first key added is also the one that checks a
+        // token without a `kid` (one from before keys had ids).
+        for key in signingKeys.jwt {
+            await keys.add(
+                hmac: HMACKey(key: SymmetricKey(data: key.secret)), digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
+        }
+        let csrf = signingKeys.csrf
         let decoy = try await Self.runSlow { Bcrypt.hash(Secrets.token(), cost: bcryptCost) }
         return AuthService(
-            people: people, clock: clock, bcryptCost: bcryptCost, keys: keys, csrfKey: SymmetricKey(data: csrf),
-            decoyHash: decoy)
+            people: people, clock: clock, bcryptCost: bcryptCost, keys: keys, signingKeyID: signingKeys.signing.id,
+            csrfKey: SymmetricKey(data: csrf), decoyHash: decoy)
     }
 
     private init(
         people: any PeopleRepository, clock: any ServerClock, bcryptCost: UInt8, keys: JWTKeyCollection,
-        csrfKey: SymmetricKey, decoyHash: String
+        signingKeyID: String, csrfKey: SymmetricKey, decoyHash: String
     ) {
         self.people = people
         self.clock = clock
         self.bcryptCost = bcryptCost
         self.keys = keys
+        self.signingKeyID = JWKIdentifier(string: signingKeyID)
         self.csrfKey = csrfKey
         self.decoyHash = decoyHash
     }
@@ -92,7 +99,7 @@ struct AuthService: Sendable {
             sub: SubjectClaim(value: session.personID), sid: session.id, iat: IssuedAtClaim(value: now),
             exp: ExpirationClaim(value: now.addingTimeInterval(Double(Self.accessTokenLifetime) / 1000)))
         return TokenPair(
-            accessToken: try await keys.sign(claims), refreshToken: refreshToken,
+            accessToken: try await keys.sign(claims, kid: signingKeyID), refreshToken: refreshToken,
             expiresIn: Int(Self.accessTokenLifetime / 1000))
     }
 

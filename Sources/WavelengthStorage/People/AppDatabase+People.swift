@@ -170,15 +170,19 @@ extension AppDatabase: PeopleRepository {
         }
     }
 
-    public func serverSecret(named name: String, make: @Sendable () -> [UInt8]) async throws -> [UInt8] {
+    /// Secrets an older version kept in the database, removed from it as they
+    /// are read (one transaction): the server keeps them in their own file now.
+    public func takeServerSecrets() async throws -> [String: [UInt8]] {
         try await writer.write { db in
-            if let value = try Data.fetchOne(db, sql: "SELECT value FROM serverSecret WHERE name = ?", arguments: [name]) {
-                return [UInt8](value)
+            let rows = try Row.fetchAll(db, sql: "SELECT name, value FROM serverSecret")
+            try db.execute(sql: "DELETE FROM serverSecret")
+            var secrets: [String: [UInt8]] = [:]
+            for row in rows {
+                let name: String = row["name"]
+                let value: Data = row["value"]
+                secrets[name] = [UInt8](value)
             }
-            let value = make()
-            try db.execute(
-                sql: "INSERT INTO serverSecret (name, value) VALUES (?, ?)", arguments: [name, Data(value)])
-            return value
+            return secrets
         }
     }
 }
