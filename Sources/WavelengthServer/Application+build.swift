@@ -23,7 +23,9 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
     let webSocket = WebSocketServerConfiguration(
         maxFrameSize: WireLimits.maxWebSocketFrameBytes,
         autoPing: .enabled(timePeriod: configuration.pingInterval),
-        closeTimeout: configuration.pingInterval)
+        closeTimeout: configuration.pingInterval,
+        // A text frame that is not UTF-8 closes the connection with 1007.
+        validateUTF8: true)
     return Application(
         router: router,
         server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
@@ -37,7 +39,9 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
 /// The routes, for `buildApplication` and for router-level tests.
 public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: PathGuardMiddleware())
     if let webRoot = services.configuration.webRoot {
         // no-cache: browsers revalidate (ETag) so an upgraded app is never stale.
         router.add(

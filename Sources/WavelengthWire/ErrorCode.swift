@@ -54,6 +54,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case unknownEntry = "unknown_entry"
     case unknownFormat = "unknown_format"
     case unknownTrack = "unknown_track"
+    case unsupportedMediaType = "unsupported_media_type"
     case unknownType = "unknown_type"
     case unsupportedVersion = "unsupported_version"
     case wrongCode = "wrong_code"

@@ -136,7 +136,7 @@ struct LiveTests {
         try await server.application().test(.live) { client in
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             _ = try await listener.snapshot()
-            let silent = try SilentSocket(port: client.port!, path: "/api/stations/\(station)/live")
+            let silent = try await SilentSocket.connect(port: client.port!, path: "/api/stations/\(station)/live")
             try await listener.listeners(2)
             // The silent client never answers a ping, so the server drops it.
             try await listener.listeners(1)
@@ -298,16 +298,17 @@ struct SongPoolTests {
             #expect(refused.status == .forbidden)
             #expect(refused.errorCode == "forbidden")
             let unknown = try await client.execute(
-                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"],
+                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)", .contentType: "application/json"],
                 body: ByteBuffer(string: #"{"trackIDs":["nope"]}"#))
             #expect(unknown.status == .notFound)
             let tooMany = try JSONEncoder().encode(StationPool(trackIDs: (0...500).map { "t\($0)" }))
             let big = try await client.execute(
-                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"],
-                body: ByteBuffer(data: tooMany))
+                uri: "/api/stations/\(station)/pool", method: .put,
+                headers: [.authorization: "Bearer \(key)", .contentType: "application/json"], body: ByteBuffer(data: tooMany))
             #expect(big.status == .badRequest || big.status == .contentTooLarge)
             let set = try await client.execute(
-                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"], body: body)
+                uri: "/api/stations/\(station)/pool", method: .put,
+                headers: [.authorization: "Bearer \(key)", .contentType: "application/json"], body: body)
             #expect(try set.decode(StationPool.self).trackIDs == [track.id])
 
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
@@ -318,7 +319,8 @@ struct SongPoolTests {
             listener.close()
 
             let cleared = try await client.execute(
-                uri: "/api/stations/\(station)/pool", method: .put, headers: [.authorization: "Bearer \(key)"],
+                uri: "/api/stations/\(station)/pool", method: .put,
+                headers: [.authorization: "Bearer \(key)", .contentType: "application/json"],
                 body: ByteBuffer(string: #"{"trackIDs":[]}"#))
             #expect(try cleared.decode(StationPool.self).trackIDs.isEmpty)
         }

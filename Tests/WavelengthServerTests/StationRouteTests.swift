@@ -219,8 +219,8 @@ struct StationRouteTests {
             ]
             for body in malformed {
                 let response = try await client.execute(
-                    uri: "/api/stations/\(station)/commands", method: .post, headers: [.authorization: "Bearer \(key)"],
-                    body: ByteBuffer(string: body))
+                    uri: "/api/stations/\(station)/commands", method: .post,
+                    headers: [.authorization: "Bearer \(key)", .contentType: "application/json"], body: ByteBuffer(string: body))
                 #expect(response.status == .badRequest, "\(body)")
             }
             let after = try await client.timeline(station)

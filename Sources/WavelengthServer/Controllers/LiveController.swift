@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Hummingbird
 import HummingbirdWebSocket
 import WavelengthCore
@@ -65,6 +66,10 @@ struct LiveController {
             try await refuse(refusal.code, refusal.message, writer: &writer, inbound: inbound, outbound: outbound)
             return
         }
+        // A client that broke the protocol (a text frame that is not UTF-8, a
+        // malformed or oversized frame) is closed with the code the WebSocket
+        // layer chose for it (1007, 1002, 1009): the error is rethrown below.
+        let protocolFailure = ProtocolFailure()
         let replies = ReplyWindow()
         let session = LiveSession(hub: hub, connection: connection, queue: queue, clock: clock, window: replies)
         let logger = context.logger
@@ -92,6 +97,7 @@ struct LiveController {
                     }
                 } catch {
                     logger.debug("Listener \(connection) stopped reading: \(error)")
+                    if !Task.isCancelled { protocolFailure.error.withLock { $0 = error } }
                 }
             }
             _ = await group.next()
@@ -100,6 +106,7 @@ struct LiveController {
             group.cancelAll()
         }
         await hub.disconnect(connection)
+        if let failure = protocolFailure.error.withLock({ $0 }) { throw failure }
     }
 
     /// Refuses a connection after the upgrade (a failed upgrade reaches a
@@ -153,4 +160,10 @@ struct LiveController {
             return "The message could not be read."
         }
     }
+}
+
+/// How a client's reading side failed, if it broke the protocol: set by the
+/// reader task, read once the session is over.
+private final class ProtocolFailure: Sendable {
+    let error = Mutex<(any Error)?>(nil)
 }

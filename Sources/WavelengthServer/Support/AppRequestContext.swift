@@ -22,6 +22,9 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, AuthRe
 
     public var maxUploadSize: Int { WireLimits.maxHTTPBodyBytes }
 
+    /// Bodies must be `application/json` (see `JSONBodyDecoder`).
+    public var requestDecoder: some RequestDecoder { JSONBodyDecoder() }
+
     /// Who is asking; anonymous when no session came with the request.
     public var caller: Caller { identity ?? .anonymous }
 }

@@ -1,21 +1,31 @@
 import Foundation
+import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A client that completes the WebSocket handshake and then goes silent:
 /// no pongs, no close. It stands in for a phone that lost its network.
-final class SilentSocket {
-    private let fd: Int32
+///
+/// Its socket calls block, so async code makes and reads one only through
+/// `connect(port:path:)` and `closeCode() async`, which run them on NIO's
+/// thread pool: a blocked read on Swift's cooperative pool (two threads here)
+/// can starve the very server it waits for.
+final class SilentSocket: Sendable {
+    let fd: Int32
 
-    init(port: Int, path: String) throws {
+    static func connect(port: Int, path: String) async throws -> SilentSocket {
+        try await NIOThreadPool.singleton.runIfActive { try SilentSocket(port: port, path: path) }
+    }
+
+    private init(port: Int, path: String) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let request =
@@ -35,5 +45,50 @@ final class SilentSocket {
 
     deinit {
         close(fd)
+    }
+}
+
+extension SilentSocket {
+    /// Sends one masked frame with any payload, valid or not.
+    func sendFrame(opcode: UInt8, payload: [UInt8]) {
+        precondition(payload.count < 126)
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        var frame: [UInt8] = [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Reads frames until a close frame, and returns its status code (nil
+    /// when the connection ends without one).
+    func closeCode() async throws -> UInt16? {
+        try await NIOThreadPool.singleton.runIfActive { self.blockingCloseCode() }
+    }
+
+    private func blockingCloseCode() -> UInt16? {
+        func read(_ count: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var got = 0
+            while got < count {
+                let n = bytes[got...].withUnsafeMutableBytes { recv(fd, $0.baseAddress, count - got, 0) }
+                guard n > 0 else { return nil }
+                got += n
+            }
+            return bytes
+        }
+        while let head = read(2) {
+            var length = Int(head[1] & 0x7F)
+            if length == 126 {
+                guard let ext = read(2) else { return nil }
+                length = Int(ext[0]) << 8 | Int(ext[1])
+            } else if length == 127 {
+                guard let ext = read(8) else { return nil }
+                length = ext.reduce(0) { $0 << 8 | Int($1) }
+            }
+            guard let payload = read(length) else { return nil }
+            if head[0] & 0x0F == 0x8 {
+                return payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+            }
+        }
+        return nil
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WavelengthWire
+
+/// What a browser is told to enforce, and the requests no route should take.
+@Suite("Web hardening", .timeLimit(.minutes(3)))
+struct WebHardeningTests {
+    static func webFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "wavelength-web-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/js", withIntermediateDirectories: true)
+        try "<h1>dial</h1>".write(toFile: folder + "/index.html", atomically: true, encoding: .utf8)
+        try "self.addEventListener('fetch', () => {});".write(toFile: folder + "/sw.js", atomically: true, encoding: .utf8)
+        try "export {};".write(toFile: folder + "/js/app.js", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func everyAnswerCarriesTheSecurityHeaders() async throws {
+        let server = try await TestServer.make(webRoot: try Self.webFolder())
+        try await server.application().test(.router) { client in
+            for uri in ["/", "/js/app.js", "/api/stations/nope", "/api/auth/me"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                let policy = response.headers[.contentSecurityPolicy] ?? ""
+                #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), "\(uri)")
+                #expect(!policy.contains("unsafe-inline"), "\(uri)")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
+                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer", "\(uri)")
+            }
+            // The answer that carries the CSRF token is never cached.
+            let me = try await client.execute(uri: "/api/auth/me", method: .get)
+            #expect(me.headers[.cacheControl] == "no-store")
+        }
+    }
+
+    @Test func pathsWithANulOrALeadingDoubleSlashAreRefused() async throws {
+        let server = try await TestServer.make(webRoot: try Self.webFolder())
+        try await server.application().test(.router) { client in
+            let nul = try await client.execute(uri: "/sw.js%00.html", method: .get)
+            #expect(nul.status == .badRequest)
+            #expect(nul.headers[.contentType]?.hasPrefix("text/html") != true)
+            #expect(nul.errorCode == "bad_request")
+            let double = try await client.execute(uri: "//js", method: .get)
+            #expect(double.status == .badRequest)
+            #expect(double.headers[.location] == nil)
+        }
+    }
+
+    @Test func aBodyThatIsNotDeclaredJSONIsRefused() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let body = ByteBuffer(string: #"{"handle":"nobody","password":"correct horse"}"#)
+            for type in ["text/plain", "application/x-www-form-urlencoded", nil] {
+                var headers: HTTPFields = [:]
+                if let type { headers[.contentType] = type }
+                let login = try await client.execute(uri: "/api/auth/login", method: .post, headers: headers, body: body)
+                #expect(login.status == .unsupportedMediaType, "\(type ?? "no type")")
+                #expect(login.errorCode == "unsupported_media_type")
+            }
+            let json = try await client.execute(
+                uri: "/api/auth/login", method: .post, headers: [.contentType: "application/json; charset=utf-8"], body: body)
+            #expect(json.status == .unauthorized)
+        }
+    }
+
+    @Test func aTextFrameThatIsNotUTF8ClosesWith1007() async throws {
+        let server = try await TestServer.make()
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let socket = try await SilentSocket.connect(port: client.port!, path: "/api/stations/\(station)/live")
+            socket.sendFrame(opcode: 0x1, payload: [0x7B, 0xC3, 0x28, 0x7D])
+            #expect(try await socket.closeCode() == 1007)
+        }
+    }
+}
