@@ -24,7 +24,9 @@ log=test-artifacts/swift-test.log
 # The test binary runs directly rather than under `swift test`, which passes its
 # output through a buffer of its own: a stalled run's log then ends at a 4 KiB
 # boundary and names the wrong tests as unfinished.
-"$(swift build --show-bin-path)/WavelengthPackageTests.xctest" --testing-library swift-testing >"$log" 2>&1 &
+tests="$(swift build --show-bin-path)/WavelengthPackageTests.xctest"
+: >"$log"  # there before `tail` opens it
+"$tests" --testing-library swift-testing >"$log" 2>&1 &
 runner=$!
 tail -n +1 -f --pid="$runner" "$log" &
 # The test binary and any process it starts, found by walking down from our
