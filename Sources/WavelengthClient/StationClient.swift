@@ -55,6 +55,8 @@ public actor StationClient {
     private struct Pending {
         var request: CommandRequest
         var continuation: CheckedContinuation<CommandAck, any Error>
+        /// Sent again by the client itself, on a new connection.
+        var resent = false
     }
 
     public init(
@@ -205,7 +207,10 @@ public actor StationClient {
     private func opened() {
         // Probes from the old connection can never be answered now.
         probes.clear()
-        for (_, pending) in pending { transmit(.command(pending.request)) }
+        for id in pending.keys {
+            pending[id]?.resent = true
+            if let request = pending[id]?.request { transmit(.command(request)) }
+        }
     }
 
     /// A burst of probes to converge fast, then the configured schedule.
@@ -255,7 +260,14 @@ public actor StationClient {
         case .listeners(let count):
             eventSink.yield(.listeners(count))
         case .ack(let ack):
-            pending.removeValue(forKey: ack.id)?.continuation.resume(returning: ack)
+            if let waiting = pending.removeValue(forKey: ack.id) {
+                // When the client resent a command itself (its connection
+                // dropped before the answer came), "duplicate" only means the
+                // first copy got through: this send was applied once, and is
+                // answered as a first. A caller's own resend stays a duplicate.
+                let answer = waiting.resent ? CommandAck(id: ack.id, revision: ack.revision, duplicate: false) : ack
+                waiting.continuation.resume(returning: answer)
+            }
             eventSink.yield(.acknowledged(ack))
         case .error(let id, let code, let message):
             if let id { pending.removeValue(forKey: id)?.continuation.resume(throwing: ClientError.refused(code: code, message: message)) }
