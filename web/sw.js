@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v7";
+const VERSION = "wavelength-shell-v8";
 const SHELL = [
   "/",
   "/index.html",
@@ -28,6 +28,7 @@ const SHELL = [
   "/js/playback/web-audio-player.js",
   "/js/ui/dom.js",
   "/js/ui/frequency.js",
+  "/js/ui/frequency-input.js",
   "/js/ui/share.js",
   "/js/ui/toast.js",
   "/js/ui/wait-text.js",

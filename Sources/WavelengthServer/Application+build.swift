@@ -124,7 +124,9 @@ public struct ServerServices: Sendable {
             logger: logger)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
-            directory: StationDirectory(context: context, access: database),
+            directory: StationDirectory(
+                context: context, access: database, band: configuration.frequencyBand,
+                stationsPerAccount: configuration.stationsPerAccount),
             transcoder: Transcoder(cacheDirectory: configuration.cacheDirectory, logger: logger), clock: clock,
             logger: logger,
             auth: try await AuthService.make(

@@ -1,4 +1,5 @@
 import Foundation
+import WavelengthCore
 
 /// Everything `wavelength serve` can be told, with the embedded defaults.
 public struct ServerConfiguration: Sendable {
@@ -25,6 +26,12 @@ public struct ServerConfiguration: Sendable {
     /// Marks session cookies `Secure`. Browsers accept Secure cookies from
     /// http://localhost and 127.0.0.1; behind plain HTTP on another host, turn it off.
     public var secureCookies: Bool
+    /// How many stations one account may own, its own station included, so
+    /// that nobody hoards the band.
+    public var stationsPerAccount: Int = 10
+    /// The codes stations are handed; tests use a band of a few codes to
+    /// see it fill.
+    public var frequencyBand: FrequencyBand = .fm
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,

@@ -3,14 +3,33 @@ import GRDB
 import WavelengthCore
 
 extension AppDatabase: StationRepository {
-    public func insertStation(_ record: StationRecord, now: EpochMillis, pick: @Sendable (Set<String>) -> String?)
-        async throws -> StationRecord
+    public func insertStation(_ record: StationRecord, now: EpochMillis, band: FrequencyBand, ownerLimit: Int?)
+        async throws -> FrequencyAssignment
     {
         try await writer.write { db in
+            if let ownerLimit, let ownerID = record.ownerID {
+                let owned = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM station WHERE ownerID = ?", arguments: [ownerID]) ?? 0
+                guard owned < ownerLimit else { throw StorageError.stationLimit(ownerLimit) }
+            }
             var record = record
-            record.frequency = try FrequencyAllocation.allocate(db, now: now, pick: pick).frequency
+            let allocation = try FrequencyAllocation.allocate(db, now: now, band: band)
+            record.frequency = allocation.frequency
             try record.insert(db)
-            return record
+            return (record, allocation.reclaimedFrom)
+        }
+    }
+
+    public func listedStations(limit: Int) async throws -> [StationRecord] {
+        let listed = StationVisibility.allCases.filter(\.isListed).map(\.rawValue)
+        return try await writer.read { db in
+            // Two reads along `station_listing`, so 100,000 stations cost
+            // no more than a hundred.
+            let onAir = try StationRecord.filter(listed.contains(Column("visibility")) && Column("quietSince") == nil)
+                .limit(limit).fetchAll(db)
+            let quiet = try StationRecord.filter(listed.contains(Column("visibility")) && Column("quietSince") != nil)
+                .order(Column("quietSince").desc).limit(limit).fetchAll(db)
+            return onAir + quiet
         }
     }
 

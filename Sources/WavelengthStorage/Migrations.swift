@@ -98,6 +98,15 @@ extension AppDatabase {
         migrator.registerMigration("v4: people, sessions, follows, station access, invites") { db in
             try PeopleSchema.create(in: db)
         }
+        migrator.registerMigration("v5: indexes for a band and a dial over 100,000 stations") { db in
+            // With 100,000 stations, a full band takes its code back from
+            // the station quiet longest without reading every row.
+            try db.execute(
+                sql: "CREATE INDEX station_reclaim ON station(quietSince) WHERE frequency IS NOT NULL")
+            // The dial lists public stations, on the air and recently quiet
+            // first, without reading them all.
+            try db.execute(sql: "CREATE INDEX station_listing ON station(visibility, quietSince)")
+        }
         return migrator
     }
 }

@@ -26,17 +26,31 @@ public actor InMemoryStore: StationRepository, TrackRepository {
 
     // MARK: StationRepository
 
-    public func insertStation(_ record: StationRecord, now: EpochMillis, pick: @Sendable (Set<String>) -> String?)
-        async throws -> StationRecord
+    /// The first code of `band` no station holds, so tests know which; unlike
+    /// SQLite it takes no code back from a quiet station.
+    public func insertStation(_ record: StationRecord, now: EpochMillis, band: FrequencyBand, ownerLimit: Int?)
+        async throws -> FrequencyAssignment
     {
+        if let ownerLimit, let owner = record.ownerID,
+            stations.values.count(where: { $0.ownerID == owner }) >= ownerLimit
+        {
+            throw StorageError.stationLimit(ownerLimit)
+        }
         var record = record
-        let taken = Set(stations.values.compactMap(\.frequency))
-        guard let frequency = pick(taken) else { throw StorageError.noFrequency }
+        let taken = Set(stations.values.compactMap { $0.liveFrequency(at: now) })
+        guard let frequency = band.firstFree(takenAmong: { taken.intersection($0) }) else { throw StorageError.noFrequency }
         record.frequency = frequency
         stations[record.id] = record
         states[record.id] = StationState(
             id: record.id, revision: record.revision, quietSince: record.quietSince ?? now)
-        return record
+        return (record, nil)
+    }
+
+    public func listedStations(limit: Int) async throws -> [StationRecord] {
+        let listed = stations.values.filter(\.visibility.isListed)
+        let onAir = listed.filter { $0.quietSince == nil }.prefix(limit)
+        let quiet = listed.filter { $0.quietSince != nil }.sorted { $0.quietSince! > $1.quietSince! }.prefix(limit)
+        return Array(onAir) + Array(quiet)
     }
 
     public func allStations() async throws -> [StationRecord] {

@@ -5,8 +5,9 @@ public protocol PeopleRepository: Sendable {
     /// Saves a new user (or upgrades the guest with `person.id` in place) and
     /// creates their own station with a free frequency, in one transaction.
     /// Throws `StorageError.handleTaken` when the handle is in use.
-    func createAccount(_ person: PersonRecord, station: StationRecord, upgrading: Bool, now: EpochMillis)
-        async throws -> StationRecord
+    func createAccount(
+        _ person: PersonRecord, station: StationRecord, upgrading: Bool, now: EpochMillis, band: FrequencyBand
+    ) async throws -> FrequencyAssignment
     func insertGuest(_ person: PersonRecord) async throws
     func person(id: String) async throws -> PersonRecord?
     func person(handle: String) async throws -> PersonRecord?
@@ -60,9 +61,8 @@ public protocol StationAccessRepository: Sendable {
     /// transaction. Returns the new record and the station whose code was
     /// taken back to make room, if any.
     func assignCode(
-        stationID: StationID, accessCode: String?, expiresAt: EpochMillis?, now: EpochMillis,
-        pick: @Sendable (Set<String>) -> String?
-    ) async throws -> (record: StationRecord, reclaimedFrom: StationID?)
+        stationID: StationID, accessCode: String?, expiresAt: EpochMillis?, now: EpochMillis, band: FrequencyBand
+    ) async throws -> FrequencyAssignment
     func releaseCode(stationID: StationID) async throws
     /// Sets only the access code, keeping the frequency: a station that
     /// turns code-protected keeps the frequency its guests already know.

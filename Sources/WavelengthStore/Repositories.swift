@@ -3,10 +3,16 @@ import WavelengthCore
 /// Everything the server needs to keep stations. `AppDatabase` is the real
 /// one; the protocol keeps the server testable and ready for PostgreSQL.
 public protocol StationRepository: Sendable {
-    /// Inserts a station with a free frequency picked inside the same transaction.
-    func insertStation(_ record: StationRecord, now: EpochMillis, pick: @Sendable (Set<String>) -> String?)
-        async throws -> StationRecord
+    /// Inserts a station with a free frequency from `band`, picked inside
+    /// the same transaction. With `ownerLimit`, refuses
+    /// (`StorageError.stationLimit`) when the owner already has that many
+    /// stations, in the same transaction, so racing requests can't pass it.
+    func insertStation(_ record: StationRecord, now: EpochMillis, band: FrequencyBand, ownerLimit: Int?)
+        async throws -> FrequencyAssignment
     func allStations() async throws -> [StationRecord]
+    /// Public stations for the dial: the ones on the air, then the most
+    /// recently quiet, at most `limit` of each.
+    func listedStations(limit: Int) async throws -> [StationRecord]
     func station(id: StationID) async throws -> StationRecord?
     func station(frequency: String) async throws -> StationRecord?
     /// The station with its timeline, recent history and recent command ids.
@@ -80,11 +86,16 @@ public struct AlbumRow: Sendable, Equatable, Codable {
     }
 }
 
+/// A station saved with its new frequency, and the station whose code was
+/// taken back to make room for it, if any.
+public typealias FrequencyAssignment = (record: StationRecord, reclaimedFrom: StationID?)
+
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case frequencyTaken(String)
     case handleTaken(String)
     case noFrequency
     case noSuchStation
+    case stationLimit(Int)
 
     public var description: String {
         switch self {
@@ -92,6 +103,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .handleTaken(let handle): "The handle \(handle) is taken."
         case .noFrequency: "No free frequency is left on the dial."
         case .noSuchStation: "No such station."
+        case .stationLimit(let limit): "An account has at most \(limit) stations."
         }
     }
 }

@@ -45,6 +45,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case signInRequired = "sign_in_required"
     case staleEpoch = "stale_epoch"
     case stationFull = "station_full"
+    case stationLimit = "station_limit"
     case stationLocked = "station_locked"
     case timelineFull = "timeline_full"
     case tooLarge = "too_large"

@@ -35,6 +35,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "bcrypt cost (log2 rounds, 4…16) for new password hashes; lower only for tests.")
     var bcryptCost: Int = 12
 
+    @Option(help: "How many stations one account may own, its own included (1…1000).")
+    var stationsPerAccount: Int = 10
+
     @Flag(help: "Leave `Secure` off the session cookies, for plain HTTP on a host other than localhost.")
     var insecureCookies = false
 
@@ -49,10 +52,14 @@ struct Serve: AsyncParsableCommand {
         guard (0...10_000).contains(commitLeadMs) else { throw ValidationError("--commit-lead-ms must be 0…10000") }
         guard (1...3600).contains(djGrace) else { throw ValidationError("--dj-grace must be 1…3600") }
         guard (4...16).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4…16") }
-        let configuration = ServerConfiguration(
+        guard (1...1000).contains(stationsPerAccount) else {
+            throw ValidationError("--stations-per-account must be 1…1000")
+        }
+        var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: data, libraryRoots: libraries, webRoot: web,
             pingInterval: .seconds(pingInterval), djGracePeriod: .seconds(djGrace),
             commitLead: .milliseconds(commitLeadMs), bcryptCost: UInt8(bcryptCost), secureCookies: !insecureCookies)
+        configuration.stationsPerAccount = stationsPerAccount
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

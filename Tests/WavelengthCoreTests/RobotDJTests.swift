@@ -81,21 +81,58 @@ struct FrequencyDialTests {
         #expect(FrequencyDial.band.allSatisfy(FrequencyDial.isWellFormed))
     }
 
-    @Test func pickAvoidsTakenCodesAndMovesToFinerSteps() {
+    @Test func theBandHasTwentyThousandDistinctCodesThatNeverEndInZero() {
+        let band = FrequencyBand.fm
+        #expect(band.tiers.map(\.count) == [103, 205, 1_640, 18_450])
+        let all = band.tiers.flatMap { $0 }
+        #expect(Set(all).count == 20_398)
+        #expect(all.allSatisfy(FrequencyDial.isWellFormed))
+        #expect(all.allSatisfy { !$0.hasSuffix("0") })
+        #expect(band.tiers[1].first == "87.55" && band.tiers[2].first == "87.51" && band.tiers[3].last == "107.999")
+    }
+
+    @Test func pickPrefersTheClassicChannelsThenFinerSteps() {
         var rng = SeededRandom(seed: 1)
-        let taken = Set(FrequencyDial.band)
-        let code = FrequencyDial.pick(excluding: taken, using: &rng)
-        #expect(code != nil)
-        #expect(!taken.contains(code!))
-        #expect(FrequencyDial.isWellFormed(code!))
-        #expect(code!.split(separator: ".")[1].count == 2)
+        let band = FrequencyBand.fm
+        #expect(band.tiers[0].contains(band.pick(using: &rng, takenAmong: { _ in [] })!))
+        // The classic channels and half channels taken: a hundredth.
+        let taken = Set(band.tiers[0] + band.tiers[1])
+        let code = band.pick(using: &rng, takenAmong: { taken.intersection($0) })!
+        #expect(!taken.contains(code))
+        #expect(code.split(separator: ".")[1].count == 2)
+        // Only the last code free: probing gives up, the full search finds it.
+        let last = band.tiers[3].last!
+        let full = { (codes: [String]) in Set(codes).subtracting([last]) }
+        #expect(band.pick(using: &rng, takenAmong: full) == nil)
+        #expect(band.firstFree(takenAmong: full) == last)
+        #expect(band.firstFree(takenAmong: { Set($0) }) == nil)
+    }
+
+    @Test func pickAsksAboutAFewCodesNotTheWholeBand() {
+        var rng = SeededRandom(seed: 2)
+        let band = FrequencyBand.fm
+        // The first three tiers full and the last half full.
+        let busy = Set(band.tiers[0] + band.tiers[1] + band.tiers[2] + band.tiers[3].enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element))
+        var queries = 0
+        var asked = 0
+        let code = band.pick(
+            using: &rng,
+            takenAmong: {
+                queries += 1
+                asked += $0.count
+                return busy.intersection($0)
+            })
+        #expect(code != nil && !busy.contains(code!))
+        #expect(queries == 4)
+        #expect(asked == 103 + 205 + 2 * FrequencyBand.probes)
     }
 
     @Test func wellFormedRejectsJunk() {
-        for junk in ["", "107", "1073.", ".5", "abc.d", "107.333", "<script>", "10 7.3"] {
+        for junk in ["", "107", "1073.", ".5", "abc.d", "107.3333", "1077.333", "<script>", "10 7.3"] {
             #expect(!FrequencyDial.isWellFormed(junk))
         }
         #expect(FrequencyDial.isWellFormed("107.3"))
         #expect(FrequencyDial.isWellFormed("98.35"))
+        #expect(FrequencyDial.isWellFormed("98.357"))
     }
 }

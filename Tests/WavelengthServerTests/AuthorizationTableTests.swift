@@ -31,7 +31,7 @@ struct AuthorizationTableTests {
     }
 
     @Test func everyOperationForEveryRole() async throws {
-        let server = try await TestServer.make()
+        let server = try await TestServer.make { $0.stationsPerAccount = 1000 }
         try await server.application().test(.router) { client in
             let people = (
                 owner: try await client.signUp(), codj: try await client.signUp(),
@@ -79,7 +79,7 @@ struct AuthorizationTableTests {
 
     /// A listener's WebSocket commands are refused like their HTTP ones.
     @Test func aListenerCannotCommandOverTheWebSocket() async throws {
-        let server = try await TestServer.make()
+        let server = try await TestServer.make { $0.stationsPerAccount = 1000 }
         try await server.application().test(.live) { client in
             let owner = try await client.signUp()
             let listener = try await client.signUp()

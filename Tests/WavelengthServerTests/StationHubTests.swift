@@ -54,7 +54,8 @@ struct StationHubTests {
             StationRecord(
                 id: "s1", name: "Test FM", owner: "Owner", ownerID: "p-owner", frequency: nil,
                 quietSince: wall.now(), createdAt: wall.now()),
-            now: wall.now(), pick: { _ in "101.1" })
+            now: wall.now(), band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil
+        ).record
         let loaded = try #require(try await store.loadStation(id: record.id))
         hub = StationHub(loaded: loaded, context: context)
     }

@@ -55,12 +55,16 @@ struct AppDatabaseTests {
         let db = try AppDatabase.inMemory()
         let record = StationRecord(
             id: "s1", name: "One", owner: "me", ownerKeyHash: "h", frequency: "101.1", quietSince: nil, createdAt: 5)
-        let saved = try await db.insertStation(record, now: 5, pick: { _ in "101.1" })
+        let saved = try await db.insertStation(
+            record, now: 5, band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil
+        ).record
         #expect(saved.frequency == "101.1")
-        // The next station is offered every code but the taken one.
+        // The next station gets a code no one holds.
         var duplicate = record
         duplicate.id = "s2"
-        let second = try await db.insertStation(duplicate, now: 5, pick: { taken in taken == ["101.1"] ? "88.1" : nil })
+        let second = try await db.insertStation(
+            duplicate, now: 5, band: FrequencyBand(tiers: [["101.1", "88.1"]]), ownerLimit: nil
+        ).record
         #expect(second.frequency == "88.1")
 
         var state = StationState(id: "s1", quietSince: nil)
@@ -85,26 +89,78 @@ struct AppDatabaseTests {
             StationRecord(
                 id: id, name: id, owner: "me", frequency: nil, visibility: visibility, quietSince: quietSince, createdAt: 1)
         }
-        // A dial with two codes.
-        let dial: @Sendable (Set<String>) -> String? = { taken in ["90.1", "90.3"].first { !taken.contains($0) } }
-        _ = try await db.insertStation(station("old", quietSince: 10), now: 100, pick: dial)
-        _ = try await db.insertStation(station("party", quietSince: 5, visibility: .code), now: 100, pick: dial)
+        // A band with two codes.
+        let dial = FrequencyBand(tiers: [["90.1", "90.3"]])
+        let old = try await db.insertStation(station("old", quietSince: 10), now: 100, band: dial, ownerLimit: nil)
+        _ = try await db.insertStation(
+            station("party", quietSince: 5, visibility: .code), now: 100, band: dial, ownerLimit: nil)
         // Full: the longest-quiet station that isn't code-protected gives its code up.
-        let third = try await db.insertStation(station("new", quietSince: nil), now: 100, pick: dial)
-        #expect(third.frequency == "90.1")
+        let third = try await db.insertStation(station("new", quietSince: nil), now: 100, band: dial, ownerLimit: nil)
+        #expect(third.record.frequency == old.record.frequency)
+        #expect(third.reclaimedFrom == "old")
         #expect(try await db.station(id: "old")?.frequency == nil)
-        #expect(try await db.station(id: "party")?.frequency == "90.3")
+        #expect(try await db.station(id: "party")?.frequency != nil)
         // Nothing left to take back: a clear error.
         await #expect(throws: StorageError.noFrequency) {
-            try await db.insertStation(station("more", quietSince: nil), now: 100, pick: dial)
+            try await db.insertStation(station("more", quietSince: nil), now: 100, band: dial, ownerLimit: nil)
         }
         // An expired code is free again, and the rotation hands out another.
-        let wider: @Sendable (Set<String>) -> String? = { taken in ["90.1", "90.3", "90.5"].first { !taken.contains($0) } }
-        let rotated = try await db.assignCode(stationID: "party", accessCode: "123456", expiresAt: 150, now: 100, pick: wider)
+        let wider = FrequencyBand(tiers: [["90.1", "90.3", "90.5"]])
+        let rotated = try await db.assignCode(
+            stationID: "party", accessCode: "123456", expiresAt: 150, now: 100, band: wider)
         #expect(rotated.record.frequency == "90.5")
         #expect(rotated.record.accessCode == "123456")
         #expect(rotated.record.liveFrequency(at: 149) != nil)
         #expect(rotated.record.liveFrequency(at: 150) == nil)
+    }
+
+    /// A code-protected station's guests were told its code, so it keeps it
+    /// while quiet, but not forever: after the hold the band takes it back.
+    @Test func aQuietCodeProtectedStationKeepsItsCodeOnlyForTheHold() async throws {
+        let db = try AppDatabase.inMemory()
+        let dial = FrequencyBand(tiers: [["90.1"]])
+        let party = StationRecord(
+            id: "party", name: "party", owner: "me", frequency: nil, visibility: .code, quietSince: 0, createdAt: 0)
+        _ = try await db.insertStation(party, now: 0, band: dial, ownerLimit: nil)
+        func newcomer(_ id: String) -> StationRecord {
+            StationRecord(id: id, name: id, owner: "me", frequency: nil, quietSince: nil, createdAt: 1)
+        }
+        let hold = FrequencyDial.codeProtectedHold
+        await #expect(throws: StorageError.noFrequency) {
+            try await db.insertStation(newcomer("early"), now: hold - 1, band: dial, ownerLimit: nil)
+        }
+        let late = try await db.insertStation(newcomer("late"), now: hold, band: dial, ownerLimit: nil)
+        #expect(late.record.frequency == "90.1")
+        #expect(late.reclaimedFrom == "party")
+    }
+
+    /// The limit is checked in the insert's transaction: twenty requests at
+    /// once can't all see room for one more.
+    @Test func theStationsPerOwnerLimitHoldsUnderConcurrency() async throws {
+        let db = try AppDatabase.inMemory()
+        _ = try await db.createAccount(
+            PersonRecord(id: "p1", kind: .user, handle: "hoarder", displayName: "H", passwordHash: nil, createdAt: 0),
+            station: StationRecord(
+                id: "own", name: "own", owner: "H", ownerID: "p1", frequency: nil, quietSince: 0, createdAt: 0),
+            upgrading: false, now: 0, band: .fm)
+        let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for n in 0..<20 {
+                group.addTask {
+                    let record = StationRecord(
+                        id: "s\(n)", name: "s\(n)", owner: "H", ownerID: "p1", frequency: nil, quietSince: 0,
+                        createdAt: 0)
+                    do {
+                        _ = try await db.insertStation(record, now: 0, band: .fm, ownerLimit: 5)
+                        return true
+                    } catch StorageError.stationLimit(5) {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(created == 4)
+        #expect(try await db.stations(ownedBy: ["p1"]).count == 5)
     }
 
     @Test func theDatabaseFileUsesWAL() async throws {

@@ -9,10 +9,19 @@ actor StationDirectory {
     private let context: StationContext
     private let access: any StationAccessRepository
     private var hubs: [StationID: StationHub] = [:]
+    /// The codes stations are handed.
+    private let band: FrequencyBand
+    /// How many stations one account may own, its own station included.
+    let stationsPerAccount: Int
 
-    init(context: StationContext, access: any StationAccessRepository) {
+    init(
+        context: StationContext, access: any StationAccessRepository, band: FrequencyBand = .fm,
+        stationsPerAccount: Int = 10
+    ) {
         self.context = context
         self.access = access
+        self.band = band
+        self.stationsPerAccount = stationsPerAccount
     }
 
     func hub(id: StationID) async throws -> StationHub? {
@@ -43,13 +52,18 @@ actor StationDirectory {
             ownerKeyHash: ownerKey.map(OwnerKey.hash), frequency: nil, visibility: visibility, quietSince: now,
             createdAt: now)
         if visibility == .code { record.accessCode = Self.newAccessCode() }
+        let saved: FrequencyAssignment
         do {
-            record = try await context.repository.insertStation(record, now: now, pick: Self.pickFrequency)
+            saved = try await context.repository.insertStation(
+                record, now: now, band: band, ownerLimit: owner == nil ? nil : stationsPerAccount)
         } catch StorageError.noFrequency {
             throw APIError(.serviceUnavailable, code: .noFrequency, "No free frequency is left on the dial.")
+        } catch StorageError.stationLimit(let limit) {
+            throw APIError(
+                .forbidden, code: .stationLimit,
+                "An account has at most \(limit) stations. Rename one of yours in its settings and use it for this.")
         }
-        guard let hub = try await hub(id: record.id) else { throw StorageError.noSuchStation }
-        return hub
+        return try await opened(saved)
     }
 
     /// A new account's own station, saved with the account in one transaction.
@@ -60,14 +74,28 @@ actor StationDirectory {
         let record = StationRecord(
             id: Self.newID(), name: "\(person.displayName)'s station", owner: person.displayName, ownerID: person.id,
             frequency: nil, personal: true, quietSince: now, createdAt: now)
-        let saved: StationRecord
+        let saved: FrequencyAssignment
         do {
-            saved = try await people.createAccount(person, station: record, upgrading: upgrading, now: now)
+            saved = try await people.createAccount(person, station: record, upgrading: upgrading, now: now, band: band)
         } catch StorageError.noFrequency {
             throw APIError(.serviceUnavailable, code: .noFrequency, "No free frequency is left on the dial.")
         }
-        guard let hub = try await hub(id: saved.id) else { throw StorageError.noSuchStation }
+        return try await opened(saved)
+    }
+
+    /// The hub of a station just saved with a frequency. A loaded station
+    /// whose code was taken back for it stops showing that code at once.
+    private func opened(_ saved: FrequencyAssignment) async throws -> StationHub {
+        try await refresh(reclaimedFrom: saved.reclaimedFrom)
+        guard let hub = try await hub(id: saved.record.id) else { throw StorageError.noSuchStation }
         return hub
+    }
+
+    private func refresh(reclaimedFrom other: StationID?) async throws {
+        guard let other, let otherHub = hubs[other], let fresh = try await context.repository.station(id: other) else {
+            return
+        }
+        await otherHub.replace(record: fresh)
     }
 
     /// A station going on the air needs a code people can tune to. One that
@@ -91,20 +119,15 @@ actor StationDirectory {
     private func assignCode(_ hub: StationHub, accessCode: String?, expiresAt: EpochMillis?) async throws
         -> StationRecord
     {
-        let result: (record: StationRecord, reclaimedFrom: StationID?)
+        let result: FrequencyAssignment
         do {
             result = try await access.assignCode(
-                stationID: hub.id, accessCode: accessCode, expiresAt: expiresAt, now: context.clock.now(),
-                pick: Self.pickFrequency)
+                stationID: hub.id, accessCode: accessCode, expiresAt: expiresAt, now: context.clock.now(), band: band)
         } catch StorageError.noFrequency {
             throw APIError(.serviceUnavailable, code: .noFrequency, "No free frequency is left on the dial.")
         }
         await hub.replace(record: result.record)
-        if let other = result.reclaimedFrom, let otherHub = hubs[other],
-            let fresh = try await context.repository.station(id: other)
-        {
-            await otherHub.replace(record: fresh)
-        }
+        try await refresh(reclaimedFrom: result.reclaimedFrom)
         return result.record
     }
 
@@ -112,11 +135,6 @@ actor StationDirectory {
     func reload(_ id: StationID) async throws {
         guard let hub = hubs[id], let fresh = try await context.repository.station(id: id) else { return }
         await hub.replace(record: fresh)
-    }
-
-    static func pickFrequency(_ taken: Set<String>) -> String? {
-        var rng = SystemRandomNumberGenerator()
-        return FrequencyDial.pick(excluding: taken, using: &rng)
     }
 
     static func newAccessCode() -> String {
@@ -148,11 +166,18 @@ actor StationDirectory {
         return views
     }
 
-    /// The public stations, on the air first, busiest first; then the rest
-    /// in creation order.
+    /// How many quiet stations the dial lists: the most recently on the air.
+    static let quietListed = 100
+
+    /// The public stations on the air, busiest first; then the quiet ones
+    /// most recently on the air, at most `quietListed` of them. A server of
+    /// 100,000 stations lists what people can use, not every row.
     func list() async throws -> [StationView] {
-        let records = try await context.repository.allStations().filter { $0.visibility.isListed }
-        return Self.busiestFirst(try await views(of: records))
+        // Storage knows which stations are on the air: waking one saves it.
+        let records = try await context.repository.listedStations(limit: Self.quietListed)
+        let views = try await views(of: records)
+        let onAir = views.filter(\.onAir)
+        return Self.busiestFirst(onAir) + views.filter { !$0.onAir }.prefix(Self.quietListed)
     }
 
     static func busiestFirst(_ views: [StationView]) -> [StationView] {

@@ -121,16 +121,13 @@ extension AppDatabase: StationAccessRepository {
     }
 
     public func assignCode(
-        stationID: StationID, accessCode: String?, expiresAt: EpochMillis?, now: EpochMillis,
-        pick: @Sendable (Set<String>) -> String?
-    ) async throws -> (record: StationRecord, reclaimedFrom: StationID?) {
+        stationID: StationID, accessCode: String?, expiresAt: EpochMillis?, now: EpochMillis, band: FrequencyBand
+    ) async throws -> FrequencyAssignment {
         try await writer.write { db in
             guard var record = try StationRecord.fetchOne(db, key: stationID) else { throw StorageError.noSuchStation }
-            // Let go of the old code first, so it can't come straight back.
-            let old = record.frequency
-            try db.execute(sql: "UPDATE station SET frequency = NULL WHERE id = ?", arguments: [stationID])
-            let allocation = try FrequencyAllocation.allocate(
-                db, now: now, pick: { taken in pick(taken.union([old].compactMap { $0 })) })
+            // The old code stays held while the new one is picked, so it
+            // can't come straight back; then it is let go.
+            let allocation = try FrequencyAllocation.allocate(db, now: now, band: band)
             record.frequency = allocation.frequency
             record.accessCode = accessCode
             record.codeExpiresAt = expiresAt

@@ -4,9 +4,9 @@ import GRDB
 import WavelengthCore
 
 extension AppDatabase: PeopleRepository {
-    public func createAccount(_ person: PersonRecord, station: StationRecord, upgrading: Bool, now: EpochMillis)
-        async throws -> StationRecord
-    {
+    public func createAccount(
+        _ person: PersonRecord, station: StationRecord, upgrading: Bool, now: EpochMillis, band: FrequencyBand
+    ) async throws -> FrequencyAssignment {
         do {
             return try await writer.write { db in
                 if upgrading {
@@ -15,15 +15,10 @@ extension AppDatabase: PeopleRepository {
                     try person.insert(db)
                 }
                 var station = station
-                station.frequency = try FrequencyAllocation.allocate(
-                    db, now: now,
-                    pick: { taken in
-                        var rng = SystemRandomNumberGenerator()
-                        return FrequencyDial.pick(excluding: taken, using: &rng)
-                    }
-                ).frequency
+                let allocation = try FrequencyAllocation.allocate(db, now: now, band: band)
+                station.frequency = allocation.frequency
                 try station.insert(db)
-                return station
+                return (station, allocation.reclaimedFrom)
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw StorageError.handleTaken(person.handle ?? "")

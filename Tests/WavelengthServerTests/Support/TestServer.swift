@@ -12,17 +12,19 @@ struct TestServer {
 
     static func make(
         dataDirectory: String? = nil, pingInterval: Duration = .seconds(10), webRoot: String? = nil,
-        djGracePeriod: Duration = .seconds(20), commitLead: Duration = .zero, libraryRoots: [String]? = nil
+        djGracePeriod: Duration = .seconds(20), commitLead: Duration = .zero, libraryRoots: [String]? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
         let roots: [String]
         if let libraryRoots { roots = libraryRoots } else { roots = try await TestLibrary.shared.roots() }
         var logger = Logger(label: "test")
         logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == "1" ? .debug : .warning
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: data, libraryRoots: roots,
             webRoot: webRoot, pingInterval: pingInterval, demoLibrary: false, djGracePeriod: djGracePeriod,
             commitLead: commitLead, bcryptCost: 4)
+        configure(&configuration)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)
     }

@@ -3,13 +3,14 @@
 // out and nothing it would refuse.
 //
 // The shape is the server's own (FrequencyDial.isWellFormed in
-// Sources/WavelengthCore/FrequencyDial.swift): 2–3 digits, a dot, 1–2
+// Sources/WavelengthCore/FrequencyDial.swift): 2–3 digits, a dot, 1–3
 // digits. The server hands out the FM band's odd tenths (87.5 … 107.9)
-// first, then finer steps (87.55, 87.65 … 107.95), and finds a station by
-// the exact string, so "98.3" and "98.30" are different codes and nothing
-// here pads or rounds one.
+// first, then half channels (87.55 … 107.95), other hundredths (87.51 …)
+// and thousandths (87.501 … 107.999), and finds a station by the exact
+// string, so "98.3" and "98.30" are different codes and nothing here pads
+// or rounds one.
 
-const WELL_FORMED = /^[0-9]{2,3}\.[0-9]{1,2}$/;
+const WELL_FORMED = /^[0-9]{2,3}\.[0-9]{1,3}$/;
 
 /** Whether `code` has the shape of a frequency code, exactly as the server checks it. */
 export function isFrequency(code) {

@@ -12,6 +12,7 @@ import { navigate, stationPath } from "../router.js";
 import { session } from "../api/session.js";
 import { visibilityLabel } from "./settings/labels.js";
 import { parseFrequency } from "../ui/frequency.js";
+import { createFrequencyInput } from "../ui/frequency-input.js";
 import { tryAgainText } from "../ui/wait-text.js";
 
 const enc = encodeURIComponent;
@@ -115,17 +116,7 @@ export function createJoinView(route) {
   );
   const heading = h("h1", { class: "screen-title join-title", tabindex: "-1" }, "Join with a code");
 
-  const freqInput = h("input", {
-    id: "join-frequency",
-    class: "input input-freq",
-    type: "text",
-    inputmode: "decimal",
-    autocomplete: "off",
-    placeholder: "107.3",
-    maxlength: "6",
-    required: true,
-    "aria-describedby": "join-frequency-hint",
-  });
+  const freqInput = createFrequencyInput({ id: "join-frequency", describedBy: "join-frequency-hint", required: true });
   const codeInput = h("input", {
     id: "join-code",
     class: "input input-code",

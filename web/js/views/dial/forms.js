@@ -8,19 +8,11 @@ import { session } from "../../api/session.js";
 import { authHref, navigate, stationPath } from "../../router.js";
 import { toast } from "../../ui/toast.js";
 import { parseFrequency } from "../../ui/frequency.js";
+import { createFrequencyInput } from "../../ui/frequency-input.js";
 
 /** "Know a frequency?": a public station opens, any other asks for its access code. */
 export function createFrequencyForm() {
-  const freqInput = h("input", {
-    id: "tune-frequency",
-    class: "input input-freq",
-    type: "text",
-    inputmode: "decimal",
-    autocomplete: "off",
-    placeholder: "107.3",
-    maxlength: "6",
-    "aria-describedby": "tune-frequency-hint",
-  });
+  const freqInput = createFrequencyInput({ id: "tune-frequency", describedBy: "tune-frequency-hint" });
   const freqError = h("p", { class: "form-error", id: "tune-frequency-hint", role: "status" });
 
   async function tuneToFrequency(event) {
