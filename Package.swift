@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "WavelengthServerTests",
             dependencies: [
-                "WavelengthServer",
+                "WavelengthServer", "WavelengthQR",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

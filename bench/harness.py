@@ -57,13 +57,16 @@ def summary(values):
 class Server:
     """A fresh `wavelength serve` with its own data folder and a bench user's station."""
 
-    def __init__(self, binary, libraries=()):
+    def __init__(self, binary, libraries=(), options=()):
         self.data = tempfile.mkdtemp(prefix="wavelength-syncbench-")
         self.port = free_port()
         args = [binary, "serve", "--data", self.data, "--port", str(self.port), "--ping-interval", "5", "--log-level", "warning",
+                # A crowd from one address: the per-address limits would refuse it.
+                "--signups-per-hour", "100000", "--guests-per-hour", "100000",
                 "--web", os.environ.get("WAVELENGTH_WEB", os.path.join(ROOT, "web"))]
         for library in libraries:
             args += ["--library", library]
+        args += list(options)
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 120
         while True:

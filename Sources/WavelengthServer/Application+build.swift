@@ -42,6 +42,9 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: PathGuardMiddleware())
+    if !services.configuration.trustedProxies.isEmpty {
+        router.add(middleware: ForwardedForMiddleware(trustedProxies: Set(services.configuration.trustedProxies)))
+    }
     if let webRoot = services.configuration.webRoot {
         // no-cache: browsers revalidate (ETag) so an upgraded app is never stale.
         router.add(
@@ -52,7 +55,9 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     router.add(middleware: SessionAuthenticator(auth: services.auth))
     let database = services.database
     let gate = StationGate(access: database)
-    HealthController(tracks: database, openAPIDocument: try HealthController.bundledDocument())
+    HealthController(
+        tracks: database, storage: database, clock: services.clock, logger: services.logger,
+        openAPIDocument: try HealthController.bundledDocument())
         .addRoutes(to: router)
     AuthController(
         auth: services.auth, people: database, access: database, directory: services.directory,
@@ -69,7 +74,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         clock: services.clock
     ).addRoutes(to: router)
     InvitesController(
-        directory: services.directory, access: database, gate: gate, attempts: services.attempts, clock: services.clock
+        directory: services.directory, access: database, gate: gate, clock: services.clock,
+        publicURL: services.configuration.publicURL, trustedProxies: Set(services.configuration.trustedProxies)
     ).addRoutes(to: router)
     LibraryController(tracks: database).addRoutes(to: router)
     TracksController(tracks: database, transcoder: services.transcoder, roots: services.libraryRoots).addRoutes(to: router)
@@ -114,6 +120,11 @@ public struct ServerServices: Sendable {
                 logger.warning("Skipped \(failure.path): \(failure.reason)")
             }
         }
+        // Lockouts from before a restart still hold.
+        let attempts = AttemptGuard(
+            clock: clock, store: database,
+            limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
+        try await attempts.restore()
         let catalog = LibraryCatalog(tracks: database)
         let context = StationContext(
             repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
@@ -127,11 +138,13 @@ public struct ServerServices: Sendable {
             directory: StationDirectory(
                 context: context, access: database, band: configuration.frequencyBand,
                 stationsPerAccount: configuration.stationsPerAccount),
-            transcoder: Transcoder(cacheDirectory: configuration.cacheDirectory, logger: logger), clock: clock,
+            transcoder: Transcoder(
+                cacheDirectory: configuration.cacheDirectory, logger: logger,
+                cacheLimit: configuration.transcodeCacheBytes), clock: clock,
             logger: logger,
             auth: try await AuthService.make(
                 people: database, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
-            attempts: AttemptGuard(clock: clock), libraryRoots: LibraryRoots(roots))
+            attempts: attempts, libraryRoots: LibraryRoots(roots))
         try await services.ensureFirstStation()
         return services
     }

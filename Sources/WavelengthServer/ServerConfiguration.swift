@@ -32,6 +32,19 @@ public struct ServerConfiguration: Sendable {
     /// The codes stations are handed; tests use a band of a few codes to
     /// see it fill.
     public var frequencyBand: FrequencyBand = .fm
+    /// How many accounts one client address may make in an hour.
+    public var signupsPerHour = 20
+    /// How many guest sessions one client address may start in an hour (a
+    /// party behind one NAT makes one per guest).
+    public var guestsPerHour = 120
+    /// The most bytes of transcoded audio kept; the least recently served go first.
+    public var transcodeCacheBytes: Int64 = 2 << 30
+    /// The address people reach the server at ("https://radio.example.edu"),
+    /// used in links and QR codes; without it they use the request's Host.
+    public var publicURL: String?
+    /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
+    /// believed (exact addresses).
+    public var trustedProxies: [String] = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,

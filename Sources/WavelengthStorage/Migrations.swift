@@ -107,6 +107,20 @@ extension AppDatabase {
             // first, without reading them all.
             try db.execute(sql: "CREATE INDEX station_listing ON station(visibility, quietSince)")
         }
+        migrator.registerMigration("v6: guessing lockouts survive a restart; a row for /health to write") { db in
+            try db.create(table: "healthProbe") { t in
+                t.column("id", .integer).primaryKey()
+                t.column("checkedAt", .integer).notNull()
+            }
+            try db.create(table: "attemptLockout") { t in
+                t.column("limiter", .text).notNull()
+                t.column("key", .text).notNull()
+                t.column("lockedUntil", .integer).notNull()
+                t.column("level", .integer).notNull()
+                t.column("lastFailure", .integer).notNull()
+                t.primaryKey(["limiter", "key"])
+            }
+        }
         return migrator
     }
 }

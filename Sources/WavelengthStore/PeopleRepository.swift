@@ -45,6 +45,9 @@ public protocol StationAccessRepository: Sendable {
     /// Adds a listener membership; an existing co-DJ stays a co-DJ.
     func join(stationID: StationID, personID: String, at: EpochMillis) async throws
     func setMemberRole(stationID: StationID, personID: String, role: StationRole, at: EpochMillis) async throws
+    /// A co-DJ goes back to listening; anyone who isn't a co-DJ (a
+    /// stranger above all) is left as they are, never made a member.
+    func revokeCoDJ(stationID: StationID, personID: String) async throws
     func leave(stationID: StationID, personID: String) async throws
     /// Drops every listener membership (co-DJs stay), when the owner ends the session.
     func dropListeners(stationID: StationID) async throws

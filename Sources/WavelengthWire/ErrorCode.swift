@@ -8,6 +8,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case alreadySignedIn = "already_signed_in"
     case badMessage = "bad_message"
     case badRequest = "bad_request"
+    case busy = "busy"
     case banned = "banned"
     case cannotFollowSelf = "cannot_follow_self"
     case conflict = "conflict"

@@ -38,6 +38,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many stations one account may own, its own included (1…1000).")
     var stationsPerAccount: Int = 10
 
+    @Option(help: "How many accounts one client address may make in an hour (1…100000).")
+    var signupsPerHour: Int = 20
+
+    @Option(help: "How many guest sessions one client address may start in an hour (1…100000).")
+    var guestsPerHour: Int = 120
+
+    @Option(help: "The most megabytes of transcoded audio to keep (1…1000000); the least recently played go first.")
+    var transcodeCacheMb: Int = 2048
+
+    @Option(help: "The address people reach the server at, e.g. https://radio.example.edu; used in invite links and QR codes.")
+    var publicUrl: String?
+
+    @Option(help: "A reverse proxy's address whose X-Forwarded-For and X-Forwarded-Proto are believed; repeatable.")
+    var trustedProxy: [String] = []
+
     @Flag(help: "Leave `Secure` off the session cookies, for plain HTTP on a host other than localhost.")
     var insecureCookies = false
 
@@ -60,6 +75,22 @@ struct Serve: AsyncParsableCommand {
             pingInterval: .seconds(pingInterval), djGracePeriod: .seconds(djGrace),
             commitLead: .milliseconds(commitLeadMs), bcryptCost: UInt8(bcryptCost), secureCookies: !insecureCookies)
         configuration.stationsPerAccount = stationsPerAccount
+        guard (1...100_000).contains(signupsPerHour), (1...100_000).contains(guestsPerHour) else {
+            throw ValidationError("--signups-per-hour and --guests-per-hour must be 1…100000")
+        }
+        configuration.signupsPerHour = signupsPerHour
+        configuration.guestsPerHour = guestsPerHour
+        guard (1...1_000_000).contains(transcodeCacheMb) else {
+            throw ValidationError("--transcode-cache-mb must be 1…1000000")
+        }
+        configuration.transcodeCacheBytes = Int64(transcodeCacheMb) << 20
+        if let publicUrl {
+            guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                publicUrl.utf8.count <= 200, url.query == nil, url.fragment == nil
+            else { throw ValidationError("--public-url must be an http(s) address like https://radio.example.edu") }
+            configuration.publicURL = publicUrl.hasSuffix("/") ? String(publicUrl.dropLast()) : publicUrl
+        }
+        configuration.trustedProxies = trustedProxy
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

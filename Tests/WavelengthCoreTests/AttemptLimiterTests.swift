@@ -154,33 +154,36 @@ struct AttemptLimiterTests {
         #expect(limiter.trackedKeys <= 1_000)
     }
 
-    // Guessing cost: an attacker failing every 1 ms whenever allowed.
+    // Guessing cost: an attacker failing every 1 ms whenever allowed. Every
+    // shipped policy waits 1 min (15 min for the crowd-wide ones) after its
+    // burst, doubling to 1 h; after a wait the count starts fresh.
     //
-    // joinPerAddress / loginPerAddress (10 per 15 min, 15 min doubling to 24 h):
-    // bursts of 10 start at 0, 15, 45, 105, 225, 465 and 945 min (each lock is
-    // twice the last: 15, 30, 60, 120, 240, 480, 960 min, plus a few ms for the
-    // burst itself). Within 1 h: bursts at 0, 15, 45 min = 30. Within 24 h
-    // (1440 min): 7 bursts = 70; the 8th would start at 1905 min.
+    // joinPerStationPerson / loginPerHandleAddress (5 per 15 min): bursts of 5
+    // at 0, 1, 3, 7, 15 and 31 min (waits of 1, 2, 4, 8, 16, 32 min), then
+    // every 60 min from 63: 6 bursts in the first hour = 30; 6 + 23 = 29
+    // bursts in a day = 145.
     //
-    // joinPerStation (20 per hour, 1 h lockout, no escalation): a burst of 20
-    // every 3,600,019 ms (19 ms of burst + 1 h). Within 1 h: 20. Within 24 h:
-    // bursts start at k · 3,600,019 for k = 0…23 (k = 24 starts at
-    // 86,400,456 > 86,400,000) = 24 · 20 = 480.
-    //
-    // loginPerHandle (5 per 15 min, same lockouts as per address): the same
-    // 3 bursts in 1 h = 15, and 7 bursts in 24 h = 35.
+    // joinPerStation / loginPerHandle (200 or 100 per hour, waits of 15, 30,
+    // 60 min): bursts at 0, 15, 45 min, then hourly from 105.
     static let hour: Int64 = 3_600_000
     static let day: Int64 = 24 * hour
 
+    /// The guessing cost of each shipped policy: what an attacker who fails
+    /// as fast as allowed gets through in an hour and in a day.
     @Test func maxFailuresForTheShippedPolicies() {
-        #expect(AttemptLimiter.maxFailures(policy: .joinPerAddress, over: Self.hour) == 30)
-        #expect(AttemptLimiter.maxFailures(policy: .joinPerAddress, over: Self.day) == 70)
-        #expect(AttemptLimiter.maxFailures(policy: .joinPerStation, over: Self.hour) == 20)
-        #expect(AttemptLimiter.maxFailures(policy: .joinPerStation, over: Self.day) == 480)
-        #expect(AttemptLimiter.maxFailures(policy: .loginPerAddress, over: Self.hour) == 30)
-        #expect(AttemptLimiter.maxFailures(policy: .loginPerAddress, over: Self.day) == 70)
-        #expect(AttemptLimiter.maxFailures(policy: .loginPerHandle, over: Self.hour) == 15)
-        #expect(AttemptLimiter.maxFailures(policy: .loginPerHandle, over: Self.day) == 35)
+        let figures: [(AttemptLimiter.Policy, Int, Int)] = [
+            (.joinPerAddress, 300, 1450),
+            (.joinPerStationAddress, 180, 870),
+            (.joinPerStationPerson, 30, 145),
+            (.joinPerStation, 600, 5200),
+            (.loginPerAddress, 300, 1450),
+            (.loginPerHandleAddress, 30, 145),
+            (.loginPerHandle, 300, 2600),
+        ]
+        for (policy, hour, day) in figures {
+            #expect(AttemptLimiter.maxFailures(policy: policy, over: Self.hour) == hour, "\(policy)")
+            #expect(AttemptLimiter.maxFailures(policy: policy, over: Self.day) == day, "\(policy)")
+        }
     }
 
     @Test func maxFailuresForTheSmallPolicy() {
@@ -194,15 +197,59 @@ struct AttemptLimiterTests {
 
     @Test func shippedPoliciesMatchTheirDescriptions() {
         let minute: Int64 = 60_000
-        #expect(
-            AttemptLimiter.Policy.joinPerAddress
-                == .init(maxFailures: 10, window: 15 * minute, lockout: 15 * minute, maxLockout: Self.day, escalates: true))
-        #expect(
-            AttemptLimiter.Policy.joinPerStation
-                == .init(maxFailures: 20, window: Self.hour, lockout: Self.hour, maxLockout: Self.hour, escalates: false))
+        func growing(_ failures: Int, in window: Int64, from lockout: Int64) -> AttemptLimiter.Policy {
+            .init(maxFailures: failures, window: window, lockout: lockout, maxLockout: Self.hour, escalates: true)
+        }
+        #expect(AttemptLimiter.Policy.joinPerAddress == growing(50, in: 15 * minute, from: minute))
+        #expect(AttemptLimiter.Policy.joinPerStationAddress == growing(30, in: 15 * minute, from: minute))
+        #expect(AttemptLimiter.Policy.joinPerStationPerson == growing(5, in: 15 * minute, from: minute))
+        #expect(AttemptLimiter.Policy.joinPerStation == growing(200, in: Self.hour, from: 15 * minute))
         #expect(AttemptLimiter.Policy.loginPerAddress == .joinPerAddress)
-        #expect(
-            AttemptLimiter.Policy.loginPerHandle
-                == .init(maxFailures: 5, window: 15 * minute, lockout: 15 * minute, maxLockout: Self.day, escalates: true))
+        #expect(AttemptLimiter.Policy.loginPerHandleAddress == growing(5, in: 15 * minute, from: minute))
+        #expect(AttemptLimiter.Policy.loginPerHandle == growing(100, in: Self.hour, from: 15 * minute))
+    }
+
+    @Test func reservationsInFlightCountAgainstTheLimit() {
+        var limiter = AttemptLimiter(policy: Self.small)
+        #expect(limiter.reserve("k", at: 0) == .allowed)
+        #expect(limiter.reserve("k", at: 0) == .allowed)
+        #expect(limiter.reserve("k", at: 0) == .allowed)
+        // Three in flight with a limit of three: the fourth waits a second.
+        #expect(limiter.reserve("k", at: 0) == .lockedOut(retryAfter: 1_000))
+        // One succeeds: room for another.
+        limiter.finish("k", reservedAt: 0, failed: false, at: 1)
+        #expect(limiter.reserve("k", at: 1) == .allowed)
+        // Three fail: the third trips the lockout.
+        limiter.finish("k", reservedAt: 0, failed: true, at: 2)
+        limiter.finish("k", reservedAt: 0, failed: true, at: 2)
+        #expect(limiter.finish("k", reservedAt: 1, failed: true, at: 2) == .lockedOut(retryAfter: 100))
+        #expect(limiter.reserve("k", at: 3) == .lockedOut(retryAfter: 99))
+    }
+
+    @Test func aReservationThatNeverFinishesStopsCountingAfterAMinute() {
+        var limiter = AttemptLimiter(policy: Self.small)
+        for _ in 0..<3 { #expect(limiter.reserve("k", at: 0) == .allowed) }
+        #expect(limiter.reserve("k", at: AttemptLimiter.reservationTimeout - 1) != .allowed)
+        #expect(limiter.reserve("k", at: AttemptLimiter.reservationTimeout) == .allowed)
+    }
+
+    @Test func aLockoutCanBeKeptAndPutBack() {
+        var limiter = AttemptLimiter(policy: Self.small)
+        Self.fail(&limiter, "k", times: 3, from: 0)
+        let lockout = limiter.lockout(of: "k")
+        #expect(lockout == .init(key: "k", lockedUntil: 102, level: 1, lastFailure: 2))
+        var restarted = AttemptLimiter(policy: Self.small)
+        restarted.restore([lockout!])
+        #expect(restarted.check("k", at: 50) == .lockedOut(retryAfter: 52))
+        // The escalation came back too: the next lockout is twice as long.
+        #expect(Self.fail(&restarted, "k", times: 3, from: 200) == .lockedOut(retryAfter: 200))
+    }
+
+    @Test func hasFailedSaysWhetherAKeyGuessedWrongLately() {
+        var limiter = AttemptLimiter(policy: Self.small)
+        #expect(!limiter.hasFailed("k", at: 0))
+        limiter.recordFailure("k", at: 0)
+        #expect(limiter.hasFailed("k", at: 999))
+        #expect(!limiter.hasFailed("k", at: 1_000))
     }
 }

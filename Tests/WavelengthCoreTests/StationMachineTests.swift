@@ -47,6 +47,29 @@ struct StationMachineTests {
 
     // MARK: Listeners
 
+    /// Every join and leave broadcast the count to every listener, so 2,000
+    /// joins cost 2,000² messages. Now a crowd arriving together gets one
+    /// count at once and one at the end of the second, with the final number.
+    @Test func aCrowdJoiningGetsTheListenerCountAtMostOnceASecond() throws {
+        var machine = quietMachine()
+        var counts: [Int] = []
+        func note(_ actions: [HubAction]) {
+            for case .broadcast(.listeners(let count), _) in actions { counts.append(count) }
+        }
+        for id in 1...500 {
+            note(try connect(&machine, UInt64(id), Seat(personID: "p\(id)", name: "L", role: .listener), at: t0 + Int64(id)))
+        }
+        note(machine.disconnect(ConnectionID(7), at: t0 + 600))
+        #expect(counts == [1])
+        #expect(machine.timers[.listenerCount] == t0 + 1 + StationMachine.listenerCountInterval)
+        note(fire(&machine, .listenerCount, at: t0 + 1001))
+        #expect(counts == [1, 499])
+        // A quiet second later, a change goes out at once again.
+        note(machine.disconnect(ConnectionID(8), at: t0 + 2500))
+        #expect(counts == [1, 499, 498])
+        #expect(machine.timers[.listenerCount] == nil)
+    }
+
     @Test func theFirstListenerWakesTheStationAndTheOwnerTakesTheBooth() throws {
         var machine = quietMachine()
         let actions = try connect(&machine, 1, owner)
@@ -74,7 +97,8 @@ struct StationMachineTests {
         let actions = try connect(&machine, 2, listener, since: machine.station.revision)
         #expect(actions.contains(.send(ConnectionID(2), .resumed(revision: machine.station.revision, listeners: 2))))
         #expect(!actions.contains(.sendSnapshot(ConnectionID(2), reply: false)))
-        #expect(actions.contains(.broadcast(.listeners(count: 2), except: ConnectionID(2))))
+        // The others hear the new count within a second (one count a second at most).
+        #expect(actions.contains(.startTimer(.listenerCount, at: t0 + StationMachine.listenerCountInterval)))
         #expect(actions.contains(.send(ConnectionID(2), .role(isDJ: false, epoch: 1))))
         #expect(HubAction.saveCount(actions) == 0)
     }

@@ -1,8 +1,11 @@
 import Foundation
+import NIOCore
 import Hummingbird
 import HummingbirdTesting
 import Testing
 import WavelengthWire
+
+@testable import WavelengthServer
 
 @Suite("Library and audio over HTTP", .timeLimit(.minutes(5)))
 struct LibraryRouteTests {
@@ -156,6 +159,47 @@ struct LibraryRouteTests {
             #expect(Array(buffer: again.body) == bytes)
             let unknown = try await client.execute(uri: ogg.audioURL + "?format=wma", method: .get)
             #expect(unknown.status == .badRequest)
+        }
+    }
+
+    /// 33 `?format=` requests started 25 ffmpeg processes at once. Now at
+    /// most one per core runs, the rest wait in a short line or are told
+    /// the server is busy.
+    @Test func transcodesShareAFewSlots() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            let asks = all.flatMap { track in ["mp3", "m4a", "opus"].filter { $0 != track.format }.map { (track, $0) } }
+            let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                for (track, format) in asks.prefix(33) {
+                    group.addTask {
+                        let response = try await client.execute(uri: track.audioURL + "?format=\(format)", method: .get)
+                        return (response.status, response.errorCode)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0.0 == .ok || ($0.0 == .tooManyRequests && $0.1 == "busy") })
+            #expect(statuses.contains { $0.0 == .ok })
+            let peak = await server.services.transcoder.peakRunning
+            #expect(peak >= 1 && peak <= System.coreCount)
+        }
+    }
+
+    /// The cache grew without limit; now the least recently served files
+    /// go once it is over its size.
+    @Test func theTranscodeCacheStaysUnderItsLimit() async throws {
+        let server = try await TestServer.make { $0.transcodeCacheBytes = 1 }
+        try await server.application().test(.router) { client in
+            let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            let tracks = all.filter { $0.format != "opus" }.prefix(3)
+            for track in tracks {
+                #expect(try await client.execute(uri: track.audioURL + "?format=opus", method: .get).status == .ok)
+            }
+            let cached = try FileManager.default.contentsOfDirectory(
+                atPath: server.services.configuration.cacheDirectory + "/transcoded")
+            // Only the newest survives a limit smaller than any one file.
+            #expect(cached == [cached.first { $0.hasPrefix(tracks.last!.id) }].compactMap { $0 })
         }
     }
 }

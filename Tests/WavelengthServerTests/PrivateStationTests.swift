@@ -57,37 +57,6 @@ struct PrivateStationTests {
         }
     }
 
-    @Test func wrongCodesLockTheAddressOutEvenForTheRightCode() async throws {
-        let server = try await TestServer.make()
-        try await server.application().test(.router) { client in
-            let party = try await Self.party(client)
-            let guesser = try await client.guest("Guesser")
-            for attempt in 1...10 {
-                let guess = String(format: "%06d", attempt)
-                let code = guess == party.code.accessCode ? "999999" : guess
-                let response = try await Self.join(client, guesser, frequency: party.code.frequency, code: code)
-                #expect(response.status == .notFound, "attempt \(attempt)")
-            }
-            let locked = try await Self.join(client, guesser, frequency: party.code.frequency, code: party.code.accessCode)
-            #expect(locked.status == .tooManyRequests)
-            #expect(locked.errorCode == "locked_out")
-            let wait = Int(locked.headers[.retryAfter] ?? "") ?? 0
-            #expect((14 * 60...15 * 60).contains(wait))
-        }
-    }
-
-    @Test func manyAddressesGuessingOneStationLockItsCode() async throws {
-        let attempts = AttemptGuard(clock: SystemClock())
-        for address in 0..<20 {
-            try await attempts.checkJoin(station: "s1")
-            await attempts.joinFailed(address: "10.0.0.\(address)", station: "s1")
-        }
-        await #expect(throws: APIError.self) { try await attempts.checkJoin(station: "s1") }
-        // Another station, and another address, are unaffected.
-        try await attempts.checkJoin(station: "s2")
-        try await attempts.checkJoin(address: "10.0.1.1")
-    }
-
     @Test func rotatingTheCodeRetiresTheOldOne() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.router) { client in

@@ -63,8 +63,15 @@ def free_port() -> int:
 class Server:
     """The real `wavelength serve`, started and stopped by the tests."""
 
-    def __init__(self, data: Path, port: int | None = None, libraries: list[Path] | None = None, name: str = "server"):
+    def __init__(
+        self, data: Path, port: int | None = None, libraries: list[Path] | None = None, name: str = "server",
+        options: list[str] | None = None,
+    ):
         self.data = data
+        # Every browser here comes from 127.0.0.1, so the per-address limits
+        # on new accounts and guests are lifted unless a test sets its own.
+        self.options = options if options is not None else [
+            "--signups-per-hour", "100000", "--guests-per-hour", "100000"]
         self.port = port or free_port()
         self.libraries = libraries or []
         self.name = name
@@ -81,6 +88,7 @@ class Server:
             "--port", str(self.port),
             "--web", str(WEB),
             "--ping-interval", "2",
+            *self.options,
         ]
         for library in self.libraries:
             args += ["--library", str(library)]

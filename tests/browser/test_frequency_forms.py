@@ -23,7 +23,10 @@ BAND_SIZE = 103  # 87.5 … 107.9, odd tenths
 def full_band(tmp_path_factory):
     """A server of its own whose FM band is full, so new stations get
     two-decimal frequencies: (server, host account, [fine-step stations])."""
-    server = Server(tmp_path_factory.mktemp("full-band-data"), name="full-band").start()
+    server = Server(
+        tmp_path_factory.mktemp("full-band-data"), name="full-band",
+        options=["--stations-per-account", "1000", "--signups-per-hour", "100000"],
+    ).start()
     try:
         host = server.signup(display_name="Band Filler")
         public = None

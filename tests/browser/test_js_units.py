@@ -97,7 +97,7 @@ def test_js_unit_tests_pass(browser):
 
 # (module, the correct code, a mistake, the test that must catch it)
 MUTATIONS = [
-    ("ui/frequency.js", r"/^[0-9]{2,3}\.[0-9]{1,2}$/", r"/^\d{2,3}(\.\d)?$/",
+    ("ui/frequency.js", r"/^[0-9]{2,3}\.[0-9]{1,3}$/", r"/^\d{2,3}(\.\d)?$/",
      "frequency: 98.35 is a frequency (join.js used to refuse it)"),
     ("ui/wait-text.js", "if (minutes <= 90)", "if (minutes < 120)",
      "wait text: hours beyond that, rounded up"),

@@ -1,5 +1,9 @@
-/// Counts failures per key (e.g. "join-addr:1.2.3.4", "join-station:s123",
-/// "login-handle:ana") and locks a key out after too many.
+/// Counts failures per key (an address, a station, a handle at an address)
+/// and makes a key wait after too many, longer each time.
+///
+/// An attempt is *reserved* before it is checked (`reserve`) and settled
+/// after (`finish`): attempts in flight count against the limit, so a
+/// hundred concurrent guesses get no more checks than a hundred in a row.
 ///
 /// A pure value type: time is passed in, nothing sleeps, and memory stays
 /// bounded by `maxKeys` however many keys an attacker invents.
@@ -29,22 +33,61 @@ public struct AttemptLimiter: Sendable {
         private static let minute: Int64 = 60 * 1000
         private static let hour: Int64 = 60 * minute
 
-        /// 10 failures in 15 min → 15 min lockout, doubling up to 24 h.
+        /// One address, every station: 50 misses in 15 min → a 1 min wait,
+        /// doubling to 1 h. Sized for a party behind one NAT, where a dozen
+        /// guests may each fumble the code.
         public static let joinPerAddress = Policy(
-            maxFailures: 10, window: 15 * minute, lockout: 15 * minute, maxLockout: 24 * hour, escalates: true)
-        /// 20 wrong access codes in 1 h → locked for 1 h, no escalation.
-        ///
-        /// Per station, so many addresses guessing together still can't sweep the
-        /// code space; it doesn't escalate because the station's real members
-        /// share this key and would be shut out by someone else's guessing.
+            maxFailures: 50, window: 15 * minute, lockout: minute, maxLockout: hour, escalates: true)
+        /// One address at one station: 30 wrong codes in 15 min → 1 min,
+        /// doubling to 1 h.
+        public static let joinPerStationAddress = Policy(
+            maxFailures: 30, window: 15 * minute, lockout: minute, maxLockout: hour, escalates: true)
+        /// One person (a guest or a user) at one station: 5 wrong codes in
+        /// 15 min → 1 min, doubling to 1 h. The guest beside them on the
+        /// same Wi-Fi is not held back.
+        public static let joinPerStationPerson = Policy(
+            maxFailures: 5, window: 15 * minute, lockout: minute, maxLockout: hour, escalates: true)
+        /// One station, every address: 200 wrong codes in 1 h → 15 min,
+        /// doubling to 1 h; the wait applies only to addresses that have
+        /// guessed wrong there, so the station's real guests still join.
         public static let joinPerStation = Policy(
-            maxFailures: 20, window: hour, lockout: hour, maxLockout: hour, escalates: false)
-        /// 10 failed logins in 15 min → 15 min, doubling to 24 h.
-        public static let loginPerAddress = Policy(
-            maxFailures: 10, window: 15 * minute, lockout: 15 * minute, maxLockout: 24 * hour, escalates: true)
-        /// 5 failed logins for one handle in 15 min → 15 min, doubling to 24 h.
+            maxFailures: 200, window: hour, lockout: 15 * minute, maxLockout: hour, escalates: true)
+        /// One address, every handle: 50 failed logins in 15 min → 1 min,
+        /// doubling to 1 h.
+        public static let loginPerAddress = joinPerAddress
+        /// One handle from one address: 5 failed logins in 15 min → 1 min,
+        /// doubling to 1 h. Someone else's guessing never locks you out.
+        public static let loginPerHandleAddress = Policy(
+            maxFailures: 5, window: 15 * minute, lockout: minute, maxLockout: hour, escalates: true)
+        /// One handle, every address: 100 failed logins in 1 h → 15 min,
+        /// doubling to 1 h, for addresses that have failed on it.
         public static let loginPerHandle = Policy(
-            maxFailures: 5, window: 15 * minute, lockout: 15 * minute, maxLockout: 24 * hour, escalates: true)
+            maxFailures: 100, window: hour, lockout: 15 * minute, maxLockout: hour, escalates: true)
+        /// New accounts or guests from one address: `perHour` in an hour →
+        /// 15 min, doubling to 1 h. Every one counts, made or not.
+        public static func newPeoplePerAddress(_ perHour: Int) -> Policy {
+            Policy(maxFailures: perHour, window: hour, lockout: 15 * minute, maxLockout: hour, escalates: true)
+        }
+    }
+
+    /// How long an attempt may stay in flight before it stops counting: a
+    /// reservation whose request died without finishing can't hold the key
+    /// forever.
+    public static let reservationTimeout: Int64 = 60 * 1000
+
+    /// A lockout worth keeping across a restart.
+    public struct Lockout: Sendable, Equatable {
+        public var key: String
+        public var lockedUntil: EpochMillis
+        public var level: Int
+        public var lastFailure: EpochMillis
+
+        public init(key: String, lockedUntil: EpochMillis, level: Int, lastFailure: EpochMillis) {
+            self.key = key
+            self.lockedUntil = lockedUntil
+            self.level = level
+            self.lastFailure = lastFailure
+        }
     }
 
     public enum Decision: Sendable, Equatable {
@@ -59,8 +102,10 @@ public struct AttemptLimiter: Sendable {
         var failures: [EpochMillis] = []
         var lastFailure: EpochMillis = .min
         var lockedUntil: EpochMillis?
-        /// Lockouts so far in this run; the next one lasts `lockout · 2^level`.
+        /// Lockouts so far; the next one lasts `lockout · 2^level`.
         var level = 0
+        /// When each attempt still in flight was reserved.
+        var pending: [EpochMillis] = []
 
         /// When the key last did something that matters: its last failure, or
         /// the end of its lockout (a lockout is ongoing activity until it ends).
@@ -87,6 +132,65 @@ public struct AttemptLimiter: Sendable {
     public func check(_ key: String, at now: EpochMillis) -> Decision {
         guard let entry = entries[key], let lockedUntil = entry.lockedUntil, now < lockedUntil else { return .allowed }
         return .lockedOut(retryAfter: lockedUntil - now)
+    }
+
+    /// Whether the key has failed lately: a failure in the window, a
+    /// lockout in force, or escalation not yet forgotten.
+    public func hasFailed(_ key: String, at now: EpochMillis) -> Bool {
+        guard var entry = entries[key] else { return false }
+        settle(&entry, at: now)
+        return !entry.failures.isEmpty || entry.isLocked(at: now) || entry.level > 0
+    }
+
+    /// Reserves one attempt before it is checked. Refused while the key is
+    /// locked out, or when the failures so far plus the attempts in flight
+    /// would reach the limit (then for a second: one of them may succeed).
+    /// An allowed reservation must be settled with `finish`.
+    public mutating func reserve(_ key: String, at now: EpochMillis) -> Decision {
+        if entries[key] == nil, entries.count >= maxKeys {
+            makeRoom(at: now)
+        }
+        var entry = entries[key] ?? Entry()
+        settle(&entry, at: now)
+        if let lockedUntil = entry.lockedUntil, now < lockedUntil {
+            entries[key] = entry
+            return .lockedOut(retryAfter: lockedUntil - now)
+        }
+        guard entry.failures.count + entry.pending.count < policy.maxFailures else {
+            entries[key] = entry
+            return .lockedOut(retryAfter: 1_000)
+        }
+        entry.pending.append(now)
+        entries[key] = entry
+        return .allowed
+    }
+
+    /// Settles an attempt reserved at `reservedAt`: it no longer counts as in
+    /// flight, and a failure is recorded. Returns the decision after it.
+    @discardableResult
+    public mutating func finish(_ key: String, reservedAt: EpochMillis, failed: Bool, at now: EpochMillis) -> Decision {
+        if var entry = entries[key], let index = entry.pending.firstIndex(of: reservedAt) {
+            entry.pending.remove(at: index)
+            entries[key] = entry
+        }
+        return failed ? recordFailure(key, at: now) : check(key, at: now)
+    }
+
+    /// The lockout of a key, when it has one worth keeping.
+    public func lockout(of key: String) -> Lockout? {
+        guard let entry = entries[key], let lockedUntil = entry.lockedUntil else { return nil }
+        return Lockout(key: key, lockedUntil: lockedUntil, level: entry.level, lastFailure: entry.lastFailure)
+    }
+
+    /// Puts back lockouts saved before a restart.
+    public mutating func restore(_ lockouts: [Lockout]) {
+        for lockout in lockouts.prefix(maxKeys) {
+            var entry = entries[lockout.key] ?? Entry()
+            entry.lockedUntil = max(entry.lockedUntil ?? .min, lockout.lockedUntil)
+            entry.level = max(entry.level, lockout.level)
+            entry.lastFailure = max(entry.lastFailure, lockout.lastFailure)
+            entries[lockout.key] = entry
+        }
     }
 
     /// Records a failure; returns the decision after it (lockedOut when this
@@ -144,7 +248,7 @@ public struct AttemptLimiter: Sendable {
         entries = entries.filter { _, entry in
             var entry = entry
             settle(&entry, at: now)
-            return !(entry.failures.isEmpty && !entry.isLocked(at: now) && entry.level == 0)
+            return !(entry.failures.isEmpty && entry.pending.isEmpty && !entry.isLocked(at: now) && entry.level == 0)
         }
     }
 
@@ -152,6 +256,7 @@ public struct AttemptLimiter: Sendable {
     /// expired lockout, and the escalation once the key has been quiet long enough.
     private func settle(_ entry: inout Entry, at now: EpochMillis) {
         entry.failures.removeAll { now - $0 >= policy.window }
+        entry.pending.removeAll { now - $0 >= Self.reservationTimeout }
         if let lockedUntil = entry.lockedUntil, now >= lockedUntil {
             entry.lockedUntil = nil
             // Quiet since the lockout ended (or the last failure, if later).

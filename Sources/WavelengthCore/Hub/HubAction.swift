@@ -29,6 +29,8 @@ public enum HubTimer: Sendable, Hashable {
     case tick
     /// The DJ's grace period ran out: promote a co-DJ.
     case promotion
+    /// The listener count changed since it was last sent: send it now.
+    case listenerCount
 }
 
 /// The messages the machine decides to send; the wire layer spells them.
@@ -44,6 +46,9 @@ public enum HubNotice: Sendable, Equatable {
     case dj(epoch: Int64, present: Bool)
     case removed(personID: String, name: String, reason: String)
     case ended
+    /// This connection may no longer listen (the station's visibility
+    /// changed and its person doesn't qualify); it is closed after this.
+    case accessLost
 }
 
 /// One transaction's worth of station state.

@@ -50,6 +50,11 @@ public struct StationMachine: Sendable {
     public private(set) var djEpoch: Int64 = 0
     /// When the running timers fire; nil when not running.
     public private(set) var timers: [HubTimer: EpochMillis] = [:]
+    /// When the listener count was last sent to everyone.
+    private var countSentAt: EpochMillis?
+    /// The count goes out at most once per this, however many come and go:
+    /// sending it on every join made 2,000 joins cost 2,000² messages.
+    public static let listenerCountInterval: EpochMillis = 1000
     /// The station's listener limit (owner and co-DJs always get in).
     public var maxListeners: Int?
 
@@ -105,7 +110,7 @@ public struct StationMachine: Sendable {
             actions.append(.sendSnapshot(id, reply: false))
         }
         actions.append(.send(id, .access(seat.role)))
-        actions.append(.broadcast(.listeners(count: connections.count), except: id))
+        actions += countChanged(at: now, except: id)
         if seat.role == .owner && dj != id || seat.role == .codj && dj == nil && timers[.promotion] == nil {
             // The owner (back) on the air takes the booth; a co-DJ takes an
             // empty one (while the grace period runs it waits for the DJ).
@@ -129,11 +134,10 @@ public struct StationMachine: Sendable {
             actions += startTimer(.promotion, at: now + settings.djGraceMillis)
         }
         guard connections.isEmpty else {
-            actions.append(.broadcast(.listeners(count: connections.count), except: nil))
-            return actions
+            return actions + countChanged(at: now, except: nil)
         }
         // Tree in the forest: nobody listens, so stop all work.
-        actions += cancelTimer(.tick) + cancelTimer(.promotion)
+        actions += cancelTimer(.tick) + cancelTimer(.promotion) + cancelTimer(.listenerCount)
         let wasOnAir = station.isOnAir
         let outcome = station.goQuiet(at: now)
         if outcome.needsSave || wasOnAir {
@@ -228,7 +232,23 @@ public struct StationMachine: Sendable {
             guard dj == nil, let heir = connections.first(where: { !$0.closing && $0.seat.role >= .codj })
             else { return [] }
             return handOver(to: heir.id)
+        case .listenerCount:
+            guard !connections.isEmpty else { return [] }
+            countSentAt = now
+            return [.broadcast(.listeners(count: connections.count), except: nil)]
         }
+    }
+
+    /// Someone came or went. The count goes out at once when none went out
+    /// in the last `listenerCountInterval`, else once at the end of it
+    /// (with whatever the count is by then).
+    private mutating func countChanged(at now: EpochMillis, except: ConnectionID?) -> [HubAction] {
+        guard timers[.listenerCount] == nil else { return [] }
+        if let sent = countSentAt, now - sent < Self.listenerCountInterval {
+            return startTimer(.listenerCount, at: sent + Self.listenerCountInterval)
+        }
+        countSentAt = now
+        return [.broadcast(.listeners(count: connections.count), except: except)]
     }
 
     /// Whether a tick is needed: at the end of the current entry, only while
@@ -298,6 +318,17 @@ public struct StationMachine: Sendable {
         for index in connections.indices where connections[index].seat.personID == personID {
             connections[index].closing = true
             actions.append(.close(connections[index].id))
+        }
+        return actions
+    }
+
+    /// Who may listen changed: the connections for which `mayStay` says no
+    /// are told why and closed; the rest stay.
+    public mutating func accessChanged(mayStay: (Seat) -> Bool) -> [HubAction] {
+        var actions: [HubAction] = []
+        for index in connections.indices where !connections[index].closing && !mayStay(connections[index].seat) {
+            connections[index].closing = true
+            actions += [.send(connections[index].id, .accessLost), .close(connections[index].id)]
         }
         return actions
     }

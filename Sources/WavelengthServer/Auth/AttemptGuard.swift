@@ -1,76 +1,229 @@
-import WavelengthWire
 import Hummingbird
 import WavelengthCore
+import WavelengthStore
+import WavelengthWire
 
-/// The server's failure counters: code guesses per address and per station,
-/// logins per address and per handle. Refusals are 429s with `Retry-After`.
+/// The server's guessing limits, for access codes and passwords.
+///
+/// Each target has three or four limiters:
+/// - the address, across every target, sized for a party behind one NAT;
+/// - the target from that address (a station, a handle), so one person's
+///   guessing never locks out someone elsewhere;
+/// - for an access code, the target from that person, so a guest who
+///   fumbles the code makes no one else on the same Wi-Fi wait;
+/// - the target from every address, which slows only the addresses that
+///   have guessed wrong there: a crowd of guessers can't sweep a code space,
+///   and the real person still gets in.
+///
+/// An attempt is reserved on all its keys before the check runs and settled
+/// after it (`attempt`), so concurrent guesses count as they start. Waits grow
+/// from a minute to an hour; they are refused with 429 and `Retry-After`, and
+/// survive a restart (`AttemptRepository`).
 actor AttemptGuard {
-    private var joinByAddress = AttemptLimiter(policy: .joinPerAddress)
-    private var joinByStation = AttemptLimiter(policy: .joinPerStation)
-    private var loginByAddress = AttemptLimiter(policy: .loginPerAddress)
-    private var loginByHandle = AttemptLimiter(policy: .loginPerHandle)
-    private let clock: any ServerClock
+    /// The limiters, by the name their lockouts are saved under.
+    enum Limiter: String, CaseIterable, Sendable {
+        case joinAddress = "join-address"
+        case joinStationAddress = "join-station-address"
+        case joinStationPerson = "join-station-person"
+        case joinStation = "join-station"
+        case loginAddress = "login-address"
+        case loginHandleAddress = "login-handle-address"
+        case loginHandle = "login-handle"
+        case signupAddress = "signup-address"
+        case guestAddress = "guest-address"
 
-    init(clock: any ServerClock) {
-        self.clock = clock
-    }
-
-    // MARK: Joining by code or invite
-
-    func checkJoin(address: String) throws {
-        if case .lockedOut(let wait) = joinByAddress.check(address, at: clock.now()) {
-            throw Self.refusal(
-                code: .lockedOut, wait: wait,
-                "Too many wrong codes from your network. Try again in \(Self.describe(wait)).")
-        }
-    }
-
-    func checkJoin(station: StationID) throws {
-        if case .lockedOut(let wait) = joinByStation.check(station, at: clock.now()) {
-            throw Self.refusal(
-                code: .stationLocked, wait: wait,
-                "This station has had too many wrong codes; joining by code is paused for \(Self.describe(wait)). An invite link still works."
-            )
-        }
-    }
-
-    func joinFailed(address: String, station: StationID?) {
-        let now = clock.now()
-        joinByAddress.recordFailure(address, at: now)
-        if let station { joinByStation.recordFailure(station, at: now) }
-    }
-
-    // MARK: Logging in
-
-    func checkLogin(address: String, handle: String) throws {
-        let now = clock.now()
-        for decision in [loginByAddress.check(address, at: now), loginByHandle.check(handle, at: now)] {
-            if case .lockedOut(let wait) = decision {
-                throw Self.refusal(
-                    code: .rateLimited, wait: wait, "Too many failed sign-ins. Try again in \(Self.describe(wait)).")
+        func policy(_ limits: Limits) -> AttemptLimiter.Policy {
+            switch self {
+            case .signupAddress: .newPeoplePerAddress(limits.signupsPerHour)
+            case .guestAddress: .newPeoplePerAddress(limits.guestsPerHour)
+            case .joinAddress: .joinPerAddress
+            case .joinStationAddress: .joinPerStationAddress
+            case .joinStationPerson: .joinPerStationPerson
+            case .joinStation: .joinPerStation
+            case .loginAddress: .loginPerAddress
+            case .loginHandleAddress: .loginPerHandleAddress
+            case .loginHandle: .loginPerHandle
             }
         }
     }
 
-    func loginFailed(address: String, handle: String) {
-        let now = clock.now()
-        loginByAddress.recordFailure(address, at: now)
-        loginByHandle.recordFailure(handle, at: now)
+    /// What an attempt is against.
+    enum Target: Sendable {
+        /// Anything that answers "wrong code" before a station is known.
+        case join(address: String)
+        /// An access code for one station, typed by a person.
+        case station(StationID, address: String, person: String)
+        case login(handle: String, address: String)
+        /// A new account, or a new guest: each one counts, failed or not.
+        case signup(address: String)
+        case guest(address: String)
+
+        var countsEveryAttempt: Bool {
+            switch self {
+            case .signup, .guest: true
+            case .join, .station, .login: false
+            }
+        }
     }
 
-    func loginSucceeded(handle: String) {
-        loginByHandle.reset(handle)
+    /// How many accounts and guests one address may make in an hour.
+    /// (`Target.countsEveryAttempt`: those count when they succeed too.)
+    struct Limits: Sendable {
+        var signupsPerHour = 20
+        var guestsPerHour = 120
+    }
+
+    private var limiters: [Limiter: AttemptLimiter]
+    private let clock: any ServerClock
+    private let store: (any AttemptRepository)?
+
+    init(clock: any ServerClock, store: (any AttemptRepository)? = nil, limits: Limits = Limits()) {
+        self.clock = clock
+        self.store = store
+        limiters = Dictionary(
+            uniqueKeysWithValues: Limiter.allCases.map { ($0, AttemptLimiter(policy: $0.policy(limits))) })
+    }
+
+    /// Puts back the lockouts saved before a restart.
+    func restore() async throws {
+        guard let store else { return }
+        for (name, lockout) in try await store.lockouts(activeAt: clock.now()) {
+            guard let limiter = Limiter(rawValue: name) else { continue }
+            limiters[limiter]?.restore([lockout])
+        }
+    }
+
+    /// Runs `check` as one attempt against `target`. It is refused at once
+    /// while the target is waiting; an error for which `isFailure` holds
+    /// counts as a failed guess.
+    func attempt<T: Sendable>(
+        _ target: Target, isFailure: @Sendable (any Error) -> Bool, _ check: @Sendable () async throws -> T
+    ) async throws -> T {
+        let reservation = try reserve(target)
+        do {
+            let result = try await check()
+            await finish(reservation, failed: target.countsEveryAttempt)
+            return result
+        } catch {
+            await finish(reservation, failed: isFailure(error))
+            throw error
+        }
+    }
+
+    /// A successful login forgets the handle's failures from that address.
+    func loginSucceeded(handle: String, address: String) {
+        limiters[.loginHandleAddress]?.reset(Self.pair(handle, address))
+    }
+
+    // MARK: Reservations
+
+    private struct Reservation {
+        /// Keys the attempt was reserved on.
+        var reserved: [(Limiter, String)]
+        /// The crowd-wide key, when the attempt counts there without being
+        /// held back by it.
+        var counted: (Limiter, String)?
+        var at: EpochMillis
+    }
+
+    /// The keys an attempt is reserved on, and the crowd-wide key.
+    private func keys(of target: Target) -> (own: [(Limiter, String)], crowd: (Limiter, String)?) {
+        switch target {
+        case .join(let address):
+            ([(.joinAddress, address)], nil)
+        case .station(let station, let address, let person):
+            (
+                [(.joinStationPerson, Self.pair(station, person)), (.joinStationAddress, Self.pair(station, address))],
+                (.joinStation, station)
+            )
+        case .login(let handle, let address):
+            ([(.loginAddress, address), (.loginHandleAddress, Self.pair(handle, address))], (.loginHandle, handle))
+        case .signup(let address):
+            ([(.signupAddress, address)], nil)
+        case .guest(let address):
+            ([(.guestAddress, address)], nil)
+        }
+    }
+
+    private func reserve(_ target: Target) throws -> Reservation {
+        let now = clock.now()
+        let (own, crowd) = keys(of: target)
+        // The crowd-wide wait holds back only addresses that have guessed
+        // wrong here; for everyone else their attempts only count.
+        let guessedHere = own.last.map { limiters[$0.0]!.hasFailed($0.1, at: now) } ?? false
+        let held = own + (guessedHere ? [crowd].compactMap { $0 } : [])
+        var reserved: [(Limiter, String)] = []
+        for (limiter, key) in held {
+            if case .lockedOut(let wait) = limiters[limiter]!.reserve(key, at: now) {
+                for (done, doneKey) in reserved {
+                    limiters[done]!.finish(doneKey, reservedAt: now, failed: false, at: now)
+                }
+                throw Self.refusal(limiter, wait: wait)
+            }
+            reserved.append((limiter, key))
+        }
+        return Reservation(reserved: reserved, counted: guessedHere ? nil : crowd, at: now)
+    }
+
+    private func finish(_ reservation: Reservation, failed: Bool) async {
+        let now = clock.now()
+        var tripped: [(Limiter, AttemptLimiter.Lockout)] = []
+        for (limiter, key) in reservation.reserved {
+            let decision = limiters[limiter]!.finish(key, reservedAt: reservation.at, failed: failed, at: now)
+            if failed, case .lockedOut = decision, let lockout = limiters[limiter]!.lockout(of: key) {
+                tripped.append((limiter, lockout))
+            }
+        }
+        if failed, let (limiter, key) = reservation.counted,
+            case .lockedOut = limiters[limiter]!.recordFailure(key, at: now),
+            let lockout = limiters[limiter]!.lockout(of: key)
+        {
+            tripped.append((limiter, lockout))
+        }
+        guard let store else { return }
+        for (limiter, lockout) in tripped {
+            // A lockout that can't be saved still holds until a restart.
+            try? await store.saveLockout(limiter: limiter.rawValue, lockout)
+        }
     }
 
     // MARK: Answers
 
-    private static func refusal(code: ErrorCode, wait: Int64, _ message: String) -> APIError {
+    private static func pair(_ target: String, _ address: String) -> String {
+        "\(target)@\(address)"
+    }
+
+    private static func refusal(_ limiter: Limiter, wait: Int64) -> APIError {
+        let message: String
+        let code: ErrorCode
+        switch limiter {
+        case .joinAddress:
+            code = .lockedOut
+            message = "Too many wrong codes from your network. Try again in \(describe(wait))."
+        case .joinStationAddress, .joinStationPerson:
+            code = .lockedOut
+            message = "Too many wrong codes for this station. Try again in \(describe(wait)), or ask the host for an invite link."
+        case .joinStation:
+            code = .stationLocked
+            message = "This station has had too many wrong codes; try again in \(describe(wait)). An invite link still works."
+        case .loginAddress, .loginHandleAddress, .loginHandle:
+            code = .rateLimited
+            message = "Too many failed sign-ins. Try again in \(describe(wait))."
+        case .signupAddress:
+            code = .rateLimited
+            message = "Too many new accounts from your network. Try again in \(describe(wait))."
+        case .guestAddress:
+            code = .rateLimited
+            message = "Too many new guests from your network. Try again in \(describe(wait))."
+        }
         var error = APIError(.tooManyRequests, code: code, message)
         error.headers[.retryAfter] = String(max(1, (wait + 999) / 1000))
         return error
     }
 
     private static func describe(_ ms: Int64) -> String {
+        // Coarse on purpose: the same wait reads the same a moment later.
+        if ms <= 10_000 { return "a few seconds" }
         let minutes = (ms + 59_999) / 60_000
         if minutes < 2 { return "a minute" }
         if minutes < 120 { return "\(minutes) minutes" }

@@ -27,6 +27,8 @@ struct AuthService: Sendable {
     /// A real bcrypt hash to check against when the handle is unknown, so a
     /// wrong handle takes as long as a wrong password.
     private let decoyHash: String
+    /// bcrypt's slots, shared fairly between addresses.
+    private let passwordWork = PasswordWork()
 
     static func make(
         people: any PeopleRepository, signingKeys: SigningKeys, clock: any ServerClock, bcryptCost: UInt8
@@ -60,16 +62,17 @@ struct AuthService: Sendable {
 
     // MARK: Passwords
 
-    func hashPassword(_ password: String) async throws -> String {
+    /// Hashes a new password, in `address`'s turn for the bcrypt slots.
+    func hashPassword(_ password: String, for address: String) async throws -> String {
         let cost = bcryptCost
-        return try await Self.runSlow { Bcrypt.hash(password, cost: cost) }
+        return try await passwordWork.run(for: address) { Bcrypt.hash(password, cost: cost) }
     }
 
     /// Checks a password; with no hash (unknown handle, or a guest) it still
     /// spends the time of one bcrypt check and answers false.
-    func verifyPassword(_ password: String, hash: String?) async throws -> Bool {
+    func verifyPassword(_ password: String, hash: String?, for address: String) async throws -> Bool {
         let decoy = decoyHash
-        return try await Self.runSlow {
+        return try await passwordWork.run(for: address) {
             let matches = Bcrypt.verify(password, hash: hash ?? decoy)
             return hash != nil && matches
         }

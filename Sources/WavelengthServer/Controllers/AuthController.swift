@@ -37,14 +37,19 @@ struct AuthController {
         if context.caller.isUser {
             throw APIError(.conflict, code: .alreadySignedIn, "You are signed in already; log out first.")
         }
-        let person = PersonRecord(
-            id: guest?.id ?? Secrets.id("u"), kind: .user, handle: handle, displayName: name,
-            passwordHash: try await auth.hashPassword(password), createdAt: guest?.createdAt ?? auth.clock.now())
-        let hub: StationHub
-        do {
-            hub = try await directory.createAccount(person, upgrading: guest != nil, people: people)
-        } catch StorageError.handleTaken {
-            throw APIError(.conflict, code: .handleTaken, "The handle \(handle) is taken; try another.")
+        let address = context.remoteAddress
+        let (auth, directory, people) = (self.auth, self.directory, self.people)
+        // Every signup counts against the address, reserved before bcrypt runs.
+        let (person, hub) = try await attempts.attempt(.signup(address: address), isFailure: { _ in true }) {
+            let person = PersonRecord(
+                id: guest?.id ?? Secrets.id("u"), kind: .user, handle: handle, displayName: name,
+                passwordHash: try await auth.hashPassword(password, for: address),
+                createdAt: guest?.createdAt ?? auth.clock.now())
+            do {
+                return (person, try await directory.createAccount(person, upgrading: guest != nil, people: people))
+            } catch StorageError.handleTaken {
+                throw APIError(.conflict, code: .handleTaken, "The handle \(handle) is taken; try another.")
+            }
         }
         if guest != nil, let old = context.caller.sessionID {
             try await people.revokeSession(id: old, at: auth.clock.now())
@@ -60,14 +65,18 @@ struct AuthController {
         // Bounded before anything touches them; the answer never says which was wrong.
         let handle = String(body.handle.trimmingCharacters(in: .whitespaces).lowercased().prefix(64))
         guard body.password.utf8.count <= 1024 else { throw Self.invalidCredentials }
-        try await attempts.checkLogin(address: context.remoteAddress, handle: handle)
-        let person = try await people.person(handle: handle)
-        let valid = try await auth.verifyPassword(body.password, hash: person?.passwordHash)
-        guard valid, let person, person.kind == .user else {
-            await attempts.loginFailed(address: context.remoteAddress, handle: handle)
-            throw Self.invalidCredentials
+        let address = context.remoteAddress
+        let (people, auth, password) = (self.people, self.auth, body.password)
+        // Reserved before bcrypt runs: concurrent guesses count as they start.
+        let person = try await attempts.attempt(
+            .login(handle: handle, address: address), isFailure: { ($0 as? APIError)?.code == .invalidCredentials }
+        ) {
+            let person = try await people.person(handle: handle)
+            let valid = try await auth.verifyPassword(password, hash: person?.passwordHash, for: address)
+            guard valid, let person, person.kind == .user else { throw Self.invalidCredentials }
+            return person
         }
-        await attempts.loginSucceeded(handle: handle)
+        await attempts.loginSucceeded(handle: handle, address: address)
         return try await startSession(
             for: person, station: try await ownStation(of: person), tokens: body.tokens == true, status: .ok,
             request: request, context: context)
@@ -79,7 +88,10 @@ struct AuthController {
         let person = PersonRecord(
             id: Secrets.id("g"), kind: .guest, handle: nil, displayName: name, passwordHash: nil,
             createdAt: auth.clock.now())
-        try await people.insertGuest(person)
+        let people = self.people
+        try await attempts.attempt(.guest(address: context.remoteAddress), isFailure: { _ in true }) {
+            try await people.insertGuest(person)
+        }
         return try await startSession(
             for: person, station: nil, tokens: body.tokens == true, status: .created, request: request,
             context: context)
@@ -109,12 +121,12 @@ struct AuthController {
         let body = try await request.decode(as: ChangePasswordRequest.self, context: context)
         let password = try Validation.password(body.newPassword)
         guard body.currentPassword.utf8.count <= 1024,
-            try await auth.verifyPassword(body.currentPassword, hash: person.passwordHash)
+            try await auth.verifyPassword(body.currentPassword, hash: person.passwordHash, for: context.remoteAddress)
         else {
             throw APIError(.forbidden, code: .wrongPassword, "Your current password is not right.")
         }
         try await people.changePassword(
-            personID: person.id, hash: try await auth.hashPassword(password), keepingSession: context.caller.sessionID,
+            personID: person.id, hash: try await auth.hashPassword(password, for: context.remoteAddress), keepingSession: context.caller.sessionID,
             at: auth.clock.now())
         return Response(status: .noContent)
     }

@@ -1,11 +1,15 @@
 import Foundation
 import Hummingbird
+import Logging
 import WavelengthStorage
 
-/// `GET /health` answers 200 once the server is ready, and `GET /openapi.json`
-/// describes the HTTP API.
+/// `GET /health` answers 200 once the server is ready and its storage takes
+/// writes (503 when it doesn't), and `GET /openapi.json` describes the HTTP API.
 struct HealthController {
     let tracks: any TrackRepository
+    let storage: any StorageHealth
+    let clock: any ServerClock
+    let logger: Logger
     let openAPIDocument: Data
 
     struct Health: ResponseEncodable {
@@ -19,7 +23,17 @@ struct HealthController {
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Health {
-        Health(status: "ok", tracks: try await tracks.trackCount())
+        // Reads alone would say "ok" while every save fails (read-only or
+        // full storage): a health check writes.
+        do {
+            try await storage.probeWrite(at: clock.now())
+        } catch {
+            logger.error("Health check: storage refused a write: \(error)")
+            throw APIError(
+                .serviceUnavailable, code: .serviceUnavailable,
+                "Storage refuses writes (read-only, full or gone): nothing can be saved.")
+        }
+        return Health(status: "ok", tracks: try await tracks.trackCount())
     }
 
     @Sendable func openAPI(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -13,8 +13,10 @@ struct InvitesController {
     let directory: StationDirectory
     let access: any StationAccessRepository
     let gate: StationGate
-    let attempts: AttemptGuard
     let clock: any ServerClock
+    /// `--public-url`, for links in QR codes.
+    let publicURL: String?
+    let trustedProxies: Set<String>
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/api/stations/{id}/invites", use: create)
@@ -102,31 +104,35 @@ struct InvitesController {
 
     // MARK: Helpers
 
-    /// The invite named by `{token}` when it can still be used. Unknown,
-    /// revoked and expired tokens all count as failed guesses.
+    /// The invite named by `{token}` when it can still be used. A token is
+    /// 24 random bytes, beyond guessing, so invites stay out of the code
+    /// limiter: a party's fumbled codes never block its invite links.
     private func usableInvite(_ context: AppRequestContext) async throws -> (InviteRecord, StationHub) {
-        let address = context.remoteAddress
-        try await attempts.checkJoin(address: address)
         let token = context.parameters.get("token") ?? ""
         guard token.utf8.count <= 64, token.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
             let invite = try await access.invite(tokenHash: Secrets.hash(token)), invite.isUsable(at: clock.now()),
             let hub = try await directory.hub(id: invite.stationID)
         else {
-            await attempts.joinFailed(address: address, station: nil)
             throw APIError(.notFound, code: .invalidInvite, "This invite link is not valid: it may have expired or been revoked.")
         }
         return (invite, hub)
     }
 
     /// The absolute invite link, from the Host the browser used.
+    ///
+    /// With `--public-url` the link always starts with it, whatever Host the
+    /// request named. Without, it follows the Host, and `X-Forwarded-Proto`
+    /// only from a trusted proxy: from anyone else it's the client's word.
     private func qrCode(for request: Request, context: AppRequestContext) throws -> QRCode {
         let token = context.parameters.get("token") ?? ""
+        if let publicURL { return try QRCode(text: "\(publicURL)/#/i/\(token)") }
         let host = request.head.authority ?? "localhost"
         guard host.utf8.count <= 255, !host.contains(where: { $0 == "/" || $0 == "#" || $0.isWhitespace }) else {
             throw APIError.badRequest("The Host header is not usable in a link.")
         }
-        let scheme = request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
-        return try QRCode(text: "\(scheme)://\(host)/#/i/\(token)")
+        let forwardedHTTPS =
+            trustedProxies.contains(context.peerAddress) && request.headers[.init("X-Forwarded-Proto")!] == "https"
+        return try QRCode(text: "\(forwardedHTTPS ? "https" : "http")://\(host)/#/i/\(token)")
     }
 
     private func image(_ data: Data, type: String) -> Response {

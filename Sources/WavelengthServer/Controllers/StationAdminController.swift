@@ -66,7 +66,24 @@ struct StationAdminController {
         } else {
             await hub.replace(record: updated)
         }
+        if visibility != record.visibility { try await dropWhoMayNoLongerListen(hub) }
         return try await hub.view().seen(as: .owner)
+    }
+
+    /// A socket opened while the station was public kept getting updates
+    /// after it went private. Each person connected now is checked against
+    /// the new visibility; those who no longer qualify are told and closed.
+    private func dropWhoMayNoLongerListen(_ hub: StationHub) async throws {
+        let record = await hub.record
+        let ids = Set(await hub.connectedSeats().compactMap(\.personID))
+        let people = try await access.people(ids: Array(ids))
+        var allowed: Set<String> = []
+        for (id, person) in people {
+            let caller = Caller(person: person, sessionID: nil, viaCookie: false)
+            if try await gate.verdict(caller, on: record).decision == .allowed { allowed.insert(id) }
+        }
+        let anonymous = try await gate.verdict(.anonymous, on: record)
+        await hub.accessChanged(allowed: allowed, anonymousMayStay: anonymous.decision == .allowed)
     }
 
     @Sendable func code(_ request: Request, context: AppRequestContext) async throws -> CodeView {
@@ -96,47 +113,49 @@ struct StationAdminController {
     // MARK: Joining and leaving
 
     /// Joins a station by frequency, with its access code when it is
-    /// code-protected. Every miss counts against the address (and, for a
-    /// wrong access code, against the station): guessing is slow on purpose.
+    /// code-protected. Every miss counts against the address, and a wrong
+    /// access code against the station from that address and from
+    /// everyone (`AttemptGuard`): guessing is slow on purpose, and a
+    /// fumbled code behind a party's NAT makes no one else wait.
     @Sendable func joinByCode(_ request: Request, context: AppRequestContext) async throws -> JoinResponse {
-        let address = context.remoteAddress
-        try await attempts.checkJoin(address: address)
         guard let person = context.caller.person else {
             throw APIError(.unauthorized, code: .signInRequired, "Give a display name (or sign in) to join.")
         }
+        let address = context.remoteAddress
         let frequency = try context.id("code")
         let body = try await request.decodeIfPresent(as: JoinRequest.self, context: context) ?? .init()
-        guard FrequencyDial.isWellFormed(frequency), let hub = try await directory.hub(frequency: frequency) else {
-            await attempts.joinFailed(address: address, station: nil)
-            throw APIError(.notFound, code: .wrongCode, "Nothing is broadcasting on \(frequency) with that code.")
-        }
-        let record = await hub.record
-        let verdict = try await gate.verdict(context.caller, on: record)
-        if verdict.decision == .banned { try StationGate.check(.banned) }
-        switch record.visibility {
-        case .public, .unlisted:
-            break
-        case .code:
-            if verdict.decision != .allowed {
-                try await attempts.checkJoin(station: record.id)
-                guard let given = body.accessCode, let expected = record.accessCode,
-                    AccessCode.isWellFormed(given), AccessCode.matches(given, expected)
-                else {
-                    await attempts.joinFailed(address: address, station: record.id)
-                    throw APIError(.notFound, code: .wrongCode, "Nothing is broadcasting on \(frequency) with that code.")
+        let wrong = APIError(.notFound, code: .wrongCode, "Nothing is broadcasting on \(frequency) with that code.")
+        let isWrong: @Sendable (any Error) -> Bool = { ($0 as? APIError)?.code == .wrongCode }
+        let (directory, gate, access, clock, attempts) = (self.directory, self.gate, self.access, self.clock, self.attempts)
+        let caller = context.caller
+        return try await attempts.attempt(.join(address: address), isFailure: isWrong) {
+            guard FrequencyDial.isWellFormed(frequency), let hub = try await directory.hub(frequency: frequency) else {
+                throw wrong
+            }
+            let record = await hub.record
+            let verdict = try await gate.verdict(caller, on: record)
+            if verdict.decision == .banned { try StationGate.check(.banned) }
+            switch record.visibility {
+            case .public, .unlisted:
+                break
+            case .code:
+                if verdict.decision != .allowed {
+                    try await attempts.attempt(
+                        .station(record.id, address: address, person: person.id), isFailure: isWrong) {
+                        guard let given = body.accessCode, let expected = record.accessCode,
+                            AccessCode.isWellFormed(given), AccessCode.matches(given, expected)
+                        else { throw wrong }
+                        try await access.join(stationID: record.id, personID: person.id, at: clock.now())
+                    }
                 }
-                try await access.join(stationID: record.id, personID: person.id, at: clock.now())
+            case .followers, .invite:
+                // These are joined by following or by invite, never by code; to
+                // an outsider the frequency answers like a wrong guess.
+                if verdict.decision != .allowed { throw wrong }
             }
-        case .followers, .invite:
-            // These are joined by following or by invite, never by code; to
-            // an outsider the frequency answers like a wrong guess.
-            if verdict.decision != .allowed {
-                await attempts.joinFailed(address: address, station: nil)
-                throw APIError(.notFound, code: .wrongCode, "Nothing is broadcasting on \(frequency) with that code.")
-            }
+            let role = try await gate.requireListener(caller, on: record)
+            return JoinResponse(station: try await hub.view().seen(as: role))
         }
-        let role = try await gate.requireListener(context.caller, on: record)
-        return JoinResponse(station: try await hub.view().seen(as: role))
     }
 
     @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -197,8 +216,12 @@ struct StationAdminController {
         guard target.id != record.ownerID else {
             throw APIError.badRequest("The owner is more than a co-DJ already.", code: .isOwner)
         }
-        let role: StationRole = grant ? .codj : .listener
-        try await access.setMemberRole(stationID: record.id, personID: target.id, role: role, at: clock.now())
+        if grant {
+            try await access.setMemberRole(stationID: record.id, personID: target.id, role: .codj, at: clock.now())
+        } else {
+            // Revoking from a stranger used to make them a listening member.
+            try await access.revokeCoDJ(stationID: record.id, personID: target.id)
+        }
         // Their live role follows: a new co-DJ gets the booth at once.
         let now = try await gate.verdict(Caller(person: target, sessionID: nil, viaCookie: false), on: record).role
         await hub.setRole(of: target.id, to: now)
@@ -263,16 +286,20 @@ struct StationAdminController {
         guard let person = context.caller.person, person.kind == .user else {
             throw APIError(.unauthorized, code: .signInRequired, "Log in to claim a station.")
         }
-        let address = context.remoteAddress
-        try await attempts.checkJoin(address: address)
         let hub = try await directory.hub(context)
         let body = try await request.decode(as: ClaimRequest.self, context: context)
-        guard body.key.utf8.count <= 256,
-            let record = try await access.claim(
-                stationID: hub.id, keyHash: OwnerKey.hash(body.key), ownerID: person.id, ownerName: person.displayName)
-        else {
-            await attempts.joinFailed(address: address, station: nil)
-            throw APIError(.forbidden, code: .wrongKey, "That owner key doesn't fit this station (or it was claimed).")
+        let access = self.access
+        let record = try await attempts.attempt(
+            .join(address: context.remoteAddress), isFailure: { ($0 as? APIError)?.code == .wrongKey }
+        ) {
+            guard body.key.utf8.count <= 256,
+                let record = try await access.claim(
+                    stationID: hub.id, keyHash: OwnerKey.hash(body.key), ownerID: person.id,
+                    ownerName: person.displayName)
+            else {
+                throw APIError(.forbidden, code: .wrongKey, "That owner key doesn't fit this station (or it was claimed).")
+            }
+            return record
         }
         await hub.replace(record: record)
         return try await hub.view().seen(as: .owner)

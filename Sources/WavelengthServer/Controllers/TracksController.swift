@@ -43,7 +43,9 @@ struct TracksController {
             target = (track.audioFormat?.isBrowserPlayable ?? false) ? nil : .mp3
         }
         if let target {
-            path = try await transcoder.file(for: track, as: target)
+            // Shared fairly between clients: a person, else an address.
+            let client = context.caller.personID ?? context.remoteAddress
+            path = try await transcoder.file(for: track, as: target, client: client)
             contentType = target.contentType
         }
         return try await serveFile(path: path, contentType: contentType, request: request, context: context)

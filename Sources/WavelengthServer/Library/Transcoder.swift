@@ -1,11 +1,20 @@
 import Foundation
 import Logging
+import NIOCore
 import Subprocess
+import WavelengthCore
 import WavelengthLibrary
 import WavelengthStorage
+import WavelengthWire
 
 /// Converts tracks a client cannot play into a format it can, with the
 /// ffmpeg command line, and keeps the results in the cache folder.
+///
+/// ffmpeg is the costliest thing a request can start, so it is shared: at
+/// most one run per core at a time, given out fairly between clients (a
+/// person, else an address) by a `FairQueue`, with a short bounded line
+/// behind them (429 `busy` past it). The cache is kept under a size limit,
+/// the least recently served files going first.
 actor Transcoder {
     enum Target: String, CaseIterable, Sendable {
         case mp3, m4a, opus
@@ -29,20 +38,40 @@ actor Transcoder {
 
     private let cacheDirectory: String
     private let logger: Logger
+    /// The most bytes the cache folder may hold.
+    let cacheLimit: Int64
     private var inFlight: [String: Task<String, any Error>] = [:]
+    private var slots: FairQueue<String, UInt64>
+    private var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+    private var nextJob: UInt64 = 0
+    /// ffmpeg runs started, and the most ever running at once.
+    private(set) var runs = 0
+    private(set) var peakRunning = 0
+    private var running = 0
 
-    init(cacheDirectory: String, logger: Logger) {
+    init(
+        cacheDirectory: String, logger: Logger, cacheLimit: Int64 = 2 << 30, slots: Int = System.coreCount,
+        maxWaitingPerClient: Int = 2, maxWaiting: Int = 32
+    ) {
         self.cacheDirectory = cacheDirectory + "/transcoded"
         self.logger = logger
+        self.cacheLimit = cacheLimit
+        self.slots = FairQueue(slots: slots, maxWaitingPerKey: maxWaitingPerClient, maxWaiting: maxWaiting)
     }
 
-    /// The path of the track in `target`'s format, transcoding it on first use.
-    /// Concurrent requests for the same file share one ffmpeg run.
-    func file(for track: TrackRecord, as target: Target) async throws -> String {
+    /// The path of the track in `target`'s format, transcoding it on first use
+    /// in `client`'s turn. Concurrent requests for the same file share one
+    /// ffmpeg run.
+    func file(for track: TrackRecord, as target: Target, client: String) async throws -> String {
         let key = "\(track.id)-\(track.size)-\(track.mtimeNs).\(target.rawValue)"
         let output = cacheDirectory + "/" + key
-        if FileManager.default.fileExists(atPath: output) { return output }
+        if FileManager.default.fileExists(atPath: output) {
+            // Served now: the last to be evicted.
+            utimes(output, nil)
+            return output
+        }
         if let running = inFlight[key] { return try await running.value }
+        try await admit(client)
         let task = Task { [cacheDirectory, logger] in
             try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
             let partial = output + ".partial"
@@ -53,8 +82,83 @@ actor Transcoder {
             return output
         }
         inFlight[key] = task
-        defer { inFlight[key] = nil }
-        return try await task.value
+        runs += 1
+        running += 1
+        peakRunning = max(peakRunning, running)
+        defer {
+            inFlight[key] = nil
+            running -= 1
+            release()
+        }
+        let path = try await task.value
+        evictOverLimit(keeping: path)
+        return path
+    }
+
+    // MARK: Slots
+
+    private func admit(_ client: String) async throws {
+        nextJob &+= 1
+        let job = nextJob
+        switch slots.submit(job, for: client) {
+        case .start:
+            return
+        case .refused:
+            var error = APIError(
+                .tooManyRequests, code: .busy, "The server is busy converting audio; try again in a few seconds.")
+            error.headers[.retryAfter] = "5"
+            throw error
+        case .queued:
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { waiters[job] = $0 }
+            } onCancel: {
+                Task { await self.cancel(job, for: client) }
+            }
+        }
+    }
+
+    private func release() {
+        if let next = slots.finished() { waiters.removeValue(forKey: next)?.resume() }
+    }
+
+    private func cancel(_ job: UInt64, for client: String) {
+        if slots.cancel(job, for: client) { waiters.removeValue(forKey: job)?.resume(throwing: CancellationError()) }
+    }
+
+    // MARK: The cache
+
+    /// Deletes the least recently served files until the cache is within
+    /// its limit (to 90 % of it, so it doesn't trim on every transcode).
+    private func evictOverLimit(keeping newest: String) {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: cacheDirectory) else { return }
+        var files: [(path: String, size: Int64, used: Date)] = []
+        for name in names where !name.hasSuffix(".partial") {
+            let path = cacheDirectory + "/" + name
+            guard let attributes = try? manager.attributesOfItem(atPath: path) else { continue }
+            files.append(
+                (path, (attributes[.size] as? NSNumber)?.int64Value ?? 0,
+                 attributes[.modificationDate] as? Date ?? .distantPast))
+        }
+        var total = files.reduce(0) { $0 + $1.size }
+        guard total > cacheLimit else { return }
+        for file in files.sorted(by: { $0.used < $1.used }) where file.path != newest {
+            guard total > cacheLimit / 10 * 9 else { break }
+            if (try? manager.removeItem(atPath: file.path)) != nil {
+                total -= file.size
+                logger.info("Transcode cache over its limit: removed \(file.path)")
+            }
+        }
+    }
+
+    /// The bytes the cache holds now.
+    func cacheSize() -> Int64 {
+        let manager = FileManager.default
+        let names = (try? manager.contentsOfDirectory(atPath: cacheDirectory)) ?? []
+        return names.reduce(0) { total, name in
+            let size = (try? manager.attributesOfItem(atPath: cacheDirectory + "/" + name))?[.size] as? NSNumber
+            return total + (size?.int64Value ?? 0)
+        }
     }
 
     /// ffmpeg runs as a child process watched by swift-subprocess: its error output is

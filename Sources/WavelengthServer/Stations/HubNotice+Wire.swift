@@ -19,6 +19,10 @@ extension HubNotice {
             .removed(person: PersonRef(id: personID, name: name), reason: reason)
         case .ended:
             .ended
+        case .accessLost:
+            .error(
+                id: nil, code: ErrorCode.notAMember.rawValue,
+                message: "This station is private now, and you are not one of its members.")
         }
     }
 }

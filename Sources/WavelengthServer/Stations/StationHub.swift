@@ -172,6 +172,18 @@ actor StationHub {
         }
     }
 
+    /// Who may listen changed: connections whose person no longer may are
+    /// told why and closed. `allowed` holds the people who still may; an
+    /// anonymous connection stays only when `anonymousMayStay`.
+    func accessChanged(allowed: Set<String>, anonymousMayStay: Bool) async {
+        await event { hub in
+            await hub.perform(
+                hub.mutate { machine in
+                    machine.accessChanged { seat in seat.personID.map(allowed.contains) ?? anonymousMayStay }
+                })
+        }
+    }
+
     /// The owner ended the session: everyone is told, then every connection closes.
     func end() async {
         await event { hub in await hub.perform(hub.mutate { $0.end() }) }

@@ -12,12 +12,17 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, AuthRe
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
     public var identity: Caller?
-    public let remoteAddress: String
+    /// The client's address: the peer's, or the forwarded one when the peer
+    /// is a trusted proxy (`ForwardedForMiddleware`).
+    public internal(set) var remoteAddress: String
+    /// The address of the socket's other end: the client, or a proxy.
+    public let peerAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.webSocket = .init()
-        self.remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        self.peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        self.remoteAddress = peerAddress
     }
 
     public var maxUploadSize: Int { WireLimits.maxHTTPBodyBytes }

@@ -41,6 +41,14 @@ extension AppDatabase: StationAccessRepository {
         }
     }
 
+    public func revokeCoDJ(stationID: StationID, personID: String) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE stationMember SET role = ? WHERE stationID = ? AND personID = ? AND role = ?",
+                arguments: [StationRole.listener.rawValue, stationID, personID, StationRole.codj.rawValue])
+        }
+    }
+
     public func leave(stationID: StationID, personID: String) async throws {
         try await writer.write { db in
             try db.execute(

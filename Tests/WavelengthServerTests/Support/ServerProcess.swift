@@ -35,7 +35,8 @@ final class ServerProcess: Sendable {
     ) async throws -> (answer: Answer, exit: TerminationStatus) {
         let port = try freePort()
         let arguments =
-            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", "1", "--bcrypt-cost", "4"]
+            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", "1", "--bcrypt-cost", "4",
+             "--signups-per-hour", "100000", "--guests-per-hour", "100000"]
             + libraries.flatMap { ["--library", $0] }
         let outcome = try await Subprocess.run(
             ChildProcess.executable(atPath: try executable()),

@@ -24,6 +24,9 @@ struct TestServer {
             host: "127.0.0.1", port: 0, dataDirectory: data, libraryRoots: roots,
             webRoot: webRoot, pingInterval: pingInterval, demoLibrary: false, djGracePeriod: djGracePeriod,
             commitLead: commitLead, bcryptCost: 4)
+        // Every test client shares one address; tests of these limits set their own.
+        configuration.signupsPerHour = 100_000
+        configuration.guestsPerHour = 100_000
         configure(&configuration)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)

@@ -8,7 +8,8 @@ export const VISIBILITIES = [
   { value: "public", label: "Public", short: "Public", line: "On the dial for everyone: anyone can tune in." },
   { value: "unlisted", label: "Unlisted (link only)", short: "Link only", line: "Not on the dial; anyone with the station's link can listen." },
   { value: "code", label: "Code-protected", short: "Private", line: "Listeners type the frequency and the 6-digit access code." },
-  { value: "followers", label: "Followers only", short: "Followers", line: "People who follow you, and anyone you let in with a code or invite." },
+  // Following needs no approval, so this is a soft door: the words say so.
+  { value: "followers", label: "Anyone who follows you", short: "Followers", line: "Anyone with an account who taps Follow (no approval needed), and anyone you let in with a code or invite." },
   { value: "invite", label: "Invite only", short: "Invite only", line: "Only people who open an invite link you made." },
 ];
 

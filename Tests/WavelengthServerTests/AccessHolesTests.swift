@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WavelengthQR
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// Ways into a private station that were never meant to be there.
+@Suite("Access holes", .timeLimit(.minutes(3)))
+struct AccessHolesTests {
+    /// Revoking co-DJ from someone who never was one made them a listening
+    /// member of the private station.
+    @Test func revokingCoDJFromAStrangerGivesThemNothing() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let party = try await PrivateStationTests.party(client)
+            let stranger = try await client.signUp()
+            let revoked = try await client.send(
+                "/api/stations/\(party.station.id)/codjs/\(stranger.id)", .delete, as: party.host)
+            #expect(revoked.status == .ok)
+            #expect(try revoked.decode([MemberView].self).allSatisfy { $0.person.id != stranger.id })
+            #expect(try await client.send("/api/stations/\(party.station.id)", .get, as: stranger).status == .forbidden)
+
+            // A real co-DJ, revoked, goes back to listening.
+            let codj = try await client.signUp()
+            _ = try await client.send("/api/stations/\(party.station.id)/codjs/\(codj.id)", .put, as: party.host)
+            let back = try await client.send(
+                "/api/stations/\(party.station.id)/codjs/\(codj.id)", .delete, as: party.host
+            ).decode([MemberView].self)
+            #expect(back.first { $0.person.id == codj.id }?.role == .listener)
+        }
+    }
+
+    /// A socket opened while the station was public kept getting updates
+    /// after it became code-protected. Now who no longer qualifies is told
+    /// and closed; the owner and members stay.
+    @Test func goingPrivateClosesTheSocketsOfWhoNoLongerQualifies() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let host = try await client.signUp()
+            let created = try await client.send(
+                "/api/stations", .post, as: host, body: CreateStationRequest(name: "Open Mic", visibility: .public)
+            ).decode(CreateStationResponse.self).station
+            let path = "/api/stations/\(created.id)/live?v=1"
+            let stranger = try await client.signUp()
+            let anonymous = LiveClient(port: client.port!, path: path)
+            let signedIn = LiveClient(port: client.port!, path: path, token: stranger.token)
+            let owner = LiveClient(port: client.port!, path: path, token: host.token)
+            for socket in [anonymous, signedIn, owner] { _ = try await socket.snapshot() }
+
+            let patched = try await client.send(
+                "/api/stations/\(created.id)", .patch, as: host, body: StationSettingsPatch(visibility: .code))
+            #expect(patched.status == .ok)
+            for socket in [anonymous, signedIn] {
+                let error = try await socket.next { if case .error = $0 { true } else { false } }
+                #expect(error == .error(id: nil, code: "not_a_member", message: "This station is private now, and you are not one of its members."))
+                await socket.closed()
+            }
+            // The owner stays connected.
+            let stillHere = await owner.closeReason()
+            #expect(stillHere == nil)
+            owner.close()
+            await owner.closed()
+        }
+    }
+
+    /// `Host: evil.example` with `X-Forwarded-Proto: https` made a QR code
+    /// for https://evil.example/…: with `--public-url` the link is that, and
+    /// without it a client's `X-Forwarded-Proto` is not believed. The QR
+    /// code is compared with one drawn from the link it should hold.
+    @Test func invitesQRCodesUseThePublicURLAndTrustNoForwardedHeaders() async throws {
+        for publicURL in [String?.none, "https://radio.example.edu"] {
+            let server = try await TestServer.make { $0.publicURL = publicURL }
+            try await server.application().test(.router) { client in
+                let party = try await PrivateStationTests.party(client, visibility: .invite)
+                let invite = try await client.send(
+                    "/api/stations/\(party.station.id)/invites", .post, as: party.host,
+                    body: CreateInviteRequest(expiresInMinutes: 60)
+                ).decode(InviteCreated.self)
+                let svg = try await client.execute(
+                    uri: "/api/invites/\(invite.token)/qr.svg", method: .get,
+                    headers: [.init("X-Forwarded-Proto")!: "https"])
+                // A router test has no Host: the link falls back to localhost,
+                // and stays http, since no trusted proxy said otherwise.
+                let expectedLink = (publicURL ?? "http://localhost") + "/#/i/\(invite.token)"
+                let expected = try QRCode(text: expectedLink).svg(moduleSize: 8, title: "Invite to Party")
+                #expect(String(buffer: svg.body) == expected, "the QR code holds \(expectedLink)")
+            }
+        }
+    }
+
+    @Test func theClientBehindATrustedProxyIsTheLastUntrustedHop() {
+        let proxies: Set<String> = ["10.0.0.2", "10.0.0.3"]
+        #expect(ForwardedForMiddleware.client(forwardedFor: ["203.0.113.7"], trusted: proxies) == "203.0.113.7")
+        // A client can put anything on the left; the hop the proxy added is on the right.
+        #expect(
+            ForwardedForMiddleware.client(forwardedFor: ["1.1.1.1, 198.51.100.4, 10.0.0.3"], trusted: proxies)
+                == "198.51.100.4")
+        #expect(ForwardedForMiddleware.client(forwardedFor: ["10.0.0.2", "10.0.0.3"], trusted: proxies) == nil)
+        #expect(ForwardedForMiddleware.client(forwardedFor: [], trusted: proxies) == nil)
+    }
+}
