@@ -41,9 +41,7 @@ actor Transcoder {
     /// The most bytes the cache folder may hold.
     let cacheLimit: Int64
     private var inFlight: [String: Task<String, any Error>] = [:]
-    private var slots: FairQueue<String, UInt64>
-    private var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-    private var nextJob: UInt64 = 0
+    private let slots: FairSlots
     /// ffmpeg runs started, and the most ever running at once.
     private(set) var runs = 0
     private(set) var peakRunning = 0
@@ -56,7 +54,14 @@ actor Transcoder {
         self.cacheDirectory = cacheDirectory + "/transcoded"
         self.logger = logger
         self.cacheLimit = cacheLimit
-        self.slots = FairQueue(slots: slots, maxWaitingPerKey: maxWaitingPerClient, maxWaiting: maxWaiting)
+        self.slots = FairSlots(
+            slots: slots, maxWaitingPerClient: maxWaitingPerClient, maxWaiting: maxWaiting,
+            refusal: {
+                var error = APIError(
+                    .tooManyRequests, code: .busy, "The server is busy converting audio; try again in a few seconds.")
+                error.headers[.retryAfter] = "5"
+                return error
+            })
     }
 
     /// The path of the track in `target`'s format, transcoding it on first use
@@ -71,58 +76,49 @@ actor Transcoder {
             return output
         }
         if let running = inFlight[key] { return try await running.value }
-        try await admit(client)
-        let task = Task { [cacheDirectory, logger] in
-            try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-            let partial = output + ".partial"
-            try await Self.runFFmpeg(["-nostdin", "-v", "error", "-y", "-i", track.path, "-vn"] + target.ffmpegArguments + [partial])
-            // Rename is atomic, so a crash never leaves a half file under the real name.
-            guard rename(partial, output) == 0 else { throw LibraryError.generationFailed("could not move \(partial) into the cache") }
-            logger.info("Transcoded \(track.path) to \(target.rawValue)")
-            return output
+        let task = Task { [cacheDirectory, logger, slots] in
+            try await slots.run(for: client) {
+                // Counted inside the slot, before it is given back.
+                await self.started()
+                do {
+                    let path = try await Self.transcode(track, to: target, output: output, in: cacheDirectory)
+                    logger.info("Transcoded \(track.path) to \(target.rawValue)")
+                    await self.stopped()
+                    return path
+                } catch {
+                    await self.stopped()
+                    throw error
+                }
+            }
         }
         inFlight[key] = task
-        runs += 1
-        running += 1
-        peakRunning = max(peakRunning, running)
-        defer {
-            inFlight[key] = nil
-            running -= 1
-            release()
-        }
+        defer { inFlight[key] = nil }
         let path = try await task.value
         evictOverLimit(keeping: path)
         return path
     }
 
-    // MARK: Slots
-
-    private func admit(_ client: String) async throws {
-        nextJob &+= 1
-        let job = nextJob
-        switch slots.submit(job, for: client) {
-        case .start:
-            return
-        case .refused:
-            var error = APIError(
-                .tooManyRequests, code: .busy, "The server is busy converting audio; try again in a few seconds.")
-            error.headers[.retryAfter] = "5"
-            throw error
-        case .queued:
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { waiters[job] = $0 }
-            } onCancel: {
-                Task { await self.cancel(job, for: client) }
-            }
+    private static func transcode(_ track: TrackRecord, to target: Target, output: String, in cacheDirectory: String)
+        async throws -> String
+    {
+        try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        let partial = output + ".partial"
+        try await runFFmpeg(["-nostdin", "-v", "error", "-y", "-i", track.path, "-vn"] + target.ffmpegArguments + [partial])
+        // Rename is atomic, so a crash never leaves a half file under the real name.
+        guard rename(partial, output) == 0 else {
+            throw LibraryError.generationFailed("could not move \(partial) into the cache")
         }
+        return output
     }
 
-    private func release() {
-        if let next = slots.finished() { waiters.removeValue(forKey: next)?.resume() }
+    private func started() {
+        runs += 1
+        running += 1
+        peakRunning = max(peakRunning, running)
     }
 
-    private func cancel(_ job: UInt64, for client: String) {
-        if slots.cancel(job, for: client) { waiters.removeValue(forKey: job)?.resume(throwing: CancellationError()) }
+    private func stopped() {
+        running -= 1
     }
 
     // MARK: The cache
