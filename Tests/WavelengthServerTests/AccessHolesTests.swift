@@ -75,10 +75,7 @@ struct AccessHolesTests {
             let server = try await TestServer.make { $0.publicURL = publicURL }
             try await server.application().test(.router) { client in
                 let party = try await PrivateStationTests.party(client, visibility: .invite)
-                let invite = try await client.send(
-                    "/api/stations/\(party.station.id)/invites", .post, as: party.host,
-                    body: CreateInviteRequest(expiresInMinutes: 60)
-                ).decode(InviteCreated.self)
+                let invite = try await PrivateStationTests.invite(client, to: party)
                 let svg = try await client.execute(
                     uri: "/api/invites/\(invite.token)/qr.svg", method: .get,
                     headers: [.init("X-Forwarded-Proto")!: "https"])

@@ -53,10 +53,7 @@ struct GuessingLimitsTests {
         let server = try await TestServer.make()
         try await server.application().test(.router) { client in
             let party = try await PrivateStationTests.party(client, visibility: .invite)
-            let invite = try await client.send(
-                "/api/stations/\(party.station.id)/invites", .post, as: party.host,
-                body: CreateInviteRequest(expiresInMinutes: 60)
-            ).decode(InviteCreated.self)
+            let invite = try await PrivateStationTests.invite(client, to: party)
             var held = false
             var misses = 0
             while !held && misses < 200 {

@@ -24,6 +24,14 @@ struct PrivateStationTests {
         return Party(host: host, station: station, code: code)
     }
 
+    /// An hour-long invite to the party, made by its host.
+    static func invite(_ client: some TestClientProtocol, to party: Party) async throws -> InviteCreated {
+        try await client.send(
+            "/api/stations/\(party.station.id)/invites", .post, as: party.host,
+            body: CreateInviteRequest(expiresInMinutes: 60)
+        ).decode(InviteCreated.self)
+    }
+
     static func join(_ client: some TestClientProtocol, _ who: TestAccount?, frequency: String?, code: String?) async throws
         -> TestResponse
     {
