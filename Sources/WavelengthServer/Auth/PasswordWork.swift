@@ -15,12 +15,7 @@ struct PasswordWork: Sendable {
     init(slots: Int = System.coreCount, maxWaitingPerAddress: Int = 8, maxWaiting: Int = 256) {
         self.slots = FairSlots(
             slots: slots, maxWaitingPerClient: maxWaitingPerAddress, maxWaiting: maxWaiting,
-            refusal: {
-                var error = APIError(
-                    .tooManyRequests, code: .busy, "The server is busy checking passwords; try again in a few seconds.")
-                error.headers[.retryAfter] = "2"
-                return error
-            })
+            busy: "The server is busy checking passwords; try again in a few seconds.", retryAfterSeconds: 2)
     }
 
     /// Runs `work` for `address` when its turn comes.

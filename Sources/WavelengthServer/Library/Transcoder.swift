@@ -56,12 +56,7 @@ actor Transcoder {
         self.cacheLimit = cacheLimit
         self.slots = FairSlots(
             slots: slots, maxWaitingPerClient: maxWaitingPerClient, maxWaiting: maxWaiting,
-            refusal: {
-                var error = APIError(
-                    .tooManyRequests, code: .busy, "The server is busy converting audio; try again in a few seconds.")
-                error.headers[.retryAfter] = "5"
-                return error
-            })
+            busy: "The server is busy converting audio; try again in a few seconds.", retryAfterSeconds: 5)
     }
 
     /// The path of the track in `target`'s format, transcoding it on first use

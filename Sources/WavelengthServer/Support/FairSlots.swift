@@ -1,18 +1,21 @@
 import WavelengthCore
+import WavelengthWire
 
 /// A few slots of slow work (bcrypt, ffmpeg) shared fairly between clients:
 /// the pure `FairQueue` decides who goes next, this actor does the waiting.
-/// Too much waiting is refused at once with `refusal`, never queued without
-/// bound; a caller that goes away leaves the line.
+/// Too much waiting is refused at once (429 `busy` with `Retry-After`), never
+/// queued without bound; a caller that goes away leaves the line.
 actor FairSlots {
     private var queue: FairQueue<String, UInt64>
     private var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
     private var nextJob: UInt64 = 0
-    private let refusal: @Sendable () -> any Error
+    private let busyMessage: String
+    private let retryAfterSeconds: Int
 
-    init(slots: Int, maxWaitingPerClient: Int, maxWaiting: Int, refusal: @escaping @Sendable () -> any Error) {
+    init(slots: Int, maxWaitingPerClient: Int, maxWaiting: Int, busy message: String, retryAfterSeconds: Int) {
         queue = FairQueue(slots: slots, maxWaitingPerKey: maxWaitingPerClient, maxWaiting: maxWaiting)
-        self.refusal = refusal
+        busyMessage = message
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// Runs `work` in a slot, in `client`'s turn.
@@ -35,7 +38,9 @@ actor FairSlots {
         case .start:
             return
         case .refused:
-            throw refusal()
+            var error = APIError(.tooManyRequests, code: .busy, busyMessage)
+            error.headers[.retryAfter] = String(retryAfterSeconds)
+            throw error
         case .queued:
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { waiters[job] = $0 }
