@@ -28,7 +28,7 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         validateUTF8: true)
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
+        server: .http1WebSocketUpgradeAnsweringMalformedRequests(webSocketRouter: router, configuration: .init(ws: webSocket)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
         onServerRunning: { channel in
             logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")

@@ -73,4 +73,32 @@ struct WebHardeningTests {
             #expect(try await socket.closeCode() == 1007)
         }
     }
+
+    /// Before: a first request NIO could not parse got no answer at all, and
+    /// the connection stayed open (the WebSocket upgrade path only logged it).
+    @Test func malformedHTTPIsAnsweredAndTheConnectionClosed() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let port = client.port!
+            let cases: [(String, [UInt8])] = [
+                ("not HTTP", Array("GARBAGE\r\n\r\n".utf8)),
+                ("a header with no colon", Array("GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n".utf8)),
+                ("a Content-Length that is not a number", Array("POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n".utf8)),
+            ]
+            for (label, bytes) in cases {
+                let exchange = try await RawHTTP.send(bytes, port: port)
+                #expect(exchange.statusLine.hasPrefix("HTTP/1.1 400"), "\(label): \(exchange.answer)")
+                #expect(exchange.body.contains(#""code":"bad_request""#), "\(label): \(exchange.body)")
+                #expect(exchange.closed, "\(label): the connection was left open")
+            }
+            let huge = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n".utf8)
+            let tooLarge = try await RawHTTP.send(huge, port: port)
+            #expect(tooLarge.statusLine.hasPrefix("HTTP/1.1 431"), "\(tooLarge.answer)")
+            #expect(tooLarge.body.contains(#""code":"too_large""#))
+            #expect(tooLarge.closed)
+            // A good request on a fresh connection is still served.
+            let fine = try await RawHTTP.send(Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
+            #expect(fine.statusLine.hasPrefix("HTTP/1.1 200"), "\(fine.answer)")
+        }
+    }
 }

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+
+from helpers import wait_for
 
 PASSWORD = "correct horse battery"
 
@@ -157,10 +158,6 @@ def give_frequency(server, account: Account) -> str:
 # ---------------------------------------------------------------- browsers
 
 
-def wait_for(driver, condition, timeout: float = 10.0, message: str = ""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition, message)
-
-
 def session_person(driver) -> dict | None:
     return driver.execute_script(
         "const w = window.__wavelength; return w && w.session ? w.session.person : undefined;"
@@ -171,13 +168,13 @@ def log_in_browser(driver, server, account: Account, next_path: str | None = Non
     """Signs `driver` in through the web app's login form."""
     suffix = f"?next={next_path}" if next_path else ""
     driver.get(f"{_base(server)}/#/login{suffix}")
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#login-handle"), 10, "no login form")
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#login-handle"), "no login form")
     driver.find_element(By.CSS_SELECTOR, "#login-handle").send_keys(account.handle)
     driver.find_element(By.CSS_SELECTOR, "#login-password").send_keys(account.password, Keys.ENTER)
-    wait_for(driver, lambda d: (session_person(d) or {}).get("id") == account.id, 10,
+    wait_for(driver, lambda d: (session_person(d) or {}).get("id") == account.id,
              "the login form never signed in")
     wait_for(driver, lambda d: d.execute_script(
-        "return document.getElementById('account-link')?.dataset.state") == "user", 5)
+        "return document.getElementById('account-link')?.dataset.state") == "user")
 
 
 def make_browser_user(driver, server, handle: str | None = None, display_name: str | None = None) -> Account:

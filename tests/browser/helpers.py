@@ -4,6 +4,7 @@ moving focus with the keyboard alone."""
 
 from __future__ import annotations
 
+import os
 import time
 
 from selenium.common.exceptions import JavascriptException, StaleElementReferenceException
@@ -31,10 +32,16 @@ return Object.assign({}, s, {
 """
 
 
-def wait_for(driver, condition, timeout: float = 10.0, message: str = ""):
+# How long a test waits for something that should happen. Tests wait for
+# events, never for a deadline: this bound only turns a hang into a failure,
+# so it is far longer than anything takes even on a loaded machine (load 20).
+PATIENCE = float(os.environ.get("WAVELENGTH_TEST_PATIENCE", "90"))
+
+
+def wait_for(driver, condition, message: str = ""):
     """Polls condition(driver) until truthy (WebDriverWait, 50 ms steps)."""
     return WebDriverWait(
-        driver, timeout, poll_frequency=0.05,
+        driver, PATIENCE, poll_frequency=0.05,
         ignored_exceptions=(StaleElementReferenceException, JavascriptException),
     ).until(condition, message)
 
@@ -54,8 +61,8 @@ def is_playing(driver, entry_id: str | None = None) -> bool:
     )
 
 
-def wait_playing(driver, entry_id: str | None = None, timeout: float = 15.0) -> dict:
-    wait_for(driver, lambda d: is_playing(d, entry_id), timeout, f"audio never played entry {entry_id}")
+def wait_playing(driver, entry_id: str | None = None) -> dict:
+    wait_for(driver, lambda d: is_playing(d, entry_id), f"audio never played entry {entry_id}")
     return audio(driver)
 
 
@@ -89,7 +96,7 @@ def sync_samples(server, driver, station_id: str, count: int = 5) -> list[float]
     return samples
 
 
-def wait_in_sync(server, driver, station_id: str, limit_ms: float = 250, timeout: float = 10) -> list[float]:
+def wait_in_sync(server, driver, station_id: str, limit_ms: float = 250) -> list[float]:
     """Waits until five back-to-back samples are all within limit_ms."""
     result: dict = {}
 
@@ -99,7 +106,7 @@ def wait_in_sync(server, driver, station_id: str, limit_ms: float = 250, timeout
         return len(samples) == 5 and all(abs(s) < limit_ms for s in samples)
 
     try:
-        wait_for(driver, check, timeout)
+        wait_for(driver, check)
     except Exception as error:
         raise AssertionError(f"not within {limit_ms} ms of the timeline: {result.get('samples')}") from error
     return result["samples"]

@@ -101,11 +101,11 @@ def test_sign_up_lands_on_your_booth_then_sign_out_and_in(demo_server, browser, 
     find(d, "#signup-handle").send_keys(Keys.ENTER)
 
     # Your own station, with the DJ booth.
-    wait_for(d, lambda d: (session_person(d) or {}).get("handle") == handle, 10)
+    wait_for(d, lambda d: (session_person(d) or {}).get("handle") == handle)
     me = session_person(d)
     assert me["kind"] == "user" and me["displayName"] == "Ana Lima" and me["stationID"]
     wait_for(d, lambda d: d.execute_script("return location.hash") == f"#/station/{me['stationID']}")
-    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"), 15,
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"),
              "signing up didn't open your booth")
     shot(d, "own-booth")
 
@@ -174,7 +174,7 @@ def test_follow_a_friend_and_see_them_go_on_the_air(demo_server, browser, shot):
     assert button.text.strip() == "Follow"
     button.click()
     wait_for(d, lambda d: find(d, f"{row} .btn-follow").get_attribute("aria-pressed") == "true")
-    wait_for(d, lambda d: profile(demo_server, b.id, a.token)["youFollow"] is True, 5)
+    wait_for(d, lambda d: profile(demo_server, b.id, a.token)["youFollow"] is True)
     wait_for(d, lambda d: "1 follower" in (text_of(d, f"{row} .friend-counts") or ""))
     assert find(d, f"{row} .btn-follow").text.strip() == "Following"
     shot(d, "people-following")
@@ -182,7 +182,7 @@ def test_follow_a_friend_and_see_them_go_on_the_air(demo_server, browser, shot):
     # Bea's station is quiet: "Friends, quiet".
     find(d, ".app-nav a[href='#/']").click()
     wait_for(d, dial_ready)
-    wait_for(d, lambda d: section_of(d, b.station_id) == "following-quiet", 10)
+    wait_for(d, lambda d: section_of(d, b.station_id) == "following-quiet")
     assert text_of(d, "#list-friends-quiet") == "Friends, quiet"
     assert section_kinds(d)[0] == "own"
     wait_for(d, needle_settled)
@@ -191,7 +191,7 @@ def test_follow_a_friend_and_see_them_go_on_the_air(demo_server, browser, shot):
     # Someone tunes in to Bea's station: on Alma's dial it moves up to
     # "Friends on the air", above the quiet friends.
     with LiveListener(demo_server, b.station_id):
-        wait_for(d, lambda d: section_of(d, b.station_id) == "following-live", 15,
+        wait_for(d, lambda d: section_of(d, b.station_id) == "following-live",
                  "the friend's station never moved to Friends on the air")
         kinds = section_kinds(d)
         assert kinds.index("following-live") < kinds.index("following-quiet") if "following-quiet" in kinds else True
@@ -207,7 +207,7 @@ def test_follow_a_friend_and_see_them_go_on_the_air(demo_server, browser, shot):
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".profile-action .btn-follow[aria-pressed='true']"))
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, f".profile-list .friend-row[data-person-id='{a.id}']"))
     find(d, ".profile-action .btn-follow").click()
-    wait_for(d, lambda d: profile(demo_server, b.id, a.token)["youFollow"] is False, 5)
+    wait_for(d, lambda d: profile(demo_server, b.id, a.token)["youFollow"] is False)
     wait_for(d, lambda d: not d.find_elements(By.CSS_SELECTOR, f".profile-list .friend-row[data-person-id='{a.id}']"))
 
 
@@ -247,7 +247,7 @@ def test_claim_a_station_with_an_owner_key(browser, shot, tmp_path):
         shot(d, "claim-form")
         find(d, ".claim-form button[type=submit]").click()
         wait_for(d, lambda d: d.execute_script("return location.hash") == f"#/station/{station_id}")
-        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"), 15)
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"))
         access = server.get(f"/api/stations/{station_id}/access", token=owner.token)
         assert access["role"] == "owner", access
         # The key is void now: nobody else can claim with it.
@@ -288,8 +288,8 @@ def test_account_screens(demo_server, browser, shot, size):
     with LiveListener(demo_server, live_friend.station_id), LiveListener(demo_server, stranger.station_id):
         d.get(f"{demo_server.base}/#/")
         wait_for(d, dial_ready)
-        wait_for(d, lambda d: section_of(d, live_friend.station_id) == "following-live", 15)
-        wait_for(d, lambda d: section_of(d, stranger.station_id) == "discover", 15)
+        wait_for(d, lambda d: section_of(d, live_friend.station_id) == "following-live")
+        wait_for(d, lambda d: section_of(d, stranger.station_id) == "discover")
         kinds = section_kinds(d)
         assert kinds[:3] == ["own", "following-live", "following-quiet"], kinds
         # Then strangers on the air, and last the quiet public stations.
@@ -410,7 +410,7 @@ def test_a_guest_creates_an_account_and_stays_the_same_person(demo_server, brows
     type_into(d, "#signup-password", PASSWORD)
     shot(d, "guest-signup")
     find(d, "#signup-password").send_keys(Keys.ENTER)
-    wait_for(d, lambda d: (session_person(d) or {}).get("kind") == "user", 10)
+    wait_for(d, lambda d: (session_person(d) or {}).get("kind") == "user")
     me = session_person(d)
     assert me["id"] == guest_person["id"] and me["handle"] == handle, (me, guest_person)
     wait_for(d, lambda d: d.execute_script("return location.hash") == f"#/station/{me['stationID']}")

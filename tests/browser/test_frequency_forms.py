@@ -64,7 +64,7 @@ def test_a_guest_joins_a_station_on_a_two_decimal_frequency(full_band, browser):
     find(d, "#join-name").send_keys("Fine Tuner")
     find(d, "#join-code").send_keys(Keys.ENTER)
     wait_for(
-        d, lambda d: screen_station_id(d) == station["id"], 15,
+        d, lambda d: screen_station_id(d) == station["id"],
         f"never tuned in to {code['frequency']}: "
         + str(d.execute_script("return document.querySelector('.join-screen .form-error, .join-screen [role=alert]')?.textContent")),
     )
@@ -77,4 +77,4 @@ def test_the_dial_tunes_to_a_two_decimal_frequency_typed_with_a_comma(full_band,
     d.get(f"{server.base}/#/")
     wait_for(d, lambda d: d.execute_script("return document.querySelector('.dial-screen')?.dataset.state") == "ready")
     find(d, "#tune-frequency").send_keys(station["frequency"].replace(".", ","), Keys.ENTER)
-    wait_for(d, lambda d: screen_station_id(d) == station["id"], 15, f"never tuned in to {station['frequency']}")
+    wait_for(d, lambda d: screen_station_id(d) == station["id"], f"never tuned in to {station['frequency']}")

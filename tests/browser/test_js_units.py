@@ -80,7 +80,7 @@ def run_js_tests(driver, js_root: Path) -> list[dict]:
     with StaticServer(js_root) as server:
         driver.get(f"{server.base}/tests/runner.html")
         done = lambda d: d.execute_script("return (window.__jsTests && window.__jsTests.done) || (window.__jsErrors || []).length > 0")
-        wait_for(driver, done, 60, "the JS test runner never finished")
+        wait_for(driver, done, "the JS test runner never finished")
         state = driver.execute_script("return {tests: window.__jsTests || null, errors: window.__jsErrors || []}")
     if state["tests"] is None:
         pytest.fail("the JS test runner failed to start:\n" + "\n".join(state["errors"]))

@@ -57,7 +57,7 @@ def test_keyboard_only_dial_add_and_skip(demo_server, browser, shot):
     focused = tab_to(d, lambda f: f.get("trackId") == pick["id"] and "btn-toggle" in (f.get("cls") or ""))
     assert has_focus_ring(focused), focused
     press(d, Keys.SPACE)
-    wait_for(d, lambda d: d.execute_script("return document.activeElement.getAttribute('aria-pressed')") == "true", 3)
+    wait_for(d, lambda d: d.execute_script("return document.activeElement.getAttribute('aria-pressed')") == "true")
     upnext = demo_server.timeline(station["id"])["upNext"]
     assert upnext[0]["track"]["id"] == pick["id"]
     shot(d, "booth-added-by-keyboard")
@@ -69,8 +69,8 @@ def test_keyboard_only_dial_add_and_skip(demo_server, browser, shot):
     focused = tab_to(d, lambda f: "btn-skip" in (f.get("cls") or ""))
     assert has_focus_ring(focused), focused
     press(d, Keys.ENTER)
-    wait_for(d, lambda d: demo_server.timeline(station["id"])["current"]["track"]["id"] == pick["id"], 5)
+    wait_for(d, lambda d: demo_server.timeline(station["id"])["current"]["track"]["id"] == pick["id"])
     entry = demo_server.timeline(station["id"])["current"]
-    wait_playing(d, entry["id"], timeout=5)
+    wait_playing(d, entry["id"])
     wait_for(d, lambda d: text_of(d, ".np-title") == pick["title"])
     shot(d, "booth-after-keyboard-skip")

@@ -11,8 +11,8 @@ from helpers import assert_fits, wait_for
 WIDTHS = [360, 390, 768, 1024, 1440]
 
 
-def screen_ready(driver, selector: str, timeout: float = 20):
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector), timeout, f"{selector} never showed")
+def screen_ready(driver, selector: str):
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector), f"{selector} never showed")
 
 
 @pytest.mark.parametrize("width", WIDTHS, ids=[f"{w}px" for w in WIDTHS])

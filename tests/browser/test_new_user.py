@@ -28,7 +28,7 @@ def overlap(a, b) -> bool:
 def booth(driver, server, display_name="Booth Owner"):
     owner = make_browser_user(driver, server, display_name=display_name)
     driver.get(f"{server.base}/#/station/{owner.station_id}")
-    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready']"), 20)
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready']"))
     return owner
 
 
@@ -41,7 +41,7 @@ def test_an_album_with_spaces_in_its_name_lists_its_songs(demo_server, browser, 
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".album-tile"))
     tile = next(t for t in d.find_elements(By.CSS_SELECTOR, ".album-tile") if "Fjord Loops" in t.text)
     tile.click()
-    wait_for(d, lambda d: "song" in (text_of(d, ".lib-status") or ""), 10)
+    wait_for(d, lambda d: "song" in (text_of(d, ".lib-status") or ""))
     titles = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".track-list .track-title")]
     assert sorted(titles) == ["Fjord Loop", "Ålesund Drift"], titles
     assert text_of(d, ".lib-status").startswith("2 songs")
@@ -55,7 +55,7 @@ def test_going_code_protected_makes_a_code_at_once_and_keeps_the_frequency(demo_
     owner = make_browser_user(d, demo_server, display_name="Code Party")
     frequency = give_frequency(demo_server, owner)
     d.get(f"{demo_server.base}/#/station/{owner.station_id}/settings")
-    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".settings-screen[data-state='ready']"), 20)
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".settings-screen[data-state='ready']"))
     panel = find(d, ".dial-panel")
     wait_for(d, lambda d: panel.get_attribute("data-frequency") == frequency)
     # Public: nothing to change but the frequency, so no "Change code".
@@ -65,7 +65,7 @@ def test_going_code_protected_makes_a_code_at_once_and_keeps_the_frequency(demo_
     d.execute_script("document.querySelector('label[for=vis-code]').scrollIntoView({block: 'center'})")
     find(d, "label[for='vis-code']").click()
     find(d, ".station-form button[type='submit']").click()
-    wait_for(d, lambda d: re.fullmatch(r"\d{6}", panel.get_attribute("data-access-code") or ""), 10,
+    wait_for(d, lambda d: re.fullmatch(r"\d{6}", panel.get_attribute("data-access-code") or ""),
              "no access code after choosing code-protected")
     assert panel.get_attribute("data-frequency") == frequency, "the frequency changed"
     code = demo_server.get(f"/api/stations/{owner.station_id}/code", token=owner.token)
@@ -156,7 +156,7 @@ def test_hold_then_go_puts_the_track_in_just_played_once(tone_server, browser, s
     assert title not in history_titles(d)
 
     tone_server.skip(sid, owner.token, playing["current"]["id"])
-    wait_for(d, lambda d: title in history_titles(d), 10)
+    wait_for(d, lambda d: title in history_titles(d))
     history = tone_server.timeline(sid)["history"]
     assert [e["track"]["title"] for e in history].count(title) == 1, history
     assert history_titles(d).count(title) == 1, history_titles(d)
@@ -169,7 +169,7 @@ def test_the_owner_adds_a_codj_by_handle(demo_server, browser, shot):
     owner = make_browser_user(d, demo_server, display_name="Host")
     friend = demo_server.signup(display_name="Friend Not Here Yet")
     d.get(f"{demo_server.base}/#/station/{owner.station_id}/settings")
-    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".settings-screen[data-state='ready']"), 20)
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".settings-screen[data-state='ready']"))
     field = find(d, "#codj-handle")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
     field.send_keys("@nobody_" + friend.handle[:8])
@@ -179,7 +179,7 @@ def test_the_owner_adds_a_codj_by_handle(demo_server, browser, shot):
     field.send_keys("@" + friend.handle)
     find(d, ".codj-form button[type='submit']").click()
     row = f".person-row[data-person-id='{friend.id}']"
-    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, row) and find(d, row).get_attribute("data-role") == "codj", 10)
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, row) and find(d, row).get_attribute("data-role") == "codj")
     assert demo_server.get(f"/api/stations/{owner.station_id}/access", token=friend.token)["role"] == "codj"
     shot(d, "codj")
 
@@ -198,14 +198,14 @@ def test_a_library_row_opens_the_track_and_a_dj_adds_it(demo_server, browser, sh
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.track-dialog[open]"))
     assert text_of(d, ".track-detail-title") == "Café Nocturne"
     assert text_of(d, ".track-detail-artist") == "Aurora Vale"
-    wait_for(d, lambda d: "Lights are low in the café" in (text_of(d, ".track-lyrics") or ""), 10)
+    wait_for(d, lambda d: "Lights are low in the café" in (text_of(d, ".track-lyrics") or ""))
     assert "[00:" not in text_of(d, ".track-lyrics")
     wait_for(d, lambda d: d.execute_script(
         "const i = document.querySelector('.track-dialog .art img'); return !!i && i.complete && i.naturalWidth > 0"))
     assert "mp3" in text_of(d, ".track-facts").lower()
     shot(d, "track-details")
     find(d, ".btn-add-track").click()
-    wait_for(d, lambda d: "Added" in (text_of(d, ".track-status") or ""), 10)
+    wait_for(d, lambda d: "Added" in (text_of(d, ".track-status") or ""))
     # A quiet station plays a DJ's pick at once; one on the air queues it.
     timeline = demo_server.timeline(owner.station_id)
     scheduled = [e["track"]["id"] for e in [timeline.get("current"), *timeline["upNext"]] if e]
@@ -215,7 +215,7 @@ def test_a_library_row_opens_the_track_and_a_dj_adds_it(demo_server, browser, sh
 
     # In the booth, the same from search: the row's toggle follows.
     d.get(f"{demo_server.base}/#/station/{owner.station_id}/add")
-    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready']"), 20)
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready']"))
     search = find(d, ".add-col .input-search")
     wait_for(d, lambda d: search.is_displayed())
     taken = {e["track"]["id"] for e in demo_server.timeline(owner.station_id)["upNext"]}
@@ -229,7 +229,7 @@ def test_a_library_row_opens_the_track_and_a_dj_adds_it(demo_server, browser, sh
     find(d, opener).click()
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog.track-dialog[open] .btn-add-track"))
     find(d, ".btn-add-track").click()
-    wait_for(d, lambda d: find(d, ".btn-add-track").get_attribute("aria-pressed") == "true", 10)
+    wait_for(d, lambda d: find(d, ".btn-add-track").get_attribute("aria-pressed") == "true")
     toggle = f".add-col .btn-toggle[data-track-id='{pick['id']}']"
     wait_for(d, lambda d: find(d, toggle).get_attribute("aria-pressed") == "true")
 
@@ -239,7 +239,7 @@ def test_phone_wording_and_layout(demo_server, browser, shot):
     d = browser((360, 780))
     owner = make_browser_user(d, demo_server, display_name="Wavelength Nights")
     d.get(f"{demo_server.base}/#/station/{owner.station_id}")
-    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready']"), 20)
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready']"))
 
     # The station's name is shown whole, not cut to "Wave…".
     name = d.execute_script(

@@ -196,7 +196,7 @@ def test_guest_joins_a_code_protected_station_and_cannot_dj(demo_server, browser
     click(d, ".btn-join")
 
     # Tuned in: the listener screen is playing, in sync, with no booth.
-    wait_for(d, lambda d: (station_screen(d) or {}).get("id") == station["id"], 10, "never reached the station")
+    wait_for(d, lambda d: (station_screen(d) or {}).get("id") == station["id"], "never reached the station")
     wait_playing(d)
     wait_for(d, lambda d: (station_screen(d) or {}).get("state") == "ready")
     assert station_screen(d)["role"] == "listener"
@@ -216,7 +216,7 @@ def test_guest_joins_a_code_protected_station_and_cannot_dj(demo_server, browser
     other = browser(PHONE)
     other.get(f"{demo_server.base}/#/station/{station['id']}")
     wait_for(other, lambda d: "Basement Party is private" in (text_of(d, ".station-over") or "")
-             or "This station is private" in (text_of(d, ".station-over") or ""), 10)
+             or "This station is private" in (text_of(d, ".station-over") or ""))
     assert other.find_element(By.CSS_SELECTOR, ".station-over a[href='#/join']")
     assert audio(other)["paused"]
 
@@ -234,7 +234,7 @@ def test_host_settings_visibility_code_rotation_and_invite(demo_server, browser,
     # The host signs in with the login form and lands on the settings.
     d = browser(PHONE)
     log_in(d, demo_server, host, f"/station/{sid}/settings")
-    wait_for(d, settings_ready, 15, "the settings never loaded")
+    wait_for(d, settings_ready, "the settings never loaded")
     assert d.execute_script("return document.querySelector('.settings-screen').dataset.role") == "owner"
     readout = lambda d: d.execute_script(
         "const p = document.querySelector('.dial-panel'); return p ? [p.dataset.frequency, p.dataset.accessCode] : null;")
@@ -247,7 +247,7 @@ def test_host_settings_visibility_code_rotation_and_invite(demo_server, browser,
     # Rotate the code, expiring in a day: the old code stops working.
     Select(find(d, "#code-expiry")).select_by_value("1440")
     click(d, ".code-tools .btn")
-    wait_for(d, lambda d: readout(d)[1] and readout(d) != [code["frequency"], code["accessCode"]], 5)
+    wait_for(d, lambda d: readout(d)[1] and readout(d) != [code["frequency"], code["accessCode"]])
     new_frequency, new_code = readout(d)
     server_code = ok(call(demo_server, "GET", f"/api/stations/{sid}/code", token=host.token))
     assert [server_code["frequency"], server_code["accessCode"]] == [new_frequency, new_code]
@@ -262,15 +262,15 @@ def test_host_settings_visibility_code_rotation_and_invite(demo_server, browser,
     # Change who can listen: invite only.
     click(d, "label[for='vis-invite']")
     click(d, ".station-form button[type='submit']")
-    wait_for(d, lambda d: "Saved" in (text_of(d, "#station-status") or ""), 5)
+    wait_for(d, lambda d: "Saved" in (text_of(d, "#station-status") or ""))
     assert ok(call(demo_server, "GET", f"/api/stations/{sid}", token=host.token))["visibility"] == "invite"
     assert d.execute_script("return document.querySelector('.settings-screen').dataset.visibility") == "invite"
 
     # An invite link with a QR code that loads, a PNG and a share button.
     click(d, ".invite-form button[type='submit']")
-    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".invite-card img.qr-img"), 5)
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".invite-card img.qr-img"))
     wait_for(d, lambda d: d.execute_script(
-        "const i = document.querySelector('.invite-card img.qr-img'); return i.complete && i.naturalWidth > 0;"), 5,
+        "const i = document.querySelector('.invite-card img.qr-img'); return i.complete && i.naturalWidth > 0;"),
         "the invite's QR code never loaded")
     img = find(d, ".invite-card img.qr-img")
     assert img.get_attribute("alt") == "QR code for the invite link"
@@ -284,40 +284,40 @@ def test_host_settings_visibility_code_rotation_and_invite(demo_server, browser,
         "window.__copied = null; Object.defineProperty(navigator, 'share', {value: undefined, configurable: true});"
         "navigator.clipboard.writeText = (t) => { window.__copied = t; return Promise.resolve(); };")
     click(d, ".btn-share")
-    wait_for(d, lambda d: d.execute_script("return window.__copied") == link, 3)
-    wait_for(d, lambda d: "Link copied" in (text_of(d, "#toasts") or ""), 3)
+    wait_for(d, lambda d: d.execute_script("return window.__copied") == link)
+    wait_for(d, lambda d: "Link copied" in (text_of(d, "#toasts") or ""))
     d.execute_script("document.querySelector('.invite-card').scrollIntoView()")
     shot(d, "settings-invite")
 
     # A second guest opens the link, sees the station and tunes in.
     g = browser(PHONE)
     g.get(link)
-    wait_for(g, lambda g: g.execute_script("return document.querySelector('.invite-screen')?.dataset.state") == "ready", 10)
+    wait_for(g, lambda g: g.execute_script("return document.querySelector('.invite-screen')?.dataset.state") == "ready")
     assert text_of(g, ".invite-screen .readout-name") == "Rooftop Radio"
     assert "Settings Host" in text_of(g, ".invite-owner")
     type_into(g, "#invite-name", "Second Guest")
     shot(g, "invite")
     click(g, ".invite-screen .btn-join")
-    wait_for(g, lambda g: (station_screen(g) or {}).get("id") == sid, 10)
+    wait_for(g, lambda g: (station_screen(g) or {}).get("id") == sid)
     wait_playing(g)
     assert booth_controls(g) == []
 
     # The host's people list shows them, connected.
     row = "[data-person-id] .person-name"
-    wait_for(d, lambda d: any("Second Guest" in e.text for e in d.find_elements(By.CSS_SELECTOR, row)), 10)
+    wait_for(d, lambda d: any("Second Guest" in e.text for e in d.find_elements(By.CSS_SELECTOR, row)))
     wait_for(d, lambda d: d.execute_script(
         "return [...document.querySelectorAll('.person-row')].some(r => r.textContent.includes('Second Guest')"
-        " && r.dataset.connected === 'true')"), 10)
+        " && r.dataset.connected === 'true')"))
     uses = ok(call(demo_server, "GET", f"/api/stations/{sid}/invites", token=host.token))
     assert uses[0]["uses"] >= 1
 
     # Revoked, the link says so clearly.
     click(d, ".invite-row [data-action='revoke']")
-    wait_for(d, lambda d: not d.find_elements(By.CSS_SELECTOR, ".invite-card"), 5)
-    wait_for(d, lambda d: "Revoked" in (text_of(d, ".invite-row") or ""), 5)
+    wait_for(d, lambda d: not d.find_elements(By.CSS_SELECTOR, ".invite-card"))
+    wait_for(d, lambda d: "Revoked" in (text_of(d, ".invite-row") or ""))
     late_comer = browser(PHONE)
     late_comer.get(link)
-    wait_for(late_comer, lambda d: d.execute_script("return document.querySelector('.invite-screen')?.dataset.state") == "invalid", 10)
+    wait_for(late_comer, lambda d: d.execute_script("return document.querySelector('.invite-screen')?.dataset.state") == "invalid")
     assert "expired or was revoked" in text_of(late_comer, ".invite-invalid")
 
 
@@ -333,12 +333,12 @@ def test_a_guest_who_fumbles_the_code_waits_and_the_guest_beside_them_joins(brow
 
         d = browser(PHONE)
         join_by_code(d, server, code["frequency"], wrong[0], "Fumbler")
-        wait_for(d, lambda d: tries(d) == 1, 30)
+        wait_for(d, lambda d: tries(d) == 1)
         for attempt in range(1, PERSON_LIMIT + 1):
             if attempt > 1:
                 type_into(d, "#join-code", wrong[attempt % len(wrong)])
                 find(d, "#join-code").send_keys(Keys.ENTER)
-                wait_for(d, lambda d: tries(d) == attempt, 30)
+                wait_for(d, lambda d: tries(d) == attempt)
             error = join_error(d)
             assert error["code"] == "wrong_code", f"try {attempt}: {error}"
             assert error["text"], "a refused code is explained"
@@ -347,7 +347,7 @@ def test_a_guest_who_fumbles_the_code_waits_and_the_guest_beside_them_joins(brow
         # The next try waits, even with the right code, and says for how long.
         type_into(d, "#join-code", right)
         find(d, "#join-code").send_keys(Keys.ENTER)
-        wait_for(d, lambda d: tries(d) == PERSON_LIMIT + 1, 30)
+        wait_for(d, lambda d: tries(d) == PERSON_LIMIT + 1)
         error = join_error(d)
         assert error["code"] == "locked_out", error
         assert "Try again in" in error["text"], error
@@ -359,7 +359,7 @@ def test_a_guest_who_fumbles_the_code_waits_and_the_guest_beside_them_joins(brow
         # minutes, and a party behind one NAT with it.)
         friend = browser(PHONE)
         join_by_code(friend, server, code["frequency"], right, "Friend")
-        wait_for(friend, lambda d: (station_screen(d) or {}).get("id") == station["id"], 20)
+        wait_for(friend, lambda d: (station_screen(d) or {}).get("id") == station["id"])
         shot(friend, "friend-joined")
     finally:
         server.stop()

@@ -30,26 +30,26 @@ def test_page_recovers_when_the_server_restarts(browser, shot, tmp_path):
         shot(d, "before-restart")
 
         server.stop()
-        wait_for(d, lambda d: audio(d)["connection"] == "reconnecting", 15)
+        wait_for(d, lambda d: audio(d)["connection"] == "reconnecting")
         banner = text_of(d, ".signal-banner")
         assert "Reconnecting" in banner
         shot(d, "reconnecting")
 
         server.start()  # the same port and data folder
-        wait_for(d, lambda d: audio(d)["connection"] == "live", 30, "the page never reconnected")
+        wait_for(d, lambda d: audio(d)["connection"] == "live", "the page never reconnected")
         # Same page: no reload happened.
         assert d.execute_script("return window.__wavelengthBoot") == boot
         assert d.execute_script("return performance.getEntriesByType('navigation').length") == 1
         assert not text_of(d, ".signal-banner")
         wait_playing(d)
-        wait_in_sync(server, d, station_id, timeout=15)
+        wait_in_sync(server, d, station_id)
 
         # The new connection is live: a change made now reaches the page.
         timeline = server.timeline(station_id)
         taken = {timeline["current"]["track"]["id"], *(e["track"]["id"] for e in timeline["upNext"])}
         pick = next(t for t in server.tracks() if t["id"] not in taken)
         server.command(station_id, key, {"op": "queueNext", "trackID": pick["id"]})
-        wait_for(d, lambda d: pick["id"] in upnext_track_ids(d), 2)
+        wait_for(d, lambda d: pick["id"] in upnext_track_ids(d))
         shot(d, "after-restart")
     finally:
         server.stop()
@@ -71,7 +71,7 @@ def test_hostile_tags_render_as_text(tone_server, browser, shot):
     current = tone_server.timeline(station["id"])["current"]
     timeline = tone_server.skip(station["id"], key, current["id"])
     assert timeline["current"]["track"]["id"] == alert_track["id"]
-    wait_playing(d, timeline["current"]["id"], timeout=5)
+    wait_playing(d, timeline["current"]["id"])
 
     # Now playing and Up Next show the tags exactly, as text.
     wait_for(d, lambda d: text_of(d, ".np-title") == ALERT_TITLE)
@@ -133,26 +133,26 @@ def test_a_dj_command_pressed_offline_is_kept_and_sent_on_reconnect(browser, sho
         owner = make_browser_user(d, server, display_name="Offline DJ")
         sid = owner.station_id
         d.get(f"{server.base}/#/station/{sid}")
-        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready'] .btn-skip"), 20)
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready'] .btn-skip"))
         wait_playing(d)
         wait_for(d, lambda d: audio(d)["connection"] == "live")
         before = server.timeline(sid)["current"]
 
         server.stop()
-        wait_for(d, lambda d: audio(d)["connection"] == "reconnecting", 15)
+        wait_for(d, lambda d: audio(d)["connection"] == "reconnecting")
         wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".btn-skip").click() or True)
-        wait_for(d, lambda d: find(d, ".btn-skip").get_attribute("data-pending") == "true", 15,
+        wait_for(d, lambda d: find(d, ".btn-skip").get_attribute("data-pending") == "true",
                  "the skip pressed offline was not kept as pending")
         assert "waiting for the signal" in find(d, ".btn-skip").get_attribute("aria-label")
         shot(d, "skip-pending")
 
         server.start()  # the same port and data folder
         started = time.monotonic()
-        wait_for(d, lambda d: audio(d)["connection"] == "live", 30, "the page never reconnected")
+        wait_for(d, lambda d: audio(d)["connection"] == "live", "the page never reconnected")
         print(f"reconnected {time.monotonic() - started:.2f} s after the server answered /health")
-        wait_for(d, lambda d: (server.timeline(sid).get("current") or {}).get("id") != before["id"], 15,
+        wait_for(d, lambda d: (server.timeline(sid).get("current") or {}).get("id") != before["id"],
                  "the skip pressed offline was never applied")
-        wait_for(d, lambda d: find(d, ".btn-skip").get_attribute("data-pending") is None, 10)
+        wait_for(d, lambda d: find(d, ".btn-skip").get_attribute("data-pending") is None)
         # Cut short by the skip, not ended by itself during the outage.
         played = next(e for e in server.timeline(sid)["history"] if e["id"] == before["id"])
         assert played["durationMs"] < before["durationMs"], (played, before)

@@ -14,6 +14,7 @@ compared directly, since each is already referred to its own instant.
 import statistics
 import time
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from accounts_api import give_frequency, make_browser_user
@@ -53,6 +54,10 @@ def spread_samples(a, b, count=20, entry_id=None, gap=0.05):
     while len(by_wall) < count and attempts < count * 4:
         attempts += 1
         ra, rb = report(a), report(b)
+        if entry_id and by_wall and ra["entryID"] != entry_id and rb["entryID"] != entry_id:
+            # The entry is over in both pages: stop here, so a slow machine
+            # doesn't spend the next entry on samples that can't count.
+            break
         if ra["entryID"] != rb["entryID"] or (entry_id and ra["entryID"] != entry_id):
             time.sleep(gap)
             continue
@@ -88,6 +93,18 @@ def assert_on_boundary(a, b, entry):
               f"file offset {voice['fileOffset'] * 1000 - entry['offsetMs']:+.2f} ms off")
 
 
+def wait_heard(server, station_id, driver, entry, what):
+    """Waits until the page plays `entry` through Web Audio; if it never does,
+    the failure says what the page and the server were doing instead."""
+    try:
+        wait_for(driver, lambda d: web_audio_playing(d, entry["id"]))
+    except TimeoutException:
+        page = report(driver)
+        current = (server.timeline(station_id).get("current") or {}).get("id")
+        raise AssertionError(
+            f"{what}: waited for entry {entry['id']}; the server plays {current}, the page reports {page}") from None
+
+
 def web_audio_playing(driver, entry_id=None):
     r = report(driver)
     return (
@@ -104,10 +121,11 @@ def test_two_listeners_agree_through_a_skip_and_a_track_change(tone_server, brow
     a.get(f"{tone_server.base}/#/station/{station['id']}")
     b.get(f"{tone_server.base}/#/station/{station['id']}")
     for d in (a, b):
-        wait_for(d, web_audio_playing, 15, "Web Audio never started")
+        wait_for(d, web_audio_playing, "Web Audio never started")
         wait_for(d, lambda d: text_of(d, ".sync-mode") == "Sync: Web Audio")
-    # Let the clock estimate settle (probes 4 a second at first).
-    time.sleep(1.5)
+    # Let the clock estimate settle: six answered probes (4 a second at first).
+    for d in (a, b):
+        wait_for(d, lambda d: report(d)["probes"] >= 6, "the clock was never probed")
     assert_together(a, b, "mid-song")
     shot(a, "listener-web-audio")
 
@@ -115,20 +133,26 @@ def test_two_listeners_agree_through_a_skip_and_a_track_change(tone_server, brow
     # lead ahead, so both pages have the next audio ready and change over
     # at the same instant: the cut entry's own start.
     short = next(t for t in tone_server.tracks() if t["title"] == SHORT_TITLE)
+    long = next(t for t in tone_server.tracks() if t["title"] == "Long Tone")
+    # The 40 s tone after the 6 s one, so the track change below can't be
+    # over before a loaded machine gets round to looking for it.
+    # (The DJ's picks queue up in the order they were picked.)
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
+    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": long["id"]})
     current = tone_server.timeline(station["id"])["current"]
     timeline = tone_server.skip(station["id"], key, current["id"])
     short_entry, next_entry = timeline["current"], timeline["upNext"][0]
     assert short_entry["track"]["id"] == short["id"]
+    assert next_entry["track"]["id"] == long["id"]
     for d in (a, b):
-        wait_for(d, lambda d: web_audio_playing(d, short_entry["id"]), 5, "the skip didn't reach the page")
+        wait_heard(tone_server, station["id"], d, short_entry, "the skip didn't reach the page")
     assert_on_boundary(a, b, short_entry)
     assert_together(a, b, "after the skip", entry_id=short_entry["id"])
 
     # Nobody does anything: the track ends and the next starts in both, on
     # the boundary itself (prepared ahead, started at its server start).
     for d in (a, b):
-        wait_for(d, lambda d: web_audio_playing(d, next_entry["id"]), 12, "the next track didn't start")
+        wait_heard(tone_server, station["id"], d, next_entry, "the next track didn't start")
     assert_on_boundary(a, b, next_entry)
     assert_together(a, b, "after the track change", entry_id=next_entry["id"])
     shot(b, "after-track-change")
@@ -150,7 +174,7 @@ def test_tune_in_to_first_sound(demo_server, browser):
         field.clear()
         field.send_keys(station["frequency"])
         field.send_keys("\n")
-        r = wait_for(d, lambda d: (lambda r: r if r["mode"] == "webaudio" and r["positionMs"] is not None else None)(report(d)), 10)
+        r = wait_for(d, lambda d: (lambda r: r if r["mode"] == "webaudio" and r["positionMs"] is not None else None)(report(d)))
         # The sound started: a first-sound instant and a position heard.
         assert r["firstSoundMs"] is not None and r["firstSoundMs"] >= 0, r
         times.append(r["firstSoundMs"])
@@ -175,7 +199,7 @@ def test_basic_fallback_when_asked_or_without_web_audio(tone_server, browser, sh
         r = report(driver)
         return r if r["mode"] == "basic" and r["positionMs"] is not None else None
 
-    r = wait_for(d, positioned, 15, "basic mode never reported a playback position")
+    r = wait_for(d, positioned, "basic mode never reported a playback position")
     print(f"basic mode: {true_error(r):+.1f} ms from the station's position")
     assert d.execute_script("return !document.getElementById('wl-audio').paused")
     shot(d, "basic-mode")
@@ -200,8 +224,12 @@ def test_a_wrong_device_clock_is_corrected(tone_server, browser):
         "source": "window.__wavelengthClockFault = {offsetMs: 37, skewPpm: 50};"
     })
     d.get(f"{tone_server.base}/#/station/{station['id']}")
-    wait_for(d, web_audio_playing, 15)
-    time.sleep(2)
+    wait_for(d, web_audio_playing)
+    # Corrected, not ignored: the estimate comes nearer the injected 37 ms
+    # than to none. How near, and how fast, is a timing, measured by
+    # bench/sync_bench.py (a loaded machine only makes it take longer).
+    wait_for(d, lambda d: abs((report(d)["estimatedOffsetMs"] or 0) + 37) < 18.5,
+             f"the clock estimate never found the injected offset: {report(d)}")
     clock_errors, play_errors = [], []
     for _ in range(20):
         r = report(d)
@@ -212,9 +240,6 @@ def test_a_wrong_device_clock_is_corrected(tone_server, browser):
     r = report(d)
     print(f"injected +37 ms, +50 ppm: clock error p95 {p95(clock_errors):.2f} ms, "
           f"playback error p95 {p95(play_errors):.2f} ms, estimated offset {r['estimatedOffsetMs']:.2f} ms")
-    # Corrected, not ignored: the estimate is nearer the injected 37 ms than
-    # to none. How near is a timing, measured by bench/sync_bench.py.
-    assert abs(r["estimatedOffsetMs"] + 37) < 18.5, r
 
 
 def test_dj_holds_resumes_and_seeks_for_everyone(tone_server, browser, shot):
@@ -231,19 +256,19 @@ def test_dj_holds_resumes_and_seeks_for_everyone(tone_server, browser, shot):
     dj.get(f"{tone_server.base}/#/station/{station['id']}")
     wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-hold"))
     for d in (a, dj):
-        wait_for(d, web_audio_playing, 15)
+        wait_for(d, web_audio_playing)
     # The 40 s tone on the air, so a seek 10 s ahead stays within it.
     long = next(t for t in tone_server.tracks() if t["title"] == "Long Tone")
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": long["id"]})
     current = tone_server.timeline(station["id"])["current"]
     entry = tone_server.skip(station["id"], key, current["id"])["current"]
     for d in (a, dj):
-        wait_for(d, lambda d: web_audio_playing(d, entry["id"]), 5)
+        wait_for(d, lambda d: web_audio_playing(d, entry["id"]))
 
     find(dj, ".btn-hold").click()
-    wait_for(dj, lambda d: tone_server.timeline(station["id"]).get("pausedAt") is not None, 3)
+    wait_for(dj, lambda d: tone_server.timeline(station["id"]).get("pausedAt") is not None)
     for d in (a, dj):
-        wait_for(d, lambda d: (lambda r: r["state"] == "held" and r["positionMs"] is None)(report(d)), 3,
+        wait_for(d, lambda d: (lambda r: r["state"] == "held" and r["positionMs"] is None)(report(d)),
                  "a page kept playing while the DJ held the station")
     assert "paused the station" in text_of(a, ".art-overlay")
     assert find(dj, ".btn-hold").get_attribute("aria-pressed") == "true"
@@ -252,10 +277,10 @@ def test_dj_holds_resumes_and_seeks_for_everyone(tone_server, browser, shot):
 
     find(dj, ".btn-hold").click()
     timeline = wait_for(dj, lambda d: (lambda t: t if t.get("pausedAt") is None and t.get("current") else None)(
-        tone_server.timeline(station["id"])), 3)
+        tone_server.timeline(station["id"])))
     entry = timeline["current"]
     for d in (a, dj):
-        wait_for(d, lambda d: web_audio_playing(d, entry["id"]), 5, "a page didn't resume")
+        wait_for(d, lambda d: web_audio_playing(d, entry["id"]), "a page didn't resume")
     assert_on_boundary(a, dj, entry)
     assert_together(a, dj, "after resume", entry_id=entry["id"])
 
@@ -264,11 +289,11 @@ def test_dj_holds_resumes_and_seeks_for_everyone(tone_server, browser, shot):
     progress = find(dj, ".progress.is-seekable")
     progress.send_keys(Keys.ARROW_RIGHT)
     timeline = wait_for(dj, lambda d: (lambda t: t if t["current"]["id"] != before["id"] else None)(
-        tone_server.timeline(station["id"])), 3)
+        tone_server.timeline(station["id"])))
     sought = timeline["current"]
     assert sought["track"]["id"] == before["track"]["id"]
     for d in (a, dj):
-        wait_for(d, lambda d: web_audio_playing(d, sought["id"]), 5, "a page didn't follow the seek")
+        wait_for(d, lambda d: web_audio_playing(d, sought["id"]), "a page didn't follow the seek")
     r = report(a)
     assert r["positionMs"] >= sought["offsetMs"], r
     assert_together(a, dj, "after seek", entry_id=sought["id"])

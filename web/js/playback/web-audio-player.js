@@ -891,6 +891,8 @@ export class WebAudioPlayer extends PlayerBase {
       lastSwap: this.lastSwap || null,
       voices: this.voices.size,
       load: item ? item.timing || null : null,
+      // The current entry's audio: fetched and decoded yet, whole or a piece.
+      buffer: item ? { status: item.status, complete: Boolean(item.complete), base: item.base || 0 } : null,
       recentErrorsMs: this.errors.slice(-10).map((e) => e.errorMs),
       // When (server time) and where (file s) the current source started.
       voice: voice

@@ -24,8 +24,16 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
   let entries = [];
   let signature = "";
   let drag = null;
+  // An update that arrives mid-drag waits for the drop: redrawing the rows
+  // would pull the dragged row (and its pointer capture) out from under the
+  // finger, and the drop would be lost.
+  let deferred = null;
 
   function render(upcoming) {
+    if (drag) {
+      deferred = upcoming;
+      return;
+    }
     const next = `${upcoming.map((e) => `${e.id}@${e.start}`).join(",")}|${owner}`;
     if (next === signature) return;
     signature = next;
@@ -125,7 +133,7 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
     event.preventDefault();
     const rows = [...list.children];
     const rects = rows.map((r) => r.getBoundingClientRect());
-    drag = { item, index, target: index, startY: event.clientY, rows, rects, pointerId: event.pointerId };
+    drag = { item, index, entry: entries[index], target: index, startY: event.clientY, rows, rects, pointerId: event.pointerId };
     item.classList.add("is-dragging");
     list.classList.add("is-sorting");
     event.currentTarget.setPointerCapture(event.pointerId);
@@ -157,22 +165,28 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
   function endDrag(event) {
     event.currentTarget.removeEventListener("pointermove", moveDrag);
     if (!drag) return;
-    const { index, target, rows, item } = drag;
+    const { index, entry, target, rows, item } = drag;
     drag = null;
     list.classList.remove("is-sorting");
     item.classList.remove("is-dragging");
     for (const r of rows) r.style.transform = "";
+    const waiting = deferred;
+    deferred = null;
     if (target !== index) {
       // Show the new order at once; the server's update confirms it.
       const moved = rows[index];
       const ref = rows.filter((r) => r !== moved)[target];
       list.insertBefore(moved, ref || null);
-      const snapshot = entries;
-      Promise.resolve(onMove(entries[index], target)).catch(() => {
+      const snapshot = waiting || entries;
+      Promise.resolve(onMove(entry, target)).catch(() => {
         signature = "";
         render(snapshot);
       });
     }
+    // The server's next update (or its refusal) redraws in the right order;
+    // an update that came during the drag is drawn now, unless it is older
+    // than the move just sent, which the server's answer replaces anyway.
+    if (waiting && target === index) render(waiting);
   }
 
   /** Shows or hides the DJ's controls; the next render redraws the rows. */
@@ -184,6 +198,8 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
       drag.item.classList.remove("is-dragging");
       list.classList.remove("is-sorting");
       drag = null;
+      if (deferred) entries = deferred;
+      deferred = null;
     }
     signature = "";
     render(entries);

@@ -1,0 +1,178 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WavelengthClient
+import WavelengthCore
+import WavelengthWire
+
+/// A popular station: many listeners join one station over WebSockets, the
+/// server's memory is read per idle listener, then DJ updates are timed from
+/// the command to its arrival at every listener.
+///
+/// It starts its own `wavelength serve` (this binary) unless `--server` names
+/// one; only a server it started can have its memory read.
+struct BenchListeners: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listeners",
+        abstract: "Many listeners on one station: join time, server memory per listener, update fan-out latency.")
+
+    @Option(help: "How many listeners join the station.")
+    var listeners: Int = 10_000
+
+    @Option(help: "Handshakes in flight at once (a crowd arrives over time, not in one instant).")
+    var connecting: Int = 256
+
+    @Option(help: "How many DJ updates to time.")
+    var updates: Int = 5
+
+    @Option(help: "Use this running server (http://host:port) instead of starting one; memory is then not measured.")
+    var server: String?
+
+    @Option(help: "Give up on a phase (joining, an update) after this many seconds.")
+    var patience: Int = 120
+
+    func validate() throws {
+        guard (1...200_000).contains(listeners) else { throw ValidationError("--listeners must be 1…200000") }
+        guard (1...10_000).contains(connecting) else { throw ValidationError("--connecting must be 1…10000") }
+        guard (1...1_000).contains(updates) else { throw ValidationError("--updates must be 1…1000") }
+    }
+
+    func run() async throws {
+        let files = BenchMemory.raiseFileLimit()
+        if files < listeners + 256 {
+            print("warning: the open-file limit is \(files); \(listeners) listeners need more (ulimit -n)")
+        }
+        if let server {
+            try await measure(url: server, memory: { nil })
+        } else {
+            try await BenchServer.run { server in
+                try await measure(url: server.url, memory: { server.residentBytes() })
+            }
+        }
+    }
+
+    private func measure(url: String, memory: @Sendable () -> Int?) async throws {
+        let dj = try await BenchDJ.make(serverURL: url)
+        let wsURL = url.replacingOccurrences(of: "http://", with: "ws://") + "/api/stations/\(dj.stationID)/live?v=\(LiveProtocol.version)"
+        // One listener first puts the station on the air (the robot DJ fills it),
+        // so the memory baseline is a station that is playing.
+        let warmup = ListenerCrowd(url: wsURL, size: 1)
+        let warmupTask = Task { await warmup.run(connecting: 1) }
+        try await waitUntil(seconds: patience, "the first listener never joined") { warmup.snapshot()[0].joinedAt != nil }
+        let before = memory()
+        let clientBefore = BenchMemory.residentBytes()
+
+        let crowd = ListenerCrowd(url: wsURL, size: listeners)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let crowdTask = Task { await crowd.run(connecting: connecting) }
+        defer { crowdTask.cancel(); warmupTask.cancel() }
+        try await waitUntil(seconds: patience, "not every listener joined") {
+            crowd.snapshot().allSatisfy { $0.joinedAt != nil || $0.closed != nil }
+        }
+        let joined = crowd.snapshot()
+        let lastJoin = joined.compactMap(\.joinedAt).max() ?? started
+        let closedWhileJoining = joined.filter { $0.closed != nil }
+        print("joined:   \(joined.filter { $0.joinedAt != nil }.count) of \(listeners) in \(seconds(lastJoin - started)) s "
+            + "(\(connecting) handshakes in flight), \(closedWhileJoining.count) closed")
+        for reason in Set(closedWhileJoining.compactMap(\.closed)).prefix(5) { print("          closed: \(reason)") }
+
+        // Let the joins' listener-count messages (coalesced, one a second) go out.
+        try await Task.sleep(for: .seconds(3))
+        if let before, let after = memory() {
+            let perListener = Double(after - before) / Double(listeners)
+            print("memory:   server \(mb(before)) MB before, \(mb(after)) MB with \(listeners) idle listeners = "
+                + "\(String(format: "%.1f", perListener / 1024)) KB per listener")
+        }
+        if let clientBefore, let clientAfter = BenchMemory.residentBytes() {
+            print("          (this load generator: \(mb(clientAfter - clientBefore)) MB for its \(listeners) clients)")
+        }
+
+        var latencies: [Double] = []
+        var missed = 0
+        for round in 1...updates {
+            let sent = DispatchTime.now().uptimeNanoseconds
+            let revision = try await dj.queueSomething()
+            try? await waitUntil(seconds: patience, "") {
+                crowd.snapshot().allSatisfy { seen in seen.closed != nil || seen.updates.contains { $0.revision >= revision } }
+            }
+            var round_: [Double] = []
+            for seen in crowd.snapshot() where seen.closed == nil {
+                guard let arrival = seen.updates.first(where: { $0.revision >= revision })?.at else { missed += 1; continue }
+                round_.append(Double(arrival - sent) / 1_000_000)
+            }
+            round_.sort()
+            print("update \(round): reached \(round_.count) listeners, p50 \(ms(percentile(round_, 0.5))) ms, "
+                + "p99 \(ms(percentile(round_, 0.99))) ms, last \(ms(round_.last ?? .nan)) ms")
+            latencies += round_
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        latencies.sort()
+        let closedInAll = crowd.snapshot().filter { $0.closed != nil }.count
+        print("updates:  \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
+            + "p99 \(ms(percentile(latencies, 0.99))) ms, max \(ms(latencies.last ?? .nan)) ms; \(missed) missed")
+        print("closed:   \(closedInAll) of \(listeners) listeners by the end")
+    }
+
+    private func waitUntil(seconds: Int, _ failure: String, _ condition: @Sendable () -> Bool) async throws {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
+        while !condition() {
+            guard DispatchTime.now().uptimeNanoseconds < deadline else { throw BenchError(failure) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    private func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+    private func ms(_ value: Double) -> String { String(format: "%.1f", value) }
+    private func mb(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+    private func seconds(_ nanoseconds: UInt64) -> String { String(format: "%.2f", Double(nanoseconds) / 1e9) }
+}
+
+/// The bench's DJ: an account whose own station the listeners join, and who
+/// changes its timeline through the HTTP command route.
+struct BenchDJ: Sendable {
+    let serverURL: String
+    let stationID: String
+    let token: String
+    let trackIDs: [String]
+
+    static func make(serverURL: String) async throws -> BenchDJ {
+        let account = AccountClient(serverURL: serverURL)
+        let handle = "bench\(UInt32.random(in: 0...UInt32.max))"
+        let person = try await account.signUp(handle: handle, displayName: "Popular Station", password: "bench password")
+        guard let stationID = person.stationID, let token = await account.accessToken() else {
+            throw BenchError("the new account has no station or token")
+        }
+        struct Track: Decodable { var id: String }
+        let (_, body) = try await send(.GET, serverURL + "/api/library/tracks?limit=20", token: token)
+        let tracks = try JSONDecoder().decode([Track].self, from: body)
+        guard !tracks.isEmpty else { throw BenchError("the server's library is empty") }
+        return BenchDJ(serverURL: serverURL, stationID: stationID, token: token, trackIDs: tracks.map(\.id))
+    }
+
+    /// Queues a track next and answers the revision that made.
+    func queueSomething() async throws -> Int64 {
+        let request = CommandRequest(
+            id: "bench-\(UUID().uuidString)", command: .queueNext(trackID: trackIDs.randomElement()!))
+        let (status, body) = try await Self.send(
+            .POST, serverURL + "/api/stations/\(stationID)/commands", token: token, body: try JSONEncoder().encode(request))
+        guard status == .ok else { throw BenchError("the command was refused (\(status)): \(String(decoding: body, as: UTF8.self))") }
+        return try JSONDecoder().decode(CommandAck.self, from: body).revision
+    }
+
+    private static func send(_ method: HTTPMethod, _ url: String, token: String, body: Data? = nil) async throws -> (HTTPResponseStatus, Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return (response.status, Data(buffer: bytes))
+    }
+}

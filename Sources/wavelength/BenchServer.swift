@@ -1,0 +1,118 @@
+import Foundation
+import Subprocess
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `wavelength serve` child process for a benchmark: this same binary,
+/// its own temporary data folder, a free port and the demo library, with
+/// the per-address limits lifted (every bench client comes from 127.0.0.1).
+/// Its process id lets the benchmark read the server's memory.
+struct BenchServer: Sendable {
+    let url: String
+    let pid: Int32
+
+    /// Starts the server, runs `body` once it is on the air, then stops it
+    /// with SIGTERM and waits for it to exit.
+    static func run<Answer: Sendable>(
+        extraArguments: [String] = [], _ body: (BenchServer) async throws -> Answer
+    ) async throws -> Answer {
+        let folder = NSTemporaryDirectory() + "wavelength-bench-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let port = try freePort()
+        let arguments =
+            ["serve", "--data", folder, "--port", String(port), "--bcrypt-cost", "4",
+             "--signups-per-hour", "100000", "--guests-per-hour", "100000"] + extraArguments
+        let result = try await Subprocess.run(
+            .path(FilePath(try selfExecutable())),
+            arguments: Arguments(arguments),
+            input: .none,
+            output: .sequence,
+            error: .combinedWithOutput
+        ) { execution in
+            try await withThrowingTaskGroup(of: Void.self, returning: Answer.self) { group in
+                let (ready, readySignal) = AsyncStream<Void>.makeStream()
+                // Reads the log while the server runs, so it never blocks on a
+                // full pipe; the line "is on the air" means it listens.
+                group.addTask {
+                    for try await line in execution.standardOutput.strings() where line.contains("is on the air") {
+                        readySignal.yield()
+                    }
+                    readySignal.finish()
+                }
+                var iterator = ready.makeAsyncIterator()
+                guard await iterator.next() != nil else {
+                    throw BenchError("the server exited before it was on the air")
+                }
+                let server = BenchServer(url: "http://127.0.0.1:\(port)", pid: execution.processIdentifier.value)
+                do {
+                    let answer = try await body(server)
+                    try? execution.send(signal: .terminate)
+                    try await group.waitForAll()
+                    return answer
+                } catch {
+                    try? execution.send(signal: .terminate)
+                    throw error
+                }
+            }
+        }
+        return result.closureResult
+    }
+
+    /// The server's resident memory now, in bytes (VmRSS).
+    func residentBytes() -> Int? {
+        BenchMemory.residentBytes(pid: pid)
+    }
+
+    private static func selfExecutable() throws -> String {
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            throw BenchError("cannot find this executable through /proc/self/exe")
+        }
+        return path
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw BenchError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Process memory and file limits, from /proc and getrlimit.
+enum BenchMemory {
+    /// VmRSS of a process in bytes, nil when it can't be read.
+    static func residentBytes(pid: Int32? = nil) -> Int? {
+        let path = "/proc/\(pid.map(String.init) ?? "self")/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
+            return kilobytes.map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    /// Raises this process's open-file limit to its hard limit (children
+    /// inherit it), and answers the new soft limit.
+    static func raiseFileLimit() -> Int {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        return Int(limit.rlim_cur)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

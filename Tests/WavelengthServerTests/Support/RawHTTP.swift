@@ -1,0 +1,61 @@
+import Foundation
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends raw bytes to the server, which need not be valid HTTP, and reads
+/// everything it answers until it closes the connection.
+///
+/// The socket calls block, so they run on NIO's thread pool, never on
+/// Swift's cooperative pool. A receive timeout bounds a server that never
+/// answers or never closes: the read then ends and the test sees no close.
+enum RawHTTP {
+    struct Exchange: Sendable {
+        /// Everything the server sent.
+        var answer: String
+        /// Whether the server closed the connection (false: the read timed out).
+        var closed: Bool
+
+        var statusLine: String { answer.components(separatedBy: "\r\n").first ?? "" }
+        var body: String { answer.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n") }
+    }
+
+    static func send(_ bytes: [UInt8], port: Int, patience: Int = 60) async throws -> Exchange {
+        try await NIOThreadPool.singleton.runIfActive { try blockingSend(bytes, port: port, patience: patience) }
+    }
+
+    private static func blockingSend(_ bytes: [UInt8], port: Int, patience: Int) throws -> Exchange {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: patience, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // The server may answer and close before it has read everything.
+            guard n > 0 else { break }
+            sent += n
+        }
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                received += buffer[..<n]
+                continue
+            }
+            // 0 is an orderly close; ECONNRESET also ends the connection.
+            let closed = n == 0 || errno == ECONNRESET
+            return Exchange(answer: String(decoding: received, as: UTF8.self), closed: closed)
+        }
+    }
+}
