@@ -23,12 +23,13 @@ if ((${#missing[@]})); then
 fi
 
 # Selenium (driving the system chromedriver; Selenium Manager never runs),
-# pytest and pytest-xdist (three browser tests at a time), for whichever
-# python3 runs the tests.
-if ! python3 -c "import selenium, pytest, xdist" >/dev/null 2>&1; then
-    echo "Installing from PyPI: selenium pytest pytest-xdist"
-    python3 -m pip install -q --disable-pip-version-check selenium pytest pytest-xdist 2>/dev/null \
-        || python3 -m pip install -q --disable-pip-version-check --break-system-packages selenium pytest pytest-xdist
+# pytest and pytest-xdist (three browser tests at a time), and schemathesis
+# (the server against its OpenAPI document), for whichever python3 runs the
+# tests.
+if ! python3 -c "import selenium, pytest, xdist, schemathesis" >/dev/null 2>&1; then
+    echo "Installing from PyPI: selenium pytest pytest-xdist schemathesis"
+    python3 -m pip install -q --disable-pip-version-check selenium pytest pytest-xdist schemathesis 2>/dev/null \
+        || python3 -m pip install -q --disable-pip-version-check --break-system-packages selenium pytest pytest-xdist schemathesis
 fi
 
 command -v swift >/dev/null || { echo "Swift 6 is required (https://swift.org/install)"; exit 1; }

@@ -42,6 +42,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: PathGuardMiddleware())
+    let openAPIDocument = try HealthController.bundledDocument()
+    router.add(middleware: MethodNotAllowedMiddleware(paths: try APIPaths(openAPIDocument: openAPIDocument)))
     if !services.configuration.trustedProxies.isEmpty {
         router.add(middleware: ForwardedForMiddleware(trustedProxies: Set(services.configuration.trustedProxies)))
     }
@@ -57,7 +59,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     let gate = StationGate(access: database)
     HealthController(
         tracks: database, storage: database, clock: services.clock, logger: services.logger,
-        openAPIDocument: try HealthController.bundledDocument())
+        openAPIDocument: openAPIDocument)
         .addRoutes(to: router)
     AuthController(
         auth: services.auth, people: database, access: database, directory: services.directory,

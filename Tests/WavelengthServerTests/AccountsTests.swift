@@ -37,6 +37,11 @@ struct AccountsTests {
                 (.init(handle: "ab", displayName: "X", password: "long enough"), .badRequest, "invalid_handle"),
                 (.init(handle: "No Spaces", displayName: "X", password: "long enough"), .badRequest, "invalid_handle"),
                 (.init(handle: "fine", displayName: String(repeating: "n", count: 41), password: "long enough"), .badRequest, "invalid_name"),
+                // Only spaces, and 40 letters that are 80 code points (e + a
+                // combining accent): the OpenAPI document's pattern and
+                // maxLength refuse both, so the server does too.
+                (.init(handle: "fine", displayName: "  \u{3000} ", password: "long enough"), .badRequest, "invalid_name"),
+                (.init(handle: "fine", displayName: String(repeating: "e\u{301}", count: 40), password: "long enough"), .badRequest, "invalid_name"),
                 (.init(handle: "fine", displayName: "X", password: "short"), .badRequest, "invalid_password"),
                 (.init(handle: "fine", displayName: "X", password: String(repeating: "p", count: 73)), .badRequest, "invalid_password"),
             ]
@@ -194,7 +199,7 @@ struct AccountsTests {
                 #expect(profile.followers == 1)
             }
             let selfFollow = try await client.send("/api/people/\(ana.id)/follow", .put, as: ana)
-            #expect(selfFollow.status == .badRequest)
+            #expect(selfFollow.status == .conflict)
             var dial = try await client.send("/api/dial", .get, as: ana).decode(DialView.self)
             // Quiet public stations of strangers (a `quiet` section) may follow.
             #expect(dial.sections.map(\.kind).filter { $0 != "quiet" } == ["own", "following-quiet"])

@@ -80,6 +80,8 @@ struct StationRouteTests {
                 ("/api/stations", .post, "{nope", .badRequest, "bad_request"),
                 ("/api/stations", .post, #"{"name":""}"#, .badRequest, "invalid_name"),
                 ("/api/stations", .post, #"{"name":"\#(String(repeating: "x", count: 81))"}"#, .badRequest, "invalid_name"),
+                ("/api/stations", .post, #"{"name":"   "}"#, .badRequest, "invalid_name"),
+                ("/api/stations", .post, #"{"name":"bell\u0007"}"#, .badRequest, "invalid_name"),
                 ("/api/stations", .post, #"{"title":"x"}"#, .badRequest, "bad_request"),
                 ("/api/stations/nope", .get, nil, .notFound, "not_found"),
                 ("/api/stations/\(String(repeating: "a", count: 65))", .get, nil, .badRequest, "invalid_id"),

@@ -74,6 +74,26 @@ struct WebHardeningTests {
         }
     }
 
+    /// Before: the router said 404 for a method the API lacks on a path it has.
+    @Test func aMethodAPathDoesNotTakeIs405WithAllow() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let trace = try await client.execute(uri: "/health", method: .trace)
+            #expect(trace.status == .methodNotAllowed)
+            #expect(trace.headers[.allow] == "GET")
+            #expect(trace.errorCode == "method_not_allowed")
+            let deleteDial = try await client.execute(uri: "/api/dial", method: .delete)
+            #expect(deleteDial.status == .methodNotAllowed)
+            let putStation = try await client.execute(uri: "/api/stations/nope", method: .put)
+            #expect(putStation.status == .methodNotAllowed)
+            #expect(putStation.headers[.allow] == "GET, PATCH")
+            // A documented method still gets the route's own answer, and an
+            // unknown path is still 404.
+            #expect(try await client.execute(uri: "/api/stations/nope", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: "/api/nothing/here", method: .trace).status == .notFound)
+        }
+    }
+
     /// Before: a first request NIO could not parse got no answer at all, and
     /// the connection stayed open (the WebSocket upgrade path only logged it).
     @Test func malformedHTTPIsAnsweredAndTheConnectionClosed() async throws {

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 
-from selenium.common.exceptions import JavascriptException, StaleElementReferenceException
+from selenium.common.exceptions import JavascriptException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -62,7 +62,15 @@ def is_playing(driver, entry_id: str | None = None) -> bool:
 
 
 def wait_playing(driver, entry_id: str | None = None) -> dict:
-    wait_for(driver, lambda d: is_playing(d, entry_id), f"audio never played entry {entry_id}")
+    try:
+        wait_for(driver, lambda d: is_playing(d, entry_id))
+    except TimeoutException:
+        # Say what the page was doing instead: its player and, with Web
+        # Audio, the state of the current entry's buffer.
+        details = driver.execute_script(
+            "const w = window.__wavelength; return w && w.report ? w.report().details || null : null;")
+        raise AssertionError(
+            f"audio never played entry {entry_id}: the page reports {audio(driver)}, details {details}") from None
     return audio(driver)
 
 

@@ -55,6 +55,42 @@ def test_page_recovers_when_the_server_restarts(browser, shot, tmp_path):
         server.stop()
 
 
+def test_audio_that_failed_to_load_is_fetched_again_and_plays(tone_server, browser, shot):
+    """The DJ skips to a track whose audio can't be fetched at that moment (a
+    busy or unreachable server: the fetch fails). Once the audio can be
+    fetched again the page plays it, without waiting for another change on
+    the station. Before, a failed fetch set a retry time but nothing woke the
+    player for it, so the station stayed silent until the next track."""
+    owner = tone_server.signup(display_name="Second Try")
+    station, key = owner.station, owner.token
+    d = browser(PHONE)
+    d.get(f"{tone_server.base}/#/station/{station['id']}")
+    wait_playing(d)
+    # The 40 s tone, which the page hasn't loaded: not on the air, not next.
+    timeline = tone_server.timeline(station["id"])
+    loaded = {timeline["current"]["track"]["id"], *(e["track"]["id"] for e in timeline["upNext"][:1])}
+    long = next(t for t in tone_server.tracks() if t["title"] == "Long Tone")
+    if long["id"] in loaded:
+        # The robot happened to line it up: skip past it first.
+        for _ in range(2):
+            current = tone_server.timeline(station["id"])["current"]
+            tone_server.skip(station["id"], key, current["id"])
+        wait_playing(d, tone_server.timeline(station["id"])["current"]["id"])
+    d.execute_cdp_cmd("Network.enable", {})
+    d.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/tracks/*/audio*"]})
+    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": long["id"]})
+    current = tone_server.timeline(station["id"])["current"]
+    entry = tone_server.skip(station["id"], key, current["id"])["current"]
+    assert entry["track"]["id"] == long["id"]
+    # The page tried, and failed, to fetch the audio.
+    wait_for(d, lambda d: (d.execute_script(
+        "return window.__wavelength.report().details?.buffer?.status") == "failed"),
+        "the page never tried to fetch the blocked audio")
+    d.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    wait_playing(d, entry["id"])
+    shot(d, "played-after-a-failed-fetch")
+
+
 def test_hostile_tags_render_as_text(tone_server, browser, shot):
     d = browser(DESKTOP)
     owner = make_browser_user(d, tone_server, display_name="Hostile Tags")

@@ -45,7 +45,7 @@ struct PeopleController {
         let me = try signedInUser(context)
         let person = try await user(context)
         guard person.id != me.id else {
-            throw APIError.badRequest("You can't follow yourself.", code: .cannotFollowSelf)
+            throw APIError(.conflict, code: .cannotFollowSelf, "You can't follow yourself.")
         }
         try await people.follow(me.id, person.id, at: clock.now())
         return try await profile(of: person, for: context.caller)

@@ -6,7 +6,9 @@ extension RequestContext {
     /// A path parameter that must look like an id: short and printable.
     func id(_ name: String) throws -> String {
         guard let value = parameters.get(name), !value.isEmpty, value.utf8.count <= WireLimits.maxIDLength,
-            value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_" })
+            value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_" }),
+            // Dot segments are path syntax, never ids (the OpenAPI pattern says so too).
+            !value.contains(".."), value.contains(where: { $0 != "." })
         else {
             throw APIError.badRequest("The \(name) in the path is not a valid id.", code: .invalidId)
         }

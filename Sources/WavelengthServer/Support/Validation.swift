@@ -3,13 +3,27 @@ import WavelengthWire
 
 /// Checks on people's input, each with a clear 400.
 enum Validation {
+    /// A station's name: 1 to 80 characters, not only spaces, no control
+    /// characters. Characters are Unicode code points, counted before the
+    /// surrounding spaces are trimmed, as the OpenAPI document's `maxLength`
+    /// and `pattern` (`NamePattern`) count them, so the two agree exactly.
     static func stationName(_ raw: String) throws -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= WireLimits.maxNameLength else {
+        guard let name = name(raw, length: 1...WireLimits.maxNameLength) else {
             throw APIError.badRequest(
-                "A station needs a name of 1 to \(WireLimits.maxNameLength) characters.", code: .invalidName)
+                "A station needs a name of 1 to \(WireLimits.maxNameLength) characters, not only spaces, with no control characters.",
+                code: .invalidName)
         }
         return name
+    }
+
+    /// The trimmed name when `raw` is `length` code points long, has a
+    /// character that is not a space and has no control characters.
+    private static func name(_ raw: String, length: ClosedRange<Int>) -> String? {
+        guard length.contains(raw.unicodeScalars.count),
+            !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty ? nil : name
     }
 
     static func handle(_ raw: String) throws -> String {
@@ -24,13 +38,11 @@ enum Validation {
         return handle
     }
 
+    /// A person's display name: as `stationName`, 1 to 40 characters.
     static func displayName(_ raw: String) throws -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard PeopleLimits.displayNameLength.contains(name.count),
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard let name = name(raw, length: PeopleLimits.displayNameLength) else {
             throw APIError.badRequest(
-                "A name is \(PeopleLimits.displayNameLength.lowerBound) to \(PeopleLimits.displayNameLength.upperBound) characters.",
+                "A name is \(PeopleLimits.displayNameLength.lowerBound) to \(PeopleLimits.displayNameLength.upperBound) characters, not only spaces, with no control characters.",
                 code: .invalidName)
         }
         return name

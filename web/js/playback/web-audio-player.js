@@ -424,6 +424,10 @@ export class WebAudioPlayer extends PlayerBase {
         item.status = "failed";
         item.retryAt = performance.now() + RETRY_MS;
         item.error = String(error);
+        // Come back when the retry is due: nothing else may wake the player
+        // before the next track boundary (a busy server answers 429, a
+        // loaded one can time out), and the station would stay silent.
+        setTimeout(() => this.loaded(item), RETRY_MS + 10);
         return;
       }
       const fetched = performance.now();

@@ -1,0 +1,92 @@
+"""The OpenAPI document and the server can't drift apart: schemathesis
+generates requests from /openapi.json, schema-valid and not, sends them to a
+real `wavelength serve`, and runs every check on the answers (no 5xx, only
+documented status codes, content types, headers and bodies as documented,
+schema-valid requests accepted and invalid ones refused).
+
+Bounded and repeatable: a fixed number of examples per operation, drawn
+derandomized, so the same requests go out on every run and a failure is a
+drift, never bad luck. Signed in with a bearer token, so the routes behind
+sign-in are exercised too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("WAVELENGTH_BIN", str(ROOT / ".build/debug/wavelength"))
+EXAMPLES = int(os.environ.get("WAVELENGTH_SCHEMA_EXAMPLES", "25"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    data = Path(tempfile.mkdtemp(prefix="wavelength-schema-"))
+    port = free_port()
+    logs = ROOT / "test-artifacts/logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = open(logs / f"schemathesis-{port}.log", "w")
+    # Every request comes from 127.0.0.1: the per-address limits are lifted.
+    process = subprocess.Popen(
+        [BINARY, "serve", "--port", str(port), "--data", str(data / "data"), "--bcrypt-cost", "4",
+         "--signups-per-hour", "100000", "--guests-per-hour", "100000"],
+        stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/health", timeout=5) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not start; see {log.name}")
+        time.sleep(0.1)
+    body = json.dumps({"handle": "schemacheck", "displayName": "Schema Check",
+                       "password": "schema password", "tokens": True}).encode()
+    request = urllib.request.Request(base + "/api/auth/signup", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        token = json.load(answer)["tokens"]["accessToken"]
+    yield {"base": base, "token": token}
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+    shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def api_schema(server):
+    return schemathesis.openapi.from_url(server["base"] + "/openapi.json")
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None,
+          suppress_health_check=list(HealthCheck))
+def test_the_server_answers_as_its_openapi_document_says(case, server):
+    case.call_and_validate(base_url=server["base"], headers={"Authorization": f"Bearer {server['token']}"})
