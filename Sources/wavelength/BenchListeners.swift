@@ -68,21 +68,23 @@ struct BenchListeners: AsyncParsableCommand {
         let started = DispatchTime.now().uptimeNanoseconds
         let crowdTask = Task { await crowd.run(connecting: connecting) }
         defer { crowdTask.cancel(); warmupTask.cancel() }
-        try await waitUntil(seconds: patience, "not every listener joined") {
-            crowd.snapshot().allSatisfy { $0.joinedAt != nil || $0.closed != nil }
+        let everyoneIn = await finishes(within: patience) {
+            crowd.all { $0.joinedAt != nil || $0.closed != nil }
         }
         let joined = crowd.snapshot()
         let lastJoin = joined.compactMap(\.joinedAt).max() ?? started
         let closedWhileJoining = joined.filter { $0.closed != nil }
         print("joined:   \(joined.filter { $0.joinedAt != nil }.count) of \(listeners) in \(seconds(lastJoin - started)) s "
-            + "(\(connecting) handshakes in flight), \(closedWhileJoining.count) closed")
+            + "(\(connecting) handshakes in flight), \(closedWhileJoining.count) closed"
+            + (everyoneIn ? "" : "; the rest were still joining after \(patience) s"))
         for reason in Set(closedWhileJoining.compactMap(\.closed)).prefix(5) { print("          closed: \(reason)") }
 
         // Let the joins' listener-count messages (coalesced, one a second) go out.
         try await Task.sleep(for: .seconds(3))
+        let joinedCount = max(1, joined.filter { $0.joinedAt != nil && $0.closed == nil }.count)
         if let before, let after = memory() {
-            let perListener = Double(after - before) / Double(listeners)
-            print("memory:   server \(mb(before)) MB before, \(mb(after)) MB with \(listeners) idle listeners = "
+            let perListener = Double(after - before) / Double(joinedCount)
+            print("memory:   server \(mb(before)) MB before, \(mb(after)) MB with \(joinedCount) idle listeners = "
                 + "\(String(format: "%.1f", perListener / 1024)) KB per listener")
         }
         if let clientBefore, let clientAfter = BenchMemory.residentBytes() {
@@ -94,11 +96,13 @@ struct BenchListeners: AsyncParsableCommand {
         for round in 1...updates {
             let sent = DispatchTime.now().uptimeNanoseconds
             let revision = try await dj.queueSomething()
-            try? await waitUntil(seconds: patience, "") {
-                crowd.snapshot().allSatisfy { seen in seen.closed != nil || seen.updates.contains { $0.revision >= revision } }
+            _ = await finishes(within: patience) {
+                crowd.all { seen in
+                    seen.closed != nil || seen.joinedAt == nil || seen.updates.contains { $0.revision >= revision }
+                }
             }
             var round_: [Double] = []
-            for seen in crowd.snapshot() where seen.closed == nil {
+            for seen in crowd.snapshot() where seen.closed == nil && seen.joinedAt != nil {
                 guard let arrival = seen.updates.first(where: { $0.revision >= revision })?.at else { missed += 1; continue }
                 round_.append(Double(arrival - sent) / 1_000_000)
             }
@@ -121,6 +125,16 @@ struct BenchListeners: AsyncParsableCommand {
             guard DispatchTime.now().uptimeNanoseconds < deadline else { throw BenchError(failure) }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    /// Polls `condition` until it holds (true) or `seconds` pass (false).
+    private func finishes(within seconds: Int, _ condition: @Sendable () -> Bool) async -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
+        while !condition() {
+            guard DispatchTime.now().uptimeNanoseconds < deadline,
+                  (try? await Task.sleep(for: .milliseconds(20))) != nil else { return false }
+        }
+        return true
     }
 
     private func percentile(_ sorted: [Double], _ p: Double) -> Double {

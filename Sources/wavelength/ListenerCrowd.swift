@@ -33,6 +33,9 @@ final class ListenerCrowd: Sendable {
 
     func snapshot() -> [Seen] { seen.withLock { $0 } }
 
+    /// Whether every listener satisfies `condition`, checked in place (no copy).
+    func all(_ condition: (Seen) -> Bool) -> Bool { seen.withLock { $0.allSatisfy(condition) } }
+
     /// Connects every listener, at most `connecting` handshakes in flight, and
     /// keeps them all connected until the task is cancelled.
     func run(connecting: Int) async {

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import wait_for
+from helpers import PATIENCE, wait_for
 
 PASSWORD = "correct horse battery"
 
@@ -60,7 +60,7 @@ def raw_request(server, method: str, path: str, body=None, token: str | None = N
     for name, value in (headers or {}).items():
         request.add_header(name, value)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=PATIENCE) as response:
             text = response.read().decode()
             return response.status, (json.loads(text) if text else None), dict(response.headers)
     except urllib.error.HTTPError as error:
@@ -205,7 +205,7 @@ class LiveListener:
 
         url = _base(server).replace("http://", "ws://") + f"/api/stations/{station_id}/live?v=1"
         headers = [f"Authorization: Bearer {token}"] if token else []
-        self.ws = websocket.create_connection(url, header=headers, timeout=10)
+        self.ws = websocket.create_connection(url, header=headers, timeout=PATIENCE)
         self.messages: list[dict] = []
         self.closed = threading.Event()
         self._thread = threading.Thread(target=self._read, daemon=True)

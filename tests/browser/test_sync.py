@@ -76,7 +76,9 @@ def assert_together(a, b, label, entry_id=None):
     timing: printed here, measured against its target by
     bench/sync_bench.py, never asserted (a loaded machine delays audio)."""
     by_wall, by_own = spread_samples(a, b, entry_id=entry_id)
-    assert len(by_wall) >= 15, f"{label}: too few samples on one entry ({len(by_wall)})"
+    # Enough pairs to say both play it; how many fit in a 6 s track depends
+    # on the machine's load, so the bar is low.
+    assert len(by_wall) >= 5, f"{label}: too few samples on one entry ({len(by_wall)})"
     print(f"{label}: spread p50 {statistics.median(by_wall):.2f} ms, p95 {p95(by_wall):.2f} ms, "
           f"max {max(by_wall):.2f} ms (by each page's own clock: p95 {p95(by_own):.2f} ms)")
     return by_wall
