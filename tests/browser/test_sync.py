@@ -203,7 +203,8 @@ def test_basic_fallback_when_asked_or_without_web_audio(tone_server, browser, sh
 
     r = wait_for(d, positioned, "basic mode never reported a playback position")
     print(f"basic mode: {true_error(r):+.1f} ms from the station's position")
-    assert d.execute_script("return !document.getElementById('wl-audio').paused")
+    wait_for(d, lambda d: d.execute_script("return !document.getElementById('wl-audio').paused"),
+             "the <audio> element never played")
     shot(d, "basic-mode")
 
     # A browser without the Web Audio API.
