@@ -10,18 +10,11 @@ final class FloodSocket {
     private let fd: Int32
 
     init(port: Int, path: String, token: String?) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        // A small receive buffer, so the server's answers back up quickly.
-        var size: Int32 = 4096
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        fd = try LoopbackSocket.connect(port: port) { fd in
+            // A small receive buffer, so the server's answers back up quickly.
+            var size: Int32 = 4096
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
         let request =
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
