@@ -60,7 +60,9 @@ struct BenchListeners: AsyncParsableCommand {
         // so the memory baseline is a station that is playing.
         let warmup = ListenerCrowd(url: wsURL, size: 1)
         let warmupTask = Task { await warmup.run(connecting: 1) }
-        try await waitUntil(seconds: patience, "the first listener never joined") { warmup.snapshot()[0].joinedAt != nil }
+        guard await finishes(within: patience, { warmup.all { $0.joinedAt != nil } }) else {
+            throw BenchError("the first listener never joined")
+        }
         let before = memory()
         let clientBefore = BenchMemory.residentBytes()
 
@@ -117,14 +119,6 @@ struct BenchListeners: AsyncParsableCommand {
         print("updates:  \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
             + "p99 \(ms(percentile(latencies, 0.99))) ms, max \(ms(latencies.last ?? .nan)) ms; \(missed) missed")
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
-    }
-
-    private func waitUntil(seconds: Int, _ failure: String, _ condition: @Sendable () -> Bool) async throws {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds) * 1_000_000_000
-        while !condition() {
-            guard DispatchTime.now().uptimeNanoseconds < deadline else { throw BenchError(failure) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 
     /// Polls `condition` until it holds (true) or `seconds` pass (false).
