@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Hummingbird
 import HummingbirdWebSocket
 import WavelengthCore
@@ -29,84 +28,80 @@ struct LiveController {
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         context: WebSocketRouterContext<AppRequestContext>
     ) async throws {
-        let id = try context.requestContext.id("id")
-        guard let hub = try await directory.hub(id: id) else { return }
+        let replies = ReplyWindow()
+        let outbox = ListenerOutbox(channel: context.requestContext.channel, clock: clock, window: replies)
+        // Everything that reads storage or runs the station happens in a
+        // short-lived task of its own: a task keeps every stack slab it ever
+        // grew until it ends, and this one lasts as long as the listener.
+        let admission = await Task { await admit(context: context, outbox: outbox) }.value
+        let hub: StationHub
+        let connection: ConnectionID
+        switch admission {
+        case .refused(let code, let message):
+            try await refuse(code, message, outbox: outbox, inbound: inbound, outbound: outbound)
+            return
+        case .admitted(let admitted, let id):
+            (hub, connection) = (admitted, id)
+        }
+        let session = LiveSession(hub: hub, connection: connection, queue: outbox, clock: clock, window: replies)
+        // The hub ends a connection by finishing its outbox, which closes the
+        // input side once the last message is written: this loop then ends.
+        // A client that broke the protocol (a text frame that is not UTF-8,
+        // a malformed or oversized frame) is closed with the code the
+        // WebSocket layer chose for it (1007, 1002, 1009): the error is
+        // rethrown once the hub has let the listener go.
+        var failure: (any Error)?
+        do {
+            for try await message in inbound.messages(maxSize: WireLimits.maxWebSocketFrameBytes) {
+                await session.handle(message, receivedAt: clock.preciseNow())
+            }
+        } catch {
+            context.logger.debug("Listener \(connection) stopped reading: \(error)")
+            failure = error
+        }
+        outbox.close()
+        replies.close()
+        await hub.disconnect(connection)
+        if let failure { throw failure }
+    }
+
+    private enum Admission: Sendable {
+        case admitted(StationHub, ConnectionID)
+        case refused(ErrorCode, String)
+    }
+
+    /// Checks the version and the caller's access, then seats the listener.
+    private func admit(context: WebSocketRouterContext<AppRequestContext>, outbox: ListenerOutbox) async -> Admission {
         let query = context.request.uri.queryParameters
         let version = query.get("v").map { Int($0) ?? -1 } ?? LiveProtocol.version
-        var writer = SequencedWriter(outbound: outbound, clock: clock)
         guard version == LiveProtocol.version else {
-            try await refuse(
-                .unsupportedVersion, "This server speaks protocol version \(LiveProtocol.version); update the client.",
-                writer: &writer, inbound: inbound, outbound: outbound)
-            return
+            return .refused(.unsupportedVersion, "This server speaks protocol version \(LiveProtocol.version); update the client.")
         }
         let since = query.get("since").flatMap { Int64($0) }
         let caller = context.requestContext.caller
-        let seat: Seat
         do {
+            let id = try context.requestContext.id("id")
+            guard let hub = try await directory.hub(id: id) else {
+                return .refused(.notFound, "No station with id \(id).")
+            }
             // Refused after the upgrade, with an error message the client can
             // read (a failed upgrade reaches a browser as a bare 400).
             let role = try await gate.requireListener(caller, on: await hub.record)
             _ = try await directory.ensureCode(hub)
-            seat = Seat(personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role)
+            let seat = Seat(personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role)
+            let connection = ConnectionIDs.next()
+            // A full station says so; the hub never counted the listener.
+            try await hub.connect(connection, queue: outbox, since: since, seat: seat)
+            return .admitted(hub, connection)
         } catch let error as APIError {
-            try await refuse(error.code, error.message, writer: &writer, inbound: inbound, outbound: outbound)
-            return
-        }
-        // Each listener drains its own queue, so one slow client never holds
-        // up the station; a client whose queue overflows is disconnected and
-        // catches up when it reconnects.
-        let (stream, queue) = AsyncStream<LiveOutgoing>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let connection = ConnectionIDs.next()
-        do {
-            try await hub.connect(connection, queue: queue, since: since, seat: seat)
+            return .refused(error.code, error.message)
         } catch let error as HubError {
-            // A full station: say so; the hub never counted the listener.
             let refusal = APIError(error)
-            try await refuse(refusal.code, refusal.message, writer: &writer, inbound: inbound, outbound: outbound)
-            return
+            return .refused(refusal.code, refusal.message)
+        } catch {
+            context.logger.error("Could not seat a listener: \(error)")
+            return .refused(.internal, "The station could not be joined.")
         }
-        // A client that broke the protocol (a text frame that is not UTF-8, a
-        // malformed or oversized frame) is closed with the code the WebSocket
-        // layer chose for it (1007, 1002, 1009): the error is rethrown below.
-        let protocolFailure = ProtocolFailure()
-        let replies = ReplyWindow()
-        let session = LiveSession(hub: hub, connection: connection, queue: queue, clock: clock, window: replies)
-        let logger = context.logger
-        // Whichever side ends first (the client closed, the socket failed, or
-        // the hub closed the queue) ends the other. Neither task throws out
-        // of the group, and the reply window is closed before the group waits
-        // for the reader, so a reader held by backpressure can never keep
-        // the group (and the listener's seat) alive.
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [writer] in
-                var writer = writer  // this task alone writes from here on
-                do {
-                    for await outgoing in stream {
-                        try await writer.write(outgoing)
-                        if case .text = outgoing {} else { replies.written() }
-                    }
-                } catch {
-                    logger.debug("Listener \(connection) could not be written to: \(error)")
-                }
-            }
-            group.addTask {
-                do {
-                    for try await message in inbound.messages(maxSize: WireLimits.maxWebSocketFrameBytes) {
-                        await session.handle(message, receivedAt: clock.preciseNow())
-                    }
-                } catch {
-                    logger.debug("Listener \(connection) stopped reading: \(error)")
-                    if !Task.isCancelled { protocolFailure.error.withLock { $0 = error } }
-                }
-            }
-            _ = await group.next()
-            replies.close()
-            queue.finish()
-            group.cancelAll()
-        }
-        await hub.disconnect(connection)
-        if let failure = protocolFailure.error.withLock({ $0 }) { throw failure }
     }
 
     /// Refuses a connection after the upgrade (a failed upgrade reaches a
@@ -121,10 +116,10 @@ struct LiveController {
     /// in 1 of 3 immediate refusals). A close frame that comes later comes in
     /// a read of its own. A browser closes as soon as it reads the error.
     private func refuse(
-        _ code: ErrorCode, _ message: String, writer: inout SequencedWriter,
+        _ code: ErrorCode, _ message: String, outbox: ListenerOutbox,
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
-        try await writer.write(.text(try StationHub.encode(.error(id: nil, code: code.rawValue, message: message))))
+        _ = outbox.offer(.text(try StationHub.encode(.error(id: nil, code: code.rawValue, message: message))))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 // Frames a refused client sends are not read, only waited out.
@@ -134,6 +129,7 @@ struct LiveController {
             _ = await group.next()
             group.cancelAll()
         }
+        outbox.close()
         try await outbound.close(.policyViolation, reason: code.rawValue)
     }
 
@@ -160,10 +156,4 @@ struct LiveController {
             return "The message could not be read."
         }
     }
-}
-
-/// How a client's reading side failed, if it broke the protocol: set by the
-/// reader task, read once the session is over.
-private final class ProtocolFailure: Sendable {
-    let error = Mutex<(any Error)?>(nil)
 }

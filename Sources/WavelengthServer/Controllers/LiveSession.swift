@@ -3,41 +3,13 @@ import HummingbirdWebSocket
 import WavelengthCore
 import WavelengthWire
 
-/// Writes a connection's messages with their sequence numbers: 1, 2, 3, …
-/// so the client can tell when it missed one.
-struct SequencedWriter {
-    let outbound: WebSocketOutboundWriter
-    let clock: any ServerClock
-    private var seq: UInt64 = 0
-
-    init(outbound: WebSocketOutboundWriter, clock: any ServerClock) {
-        self.outbound = outbound
-        self.clock = clock
-    }
-
-    mutating func write(_ outgoing: LiveOutgoing) async throws {
-        let body: String
-        switch outgoing {
-        case .text(let text), .reply(let text):
-            body = text
-        case .pong(let nonce, let received):
-            let sent = clock.preciseNow()
-            body = try StationHub.encode(
-                .pong(nonce: nonce, serverTime: EpochMillis(sent), serverReceived: received, serverSent: sent))
-        }
-        seq += 1
-        // Every message is a JSON object: splice `seq` in as its first member.
-        try await outbound.write(.text("{\"seq\":\(seq)," + body.dropFirst()))
-    }
-}
-
 /// Handles what one client sends: commands, pings and resync requests.
 /// Answers go into the client's own queue, behind any broadcast already there,
 /// so an ack always follows the update its command caused.
 struct LiveSession: Sendable {
     let hub: StationHub
     let connection: ConnectionID
-    let queue: AsyncStream<LiveOutgoing>.Continuation
+    let queue: ListenerOutbox
     let clock: any ServerClock
     let window: ReplyWindow
 
@@ -66,7 +38,7 @@ struct LiveSession: Sendable {
         }
         switch decoded {
         case .ping(let nonce):
-            queue.yield(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
+            _ = queue.offer(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
             await window.queued()
         case .resync:
             await hub.resync(connection)
@@ -89,7 +61,7 @@ struct LiveSession: Sendable {
 
     private func reply(_ message: ServerMessage) async {
         guard let text = try? StationHub.encode(message) else { return }
-        queue.yield(.reply(text))
+        _ = queue.offer(.reply(text))
         await window.queued()
     }
 }

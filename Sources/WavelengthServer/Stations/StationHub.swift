@@ -16,7 +16,7 @@ actor StationHub {
     nonisolated let id: StationID
     private(set) var record: StationRecord
     private var machine: StationMachine
-    private var queues: [ConnectionID: AsyncStream<LiveOutgoing>.Continuation] = [:]
+    private var queues: [ConnectionID: any ListenerQueue] = [:]
     private var timerTasks: [HubTimer: Task<Void, Never>] = [:]
     private var turnstile = Turnstile()
     private var random: AnyRandom
@@ -88,7 +88,7 @@ actor StationHub {
     /// Adds a connection. Its queue gets a snapshot (or `resumed`), its
     /// access and its booth role. Throws `HubError.stationFull`.
     func connect(
-        _ connection: ConnectionID, queue: AsyncStream<LiveOutgoing>.Continuation, since: Int64?,
+        _ connection: ConnectionID, queue: any ListenerQueue, since: Int64?,
         seat: Seat = .anonymous
     ) async throws {
         try await event { hub in
@@ -250,12 +250,23 @@ actor StationHub {
     // MARK: Running the machine
 
     /// Runs `body` alone: events never interleave with each other.
-    private func event<T: Sendable>(_ body: (isolated StationHub) async throws -> T) async rethrows -> T {
+    ///
+    /// The body runs in a short-lived task of its own. Events come from the
+    /// listeners' connection tasks, which live as long as the listener, and
+    /// a task keeps every stack slab it ever grew until it ends: an event's
+    /// deep call chain (storage, snapshots) left there would cost each idle
+    /// listener tens of KB.
+    private func event<T: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable (isolated StationHub) async throws(Failure) -> T
+    ) async throws(Failure) -> T {
         if !turnstile.enter() {
             await withCheckedContinuation { turnstile.wait($0) }
         }
         defer { turnstile.leave()?.resume() }
-        return try await body(self)
+        let outcome: Result<T, Failure> = await Task {
+            do throws(Failure) { return .success(try await body(self)) } catch { return .failure(error) }
+        }.value
+        return try outcome.get()
     }
 
     /// Runs an event that cannot fail and needs no randomness.
@@ -292,7 +303,7 @@ actor StationHub {
                 guard let queue = queues[connection] else { continue }
                 do {
                     let text = try Self.encode(try await snapshot())
-                    queue.yield(reply ? .reply(text) : .text(text))
+                    if !queue.offer(reply ? .reply(text) : .text(text)) { close(connection, reason: "a snapshot") }
                 } catch {
                     context.logger.error("Station \(id) could not build a snapshot: \(error)")
                     queue.finish()
@@ -337,7 +348,7 @@ actor StationHub {
 
     private func send(_ message: ServerMessage, to connection: ConnectionID) {
         guard let queue = queues[connection], let text = try? Self.encode(message) else { return }
-        queue.yield(.text(text))
+        if !queue.offer(.text(text)) { close(connection, reason: "a message") }
     }
 
     private func broadcast(_ message: ServerMessage, except skipped: ConnectionID?) {
@@ -347,13 +358,15 @@ actor StationHub {
 
     private func broadcast(text: String, except skipped: ConnectionID?) {
         for (connection, queue) in queues where connection != skipped {
-            // A listener whose queue is full is too slow to follow: close it
-            // rather than silently drop a message; it reconnects and catches up.
-            if case .dropped = queue.yield(.text(text)) {
-                context.logger.notice("Closed listener \(connection) of station \(id): it fell 256 messages behind")
-                queue.finish()
-            }
+            // A listener too far behind is closed rather than silently
+            // missing a message; it reconnects and catches up.
+            if !queue.offer(.text(text)) { close(connection, reason: "a broadcast") }
         }
+    }
+
+    private func close(_ connection: ConnectionID, reason: String) {
+        context.logger.notice("Closed listener \(connection) of station \(id): it was too far behind to take \(reason)")
+        queues[connection]?.finish()
     }
 
     static func encode(_ message: ServerMessage) throws -> String {

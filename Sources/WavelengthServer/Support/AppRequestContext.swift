@@ -17,9 +17,12 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, AuthRe
     public internal(set) var remoteAddress: String
     /// The address of the socket's other end: the client, or a proxy.
     public let peerAddress: String
+    /// The connection, which a WebSocket listener's outbox writes to directly.
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.channel = source.channel
         self.webSocket = .init()
         self.peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         self.remoteAddress = peerAddress
