@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import NIOCore
 import Synchronization
 
 /// Many WebSocket listeners on one station, each a real client connection
@@ -65,10 +66,13 @@ final class ListenerCrowd: Sendable {
             let closeFrame = try await WebSocketClient.connect(
                 url: url, configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 20), logger: logger
             ) { inbound, _, _ in
-                for try await message in inbound.messages(maxSize: 4 << 20) {
+                // Frames, not messages: the server sends each message as one
+                // frame, and turning 10,000 copies of every update into
+                // Strings would be measured as latency.
+                for try await frame in inbound {
                     let arrived = DispatchTime.now().uptimeNanoseconds
-                    guard case .text(let text) = message else { continue }
-                    let peek = LivePeek(text)
+                    guard frame.opcode == .text, frame.fin else { continue }
+                    let peek = LivePeek(frame.data)
                     switch peek.type {
                     case "snapshot":
                         self.seen.withLock { if $0[index].joinedAt == nil { $0[index].joinedAt = arrived } }
@@ -98,25 +102,53 @@ final class ListenerCrowd: Sendable {
 }
 
 /// The `type` and first `revision` of a server message, read straight from
-/// its JSON text without decoding it.
+/// its JSON bytes without decoding it (or making a String of it).
 struct LivePeek {
-    var type: Substring?
+    var type: String?
     var revision: Int64?
 
-    init(_ text: String) {
-        type = Self.string(after: #""type":""#, in: text)
-        revision = Self.integer(after: #""revision":"#, in: text)
+    init(_ buffer: ByteBuffer) {
+        (type, revision) = buffer.withUnsafeReadableBytes { bytes in
+            (Self.string(after: Array(#""type":""#.utf8), in: bytes),
+             Self.integer(after: Array(#""revision":"#.utf8), in: bytes))
+        }
     }
 
-    private static func string(after key: String, in text: String) -> Substring? {
-        guard let start = text.range(of: key)?.upperBound,
-              let end = text[start...].firstIndex(of: "\"") else { return nil }
-        return text[start..<end]
+    private static func end(of key: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= key.count else { return nil }
+        var start = 0
+        while start <= bytes.count - key.count {
+            if bytes[start] == key[0] {
+                var matched = 1
+                while matched < key.count, bytes[start + matched] == key[matched] { matched += 1 }
+                if matched == key.count { return start + key.count }
+            }
+            start += 1
+        }
+        return nil
     }
 
-    private static func integer(after key: String, in text: String) -> Int64? {
-        guard let start = text.range(of: key)?.upperBound else { return nil }
-        return Int64(text[start...].prefix(while: { $0.isNumber || $0 == "-" }))
+    private static func string(after key: [UInt8], in bytes: UnsafeRawBufferPointer) -> String? {
+        guard let start = end(of: key, in: bytes) else { return nil }
+        var stop = start
+        while stop < bytes.count, bytes[stop] != UInt8(ascii: "\"") { stop += 1 }
+        guard stop < bytes.count else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self)
+    }
+
+    private static func integer(after key: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard var index = end(of: key, in: bytes) else { return nil }
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var value: Int64 = 0
+        var digits = 0
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]), digits < 18 {
+            value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        guard digits > 0 else { return nil }
+        return negative ? -value : value
     }
 }
 

@@ -70,6 +70,25 @@ struct StationMachineTests {
         #expect(machine.timers[.listenerCount] == nil)
     }
 
+    /// The hub runs joins and leaves that the machine says save nothing in
+    /// place (no copy of a roster of thousands per event): that promise
+    /// must hold whoever comes and goes, the owner and co-DJs included.
+    @Test func onlyTheFirstArrivalAndTheLastDepartureSave() throws {
+        var machine = quietMachine()
+        #expect(machine.arrivalMaySave)
+        #expect(!Self.saves(try connect(&machine, 1, listener)).isEmpty)
+        for (id, seat) in [(2, owner), (3, codj), (4, listener)] {
+            #expect(!machine.arrivalMaySave)
+            #expect(Self.saves(try connect(&machine, UInt64(id), seat, at: t0 + Int64(id) * 1000)).isEmpty)
+        }
+        for id in [2, 1, 3] {
+            #expect(!machine.departureMaySave)
+            #expect(Self.saves(machine.disconnect(ConnectionID(UInt64(id)), at: t0 + 9000)).isEmpty)
+        }
+        #expect(machine.departureMaySave)
+        #expect(!Self.saves(machine.disconnect(ConnectionID(4), at: t0 + 9000)).isEmpty)
+    }
+
     @Test func theFirstListenerWakesTheStationAndTheOwnerTakesTheBooth() throws {
         var machine = quietMachine()
         let actions = try connect(&machine, 1, owner)

@@ -78,6 +78,15 @@ public struct StationMachine: Sendable {
 
     // MARK: Listeners
 
+    /// Whether a connection arriving now can lead to a save: only the first
+    /// listener wakes the station. (The hub runs the others in place: an
+    /// event's copy of the machine would copy the whole roster.)
+    public var arrivalMaySave: Bool { connections.isEmpty }
+
+    /// Whether a connection leaving now can lead to a save: only the last
+    /// one puts the station to sleep.
+    public var departureMaySave: Bool { connections.count <= 1 }
+
     /// A connection opened. A quiet station goes back on the air first (and
     /// is saved); the newcomer gets a snapshot, or `resumed` when `since`
     /// shows it missed nothing, then its access and its booth role.

@@ -23,6 +23,9 @@ actor StationHub {
     private let context: StationContext
     /// The station's chosen pool, loaded on first use; empty = whole library.
     private var chosenPool: Set<TrackID>?
+    /// The track summaries this revision's timeline shows, so a crowd
+    /// joining at once reads them from storage once, not once per listener.
+    private var summaryCache: (revision: Int64, tracks: [TrackID: TrackSummary]) = (-1, [:])
 
     init(loaded: LoadedStation, context: StationContext) {
         self.id = loaded.record.id
@@ -53,7 +56,7 @@ actor StationHub {
             history: state.recentHistory.filter { $0.expiration <= now }, current: current ?? allUpcoming.first,
             limit: historyLimit)
         let all = [current].compactMap { $0 } + upcoming + history
-        let tracks = try await context.catalog.summaries(for: all.map(\.trackID))
+        let tracks = try await summaries(for: all.map(\.trackID))
         func view(_ entry: TimelineEntry) -> EntryView {
             EntryView(entry: entry, track: tracks[entry.trackID] ?? .unavailable(entry.trackID, duration: entry.duration))
         }
@@ -69,13 +72,28 @@ actor StationHub {
         let playing = state.isOnAir ? state.timeline.current(at: state.timelineTime(at: now)) : nil
         var track: TrackSummary?
         if let playing {
-            track = try await context.catalog.summaries(for: [playing.trackID])[playing.trackID]
+            track = try await summaries(for: [playing.trackID])[playing.trackID]
         }
         return StationView(
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
             revision: state.revision, listeners: machine.listenerCount, onAir: state.isOnAir && machine.listenerCount > 0,
             nowPlaying: track, createdAt: record.createdAt)
+    }
+
+    /// Summaries for the tracks of the timeline as it is now: from the cache
+    /// while the revision stands (a new revision starts it afresh, so a
+    /// rescan's changes show from the station's next change on).
+    private func summaries(for ids: [TrackID]) async throws -> [TrackID: TrackSummary] {
+        let revision = machine.station.revision
+        if summaryCache.revision != revision { summaryCache = (revision, [:]) }
+        let missing = ids.filter { summaryCache.tracks[$0] == nil }
+        guard !missing.isEmpty else { return summaryCache.tracks }
+        var known = summaryCache.tracks
+        known.merge(try await context.catalog.summaries(for: missing)) { _, fetched in fetched }
+        // Another event may have moved the revision on while storage answered.
+        if summaryCache.revision == revision { summaryCache.tracks = known }
+        return known
     }
 
     /// The people connected now, one entry per connection, in arrival order.
@@ -95,9 +113,14 @@ actor StationHub {
             let robot = hub.machine.listenerCount == 0 ? try await hub.robotInputs() : .none
             hub.queues[connection] = queue
             do {
-                try await hub.run { machine, rng in
+                let join: (inout StationMachine, inout AnyRandom) throws -> [HubAction] = { machine, rng in
                     try machine.connect(
                         connection, seat: seat, since: since, at: hub.context.clock.now(), robot: robot, using: &rng)
+                }
+                if hub.machine.arrivalMaySave {
+                    try await hub.run(join)
+                } else {
+                    try await hub.runInPlace(join)
                 }
             } catch {
                 hub.queues[connection] = nil
@@ -111,7 +134,14 @@ actor StationHub {
     func disconnect(_ connection: ConnectionID) async {
         await event { hub in
             do {
-                try await hub.run { machine, _ in machine.disconnect(connection, at: hub.context.clock.now()) }
+                let leave: (inout StationMachine, inout AnyRandom) -> [HubAction] = { machine, _ in
+                    machine.disconnect(connection, at: hub.context.clock.now())
+                }
+                if hub.machine.departureMaySave {
+                    try await hub.run(leave)
+                } else {
+                    try await hub.runInPlace(leave)
+                }
             } catch {
                 hub.context.logger.error("Could not save station \(hub.id) going quiet: \(error)")
                 // Keep the connection gone anyway; storage catches up at the next save.
@@ -285,6 +315,21 @@ actor StationHub {
             try await context.repository.saveStation(save.state, played: save.played, command: save.command)
         }
         machine = next
+        await perform(actions)
+    }
+
+    /// Runs an event on the machine itself, for the events the machine says
+    /// save nothing (a listener joining a station already on the air, or
+    /// leaving one that stays on): a copy per event would copy the roster of
+    /// thousands each time, and a crowd's arrival would be quadratic. A save
+    /// it asks for after all is still made, with nothing to roll back to.
+    private func runInPlace(
+        _ change: (inout StationMachine, inout AnyRandom) throws -> [HubAction]
+    ) async throws {
+        let actions = try change(&machine, &random)
+        for case .save(let save) in actions {
+            try await context.repository.saveStation(save.state, played: save.played, command: save.command)
+        }
         await perform(actions)
     }
 

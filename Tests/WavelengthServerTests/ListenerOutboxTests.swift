@@ -1,0 +1,75 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
+import Testing
+@testable import WavelengthServer
+
+/// A listener's outbox against NIO's embedded channel: what reaches the
+/// socket, in which order, and when the connection is let go.
+@Suite("Listener outbox")
+struct ListenerOutboxTests {
+    let channel = EmbeddedChannel()
+    let window = ReplyWindow()
+    let outbox: ListenerOutbox
+
+    init() throws {
+        outbox = ListenerOutbox(channel: channel, clock: SystemClock(), window: window)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()  // embedded: already done
+    }
+
+    /// The text of every frame written so far.
+    func written() throws -> [String] {
+        var texts: [String] = []
+        while let frame = try channel.readOutbound(as: WebSocketFrame.self) {
+            #expect(frame.opcode == .text)
+            texts.append(String(buffer: frame.unmaskedData))
+        }
+        return texts
+    }
+
+    @Test func messagesAreWrittenInOrderWithSequenceNumbers() throws {
+        #expect(outbox.offer(.text(#"{"type":"a"}"#)))
+        #expect(outbox.offer(.reply(#"{"type":"b"}"#)))
+        #expect(try written().isEmpty)  // nothing until the event loop runs
+        channel.embeddedEventLoop.run()
+        #expect(outbox.offer(.text(#"{"type":"c"}"#)))
+        channel.embeddedEventLoop.run()
+        #expect(try written() == [#"{"seq":1,"type":"a"}"#, #"{"seq":2,"type":"b"}"#, #"{"seq":3,"type":"c"}"#])
+        #expect(channel.isActive)
+    }
+
+    @Test func aPongIsStampedWhenWritten() throws {
+        _ = outbox.offer(.pong(nonce: "n1", received: 1234.5))
+        channel.embeddedEventLoop.run()
+        let text = try #require(try written().first)
+        #expect(text.hasPrefix(#"{"seq":1,"#))
+        #expect(text.contains(#""nonce":"n1""#))
+        #expect(text.contains(#""serverReceived":1234.5"#))
+    }
+
+    @Test func finishingWritesWhatWaitsThenLetsTheConnectionGo() throws {
+        _ = outbox.offer(.text(#"{"type":"ended"}"#))
+        outbox.finish()
+        _ = outbox.offer(.text(#"{"type":"late"}"#))
+        channel.embeddedEventLoop.run()
+        #expect(try written() == [#"{"seq":1,"type":"ended"}"#])
+        #expect(!channel.isActive)
+    }
+
+    @Test func aListenerTooFarBehindIsLetGoInsteadOfBuffered() throws {
+        channel.isWritable = false  // the socket holds maxUnsentBytes already
+        _ = outbox.offer(.text(#"{"type":"update"}"#))
+        channel.embeddedEventLoop.run()
+        #expect(try written().isEmpty)
+        #expect(!channel.isActive)
+    }
+
+    @Test func nothingIsWrittenAfterTheSessionClosed() throws {
+        _ = outbox.offer(.text(#"{"type":"a"}"#))
+        outbox.close()
+        channel.embeddedEventLoop.run()
+        #expect(try written().isEmpty)
+        #expect(channel.isActive)  // the WebSocket layer closes it, with its close frame
+    }
+}
