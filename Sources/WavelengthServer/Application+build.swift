@@ -22,7 +22,8 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
     let router = try buildRouter(services)
     let webSocket = WebSocketServerConfiguration(
         maxFrameSize: WireLimits.maxWebSocketFrameBytes,
-        autoPing: .enabled(timePeriod: configuration.pingInterval),
+        // Live listeners are pinged by `ListenerLiveness` (no task per connection).
+        autoPing: .disabled,
         closeTimeout: configuration.pingInterval,
         // A text frame that is not UTF-8 closes the connection with 1007.
         validateUTF8: true)
@@ -80,8 +81,12 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         publicURL: services.configuration.publicURL, trustedProxies: Set(services.configuration.trustedProxies)
     ).addRoutes(to: router)
     LibraryController(tracks: database).addRoutes(to: router)
-    TracksController(tracks: database, transcoder: services.transcoder, roots: services.libraryRoots).addRoutes(to: router)
-    LiveController(directory: services.directory, gate: gate, clock: services.clock).addRoutes(to: router)
+    TracksController(
+        tracks: database, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
+    ).addRoutes(to: router)
+    LiveController(
+        directory: services.directory, gate: gate, clock: services.clock, pingInterval: services.configuration.pingInterval
+    ).addRoutes(to: router)
     return router
 }
 

@@ -36,6 +36,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case notAMember = "not_a_member"
     case notCurrent = "not_current"
     case notFound = "not_found"
+    case notOnAir = "not_on_air"
     case notPaused = "not_paused"
     case nothingPlaying = "nothing_playing"
     case paused = "paused"

@@ -123,9 +123,10 @@ struct LibraryRouteTests {
         let server = try await TestServer.make()
         try await server.application().test(.router) { client in
             let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            server.putOnAir(all)
             let expected = [
                 "mp3": "audio/mpeg", "flac": "audio/flac", "ogg": "audio/ogg", "m4a": "audio/mp4",
-                "aiff": "audio/mpeg",  // not playable in browsers: transcoded
+                "aiff": "audio/mpeg",  // not playable in browsers: transcoded (while on the air)
             ]
             var seen = Set<String>()
             for track in all {
@@ -146,6 +147,7 @@ struct LibraryRouteTests {
         try await server.application().test(.router) { client in
             let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
             let ogg = try #require(all.first { $0.format == "ogg" })
+            server.putOnAir([ogg])
             let mp3 = try await client.execute(uri: ogg.audioURL + "?format=mp3", method: .get)
             #expect(mp3.status == .ok)
             #expect(mp3.headers[.contentType] == "audio/mpeg")
@@ -162,6 +164,39 @@ struct LibraryRouteTests {
         }
     }
 
+    /// Anyone could make the server run ffmpeg on any track. Now a
+    /// conversion is made only for what a station's listeners are hearing
+    /// (now, next or just before); one already made is served to anyone.
+    @Test func onlyListenersCanHaveATrackConverted() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let station = try server.firstStation().id
+            let hub = try #require(try await server.services.directory.hub(id: station))
+            let quiet = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            let probe = try #require(quiet.first { $0.format != "opus" })
+            let refused = try await client.execute(uri: probe.audioURL + "?format=opus", method: .get)
+            #expect(refused.status == .forbidden)
+            #expect(refused.errorCode == "not_on_air")
+
+            // A listener tunes in: the robot DJ programs the station.
+            let (_, queue) = AsyncStream<LiveOutgoing>.makeStream()
+            let listener = ConnectionIDs.next()
+            try await hub.connect(listener, queue: queue, since: nil)
+            let playing = try #require(try await hub.window().current?.track)
+            let format = playing.format == "opus" ? "mp3" : "opus"
+            let converted = try await client.execute(uri: playing.audioURL + "?format=\(format)", method: .get)
+            #expect(converted.status == .ok)
+
+            // Nobody listens: nothing new is converted, what was made still serves.
+            await hub.disconnect(listener)
+            let other = try #require(["mp3", "m4a", "opus"].first { $0 != format && $0 != playing.format })
+            let late = try await client.execute(uri: playing.audioURL + "?format=\(other)", method: .get)
+            #expect(late.errorCode == "not_on_air")
+            let cached = try await client.execute(uri: playing.audioURL + "?format=\(format)", method: .get)
+            #expect(cached.status == .ok)
+        }
+    }
+
     /// 33 `?format=` requests started 25 ffmpeg processes at once. Now at
     /// most one per core runs, the rest wait in a short line or are told
     /// the server is busy.
@@ -169,6 +204,7 @@ struct LibraryRouteTests {
         let server = try await TestServer.make()
         try await server.application().test(.router) { client in
             let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            server.putOnAir(all)
             let asks = all.flatMap { track in ["mp3", "m4a", "opus"].filter { $0 != track.format }.map { (track, $0) } }
             let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
                 for (track, format) in asks.prefix(33) {
@@ -193,6 +229,7 @@ struct LibraryRouteTests {
         try await server.application().test(.router) { client in
             let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
             let tracks = all.filter { $0.format != "opus" }.prefix(3)
+            server.putOnAir(Array(tracks))
             for track in tracks {
                 #expect(try await client.execute(uri: track.audioURL + "?format=opus", method: .get).status == .ok)
             }
@@ -201,5 +238,14 @@ struct LibraryRouteTests {
             // Only the newest survives a limit smaller than any one file.
             #expect(cached == [cached.first { $0.hasPrefix(tracks.last!.id) }].compactMap { $0 })
         }
+    }
+}
+
+extension TestServer {
+    /// Puts tracks on the air as a station with listeners would, for tests
+    /// of the transcoder itself (`onlyListenersCanHaveATrackConverted`
+    /// covers how tracks really get there).
+    func putOnAir(_ tracks: [TrackSummary]) {
+        services.directory.onAir.publish("test-on-air", tracks: Set(tracks.map(\.id)))
     }
 }

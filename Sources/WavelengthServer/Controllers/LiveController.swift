@@ -10,6 +10,8 @@ struct LiveController {
     let directory: StationDirectory
     let gate: StationGate
     let clock: any ServerClock
+    /// How long a silent client waits for a ping, and then for its answer.
+    let pingInterval: Duration
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.ws("/api/stations/{id}/live", shouldUpgrade: shouldUpgrade, onUpgrade: session)
@@ -28,8 +30,10 @@ struct LiveController {
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         context: WebSocketRouterContext<AppRequestContext>
     ) async throws {
+        let channel = context.requestContext.channel
+        ListenerLiveness.install(on: channel, interval: pingInterval)
         let replies = ReplyWindow()
-        let outbox = ListenerOutbox(channel: context.requestContext.channel, clock: clock, window: replies)
+        let outbox = ListenerOutbox(channel: channel, clock: clock, window: replies)
         // Everything that reads storage or runs the station happens in a
         // short-lived task of its own: a task keeps every stack slab it ever
         // grew until it ends, and this one lasts as long as the listener.

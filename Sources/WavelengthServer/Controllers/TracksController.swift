@@ -9,6 +9,8 @@ import WavelengthWire
 struct TracksController {
     let tracks: any TrackRepository
     let transcoder: Transcoder
+    /// What listeners are hearing: only that may be transcoded.
+    let onAir: OnAirTracks
     /// Only files whose real path lies inside the library are read.
     let roots: LibraryRoots
     let fileIO = FileIO()
@@ -26,7 +28,8 @@ struct TracksController {
     }
 
     /// Serves the file as it is when the browser can play it, else (or when
-    /// `?format=` asks) a cached transcode. Paths come from the index only,
+    /// `?format=` asks) a cached transcode, made only for a track a station
+    /// with listeners is playing, has just played or plays next. Paths come from the index only,
     /// never from the request, and are read only inside the library roots.
     @Sendable func audio(_ request: Request, context: AppRequestContext) async throws -> Response {
         let track = try await track(context)
@@ -43,6 +46,13 @@ struct TracksController {
             target = (track.audioFormat?.isBrowserPlayable ?? false) ? nil : .mp3
         }
         if let target {
+            // ffmpeg runs only for what a station's listeners hear now or
+            // next (`OnAirTracks`); a conversion already cached is served to anyone.
+            guard onAir.contains(track.id) || transcoder.isCached(track, as: target) else {
+                throw APIError(
+                    .forbidden, code: .notOnAir,
+                    "Only a station's listeners can have a track converted, while it plays: tune in first.")
+            }
             // Shared fairly between clients: a person, else an address.
             let client = context.caller.personID ?? context.remoteAddress
             path = try await transcoder.file(for: track, as: target, client: client)

@@ -59,11 +59,20 @@ actor Transcoder {
             busy: "The server is busy converting audio; try again in a few seconds.", retryAfterSeconds: 5)
     }
 
+    /// Whether the track is already in the cache in `target`'s format.
+    nonisolated func isCached(_ track: TrackRecord, as target: Target) -> Bool {
+        FileManager.default.fileExists(atPath: cacheDirectory + "/" + Self.key(track, target))
+    }
+
+    private static func key(_ track: TrackRecord, _ target: Target) -> String {
+        "\(track.id)-\(track.size)-\(track.mtimeNs).\(target.rawValue)"
+    }
+
     /// The path of the track in `target`'s format, transcoding it on first use
     /// in `client`'s turn. Concurrent requests for the same file share one
     /// ffmpeg run.
     func file(for track: TrackRecord, as target: Target, client: String) async throws -> String {
-        let key = "\(track.id)-\(track.size)-\(track.mtimeNs).\(target.rawValue)"
+        let key = Self.key(track, target)
         let output = cacheDirectory + "/" + key
         if FileManager.default.fileExists(atPath: output) {
             // Served now: the last to be evicted.

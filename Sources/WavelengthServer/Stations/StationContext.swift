@@ -14,6 +14,8 @@ struct StationContext: Sendable {
     let makeRandom: @Sendable () -> AnyRandom
     let machineSettings: StationMachine.Settings
     let logger: Logger
+    /// Where the hub says which tracks it may be playing while someone listens.
+    var onAir = OnAirTracks()
 }
 
 /// A random number generator of any kind, so the hub can hold the system's

@@ -13,6 +13,8 @@ actor StationDirectory {
     private let band: FrequencyBand
     /// How many stations one account may own, its own station included.
     let stationsPerAccount: Int
+    /// What the stations with listeners may be playing (for the transcoder).
+    nonisolated var onAir: OnAirTracks { context.onAir }
 
     init(
         context: StationContext, access: any StationAccessRepository, band: FrequencyBand = .fm,

@@ -26,6 +26,8 @@ actor StationHub {
     /// The track summaries this revision's timeline shows, so a crowd
     /// joining at once reads them from storage once, not once per listener.
     private var summaryCache: (revision: Int64, tracks: [TrackID: TrackSummary]) = (-1, [:])
+    /// What `publishOnAir` last told `OnAirTracks`.
+    private var published: (revision: Int64, listening: Bool)?
 
     init(loaded: LoadedStation, context: StationContext) {
         self.id = loaded.record.id
@@ -299,6 +301,18 @@ actor StationHub {
         return try outcome.get()
     }
 
+    /// Tells `OnAirTracks` what this station may be playing: its timeline and
+    /// recent history while someone listens, nothing while nobody does.
+    private func publishOnAir() {
+        let listening = machine.listenerCount > 0
+        let now = (revision: machine.station.revision, listening: listening)
+        guard published?.revision != now.revision || published?.listening != now.listening else { return }
+        published = now
+        let state = machine.station
+        context.onAir.publish(
+            id, tracks: listening ? Set(state.timeline.entries.map(\.trackID) + state.recentHistory.map(\.trackID)) : nil)
+    }
+
     /// Runs an event that cannot fail and needs no randomness.
     private func mutate(_ change: (inout StationMachine) -> [HubAction]) -> [HubAction] {
         change(&machine)
@@ -335,6 +349,9 @@ actor StationHub {
 
     /// Performs everything but saves (which `run` did first).
     private func perform(_ actions: [HubAction]) async {
+        // Before any message goes out: a player that hears of a track asks
+        // for its audio at once, and may need it converted.
+        publishOnAir()
         let now = context.clock.now()
         for action in actions {
             switch action {

@@ -1,0 +1,55 @@
+import NIOCore
+import NIOWebSocket
+
+/// Finds listeners that vanished without closing (a phone that lost its
+/// network, a crashed app): after `interval` with no bytes from the client
+/// it sends a WebSocket ping, and after another such interval it closes the
+/// connection. Any bytes count, a pong or anything else.
+///
+/// Why not the WebSocket layer's auto-ping: that keeps a task asleep per
+/// connection, and a popular station holds thousands of idle listeners. This
+/// is NIO's `IdleStateHandler` timer and two small handlers per connection,
+/// at the front of its pipeline, on its event loop.
+enum ListenerLiveness {
+    /// Installs the check on a WebSocket connection (from any thread).
+    static func install(on channel: any Channel, interval: Duration) {
+        let timeout = TimeAmount.nanoseconds(Int64(interval.components.seconds) * 1_000_000_000
+            + interval.components.attoseconds / 1_000_000_000)
+        channel.eventLoop.execute {
+            do {
+                try channel.pipeline.syncOperations.addHandlers(
+                    [IdleStateHandler(readTimeout: timeout), PingOnSilence()], position: .first)
+            } catch {
+                // The connection closed first: nothing left to watch.
+            }
+        }
+    }
+}
+
+/// Pings a silent client once, then closes it if it stays silent.
+private final class PingOnSilence: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private var pinged = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        pinged = false
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case IdleStateHandler.IdleStateEvent.read = event else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if pinged {
+            context.close(promise: nil)
+            return
+        }
+        pinged = true
+        // From the tail of the pipeline, so the WebSocket encoder frames it.
+        let ping = WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))
+        context.channel.writeAndFlush(ping, promise: nil)
+    }
+}
