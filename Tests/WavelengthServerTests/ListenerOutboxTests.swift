@@ -7,7 +7,7 @@ import Testing
 
 /// A listener's outbox against NIO's embedded channel: what reaches the
 /// socket, in which order, and when the connection is let go.
-@Suite("Listener outbox")
+@Suite("Listener outbox", .timeLimit(.minutes(1)))
 struct ListenerOutboxTests {
     let channel = EmbeddedChannel()
     let window = ReplyWindow()
@@ -62,6 +62,24 @@ struct ListenerOutboxTests {
         _ = outbox.offer(.text(#"{"type":"update"}"#))
         channel.embeddedEventLoop.run()
         #expect(try written().isEmpty)
+        #expect(!channel.isActive)
+    }
+
+    /// A client that floods and never reads fills its reply window, and the
+    /// reader waits for the outbox to write the answers. When the outbox
+    /// lets that client go instead, the reader must be released: else the
+    /// session never ends and the listener stays counted.
+    @Test func aReaderHeldByBackpressureIsReleasedWhenTheListenerIsLetGo() async throws {
+        for _ in 1..<ReplyWindow.limit {
+            _ = outbox.offer(.reply(#"{"type":"ack"}"#))
+            await window.queued()
+        }
+        channel.isWritable = false
+        _ = outbox.offer(.reply(#"{"type":"ack"}"#))
+        let reader = Task { [window] in await window.queued() }  // the 64th: waits
+        while !window.readerWaits { await Task.yield() }
+        channel.embeddedEventLoop.run()
+        await reader.value
         #expect(!channel.isActive)
     }
 

@@ -110,6 +110,10 @@ final class ListenerOutbox: ListenerQueue {
     /// cancellation: the input side closes, the inbound stream ends.
     private func endReading() {
         state.withLock { $0.closed = true }
+        // Answers still pending are never written now: a reader waiting for
+        // them to be (backpressure) must not wait forever, or the session
+        // never ends and the listener stays counted.
+        window.close()
         channel.close(mode: .input, promise: nil)
     }
 

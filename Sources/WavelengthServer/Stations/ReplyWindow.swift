@@ -43,6 +43,9 @@ final class ReplyWindow: Sendable {
         waiter?.resume()
     }
 
+    /// Whether a reader is waiting for answers to be written.
+    var readerWaits: Bool { state.withLock { $0.waiter != nil } }
+
     /// The connection ended: never leave a reader waiting.
     func close() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
