@@ -15,7 +15,7 @@ struct ListenerOutboxTests {
 
     init() throws {
         outbox = ListenerOutbox(channel: channel, clock: SystemClock(), window: window)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()  // embedded: already done
+        channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 9), promise: nil)  // embedded: done at once
     }
 
     /// The text of every frame written so far.
