@@ -83,6 +83,25 @@ struct ListenerOutboxTests {
         #expect(!channel.isActive)
     }
 
+    /// The WebSocket layer writes its own close frame when a client closes or
+    /// the server shuts down; a broadcast must not follow it onto the wire.
+    @Test func nothingFollowsTheWebSocketLayersCloseFrame() throws {
+        try channel.pipeline.syncOperations.addHandler(WebSocketFrameEncoder())
+        outbox.stopAtCloseFrame()
+        channel.embeddedEventLoop.run()
+        _ = outbox.offer(.text(#"{"type":"before"}"#))
+        channel.embeddedEventLoop.run()
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: ByteBuffer()), promise: nil)
+        _ = outbox.offer(.text(#"{"type":"after"}"#))
+        channel.embeddedEventLoop.run()
+        var wire = ByteBuffer()
+        while var part = try channel.readOutbound(as: ByteBuffer.self) { wire.writeBuffer(&part) }
+        let text = String(buffer: wire)
+        #expect(text.contains(#""type":"before""#))
+        #expect(!text.contains(#""type":"after""#))
+        #expect(Array(wire.readableBytesView).contains(0x88))  // the close frame went out
+    }
+
     @Test func nothingIsWrittenAfterTheSessionClosed() throws {
         _ = outbox.offer(.text(#"{"type":"a"}"#))
         outbox.close()

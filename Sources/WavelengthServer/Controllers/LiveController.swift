@@ -34,6 +34,7 @@ struct LiveController {
         ListenerLiveness.install(on: channel, interval: pingInterval)
         let replies = ReplyWindow()
         let outbox = ListenerOutbox(channel: channel, clock: clock, window: replies)
+        outbox.stopAtCloseFrame()
         // Everything that reads storage or runs the station happens in a
         // short-lived task of its own: a task keeps every stack slab it ever
         // grew until it ends, and this one lasts as long as the listener.

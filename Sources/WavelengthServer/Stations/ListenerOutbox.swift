@@ -73,6 +73,17 @@ final class ListenerOutbox: ListenerQueue {
         state.withLock { $0.closed = true }
     }
 
+    /// Stops writing the moment the WebSocket layer writes a close frame of
+    /// its own (a client that closed, a server shutting down): no frame may
+    /// follow a close frame. Needs the connection's WebSocket frame encoder.
+    func stopAtCloseFrame() {
+        channel.eventLoop.execute { [channel] in
+            let pipeline = channel.pipeline.syncOperations
+            guard let encoder = try? pipeline.handler(type: WebSocketFrameEncoder.self) else { return }
+            try? pipeline.addHandler(CloseFrameWatch(outbox: self), position: .after(encoder))
+        }
+    }
+
     /// On the event loop: writes what is pending, flushes once, and ends the
     /// reading side when the queue was finished, so the session returns and
     /// the WebSocket layer sends its close frame.
@@ -135,5 +146,24 @@ final class ListenerOutbox: ListenerQueue {
         buffer.writeString(prefix)
         buffer.writeSubstring(body.dropFirst())
         return WebSocketFrame(fin: true, opcode: .text, data: buffer)
+    }
+}
+
+/// Sits just before the frame encoder, where every frame passes (the
+/// outbox's and the WebSocket layer's), and closes the outbox when a close
+/// frame goes by, before it is written.
+private final class CloseFrameWatch: ChannelOutboundHandler {
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let outbox: ListenerOutbox
+
+    init(outbox: ListenerOutbox) {
+        self.outbox = outbox
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if unwrapOutboundIn(data).opcode == .connectionClose { outbox.close() }
+        context.write(data, promise: promise)
     }
 }
