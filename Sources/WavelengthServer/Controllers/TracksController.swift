@@ -29,8 +29,9 @@ struct TracksController {
 
     /// Serves the file as it is when the browser can play it, else (or when
     /// `?format=` asks) a cached transcode, made only for a track a station
-    /// with listeners is playing, has just played or plays next. Paths come from the index only,
-    /// never from the request, and are read only inside the library roots.
+    /// with listeners is playing, has just played or plays next. Paths come
+    /// from the index only, never from the request, and are read only inside
+    /// the library roots.
     @Sendable func audio(_ request: Request, context: AppRequestContext) async throws -> Response {
         let track = try await track(context)
         let requested = try request.stringQuery("format", maxLength: 8)

@@ -13,8 +13,7 @@ import NIOWebSocket
 enum ListenerLiveness {
     /// Installs the check on a WebSocket connection (from any thread).
     static func install(on channel: any Channel, interval: Duration) {
-        let timeout = TimeAmount.nanoseconds(Int64(interval.components.seconds) * 1_000_000_000
-            + interval.components.attoseconds / 1_000_000_000)
+        let timeout = TimeAmount(interval)
         channel.eventLoop.execute {
             do {
                 try channel.pipeline.syncOperations.addHandlers(

@@ -46,6 +46,8 @@ final class ListenerOutbox: ListenerQueue {
         ).whenFailure { _ in }
     }
 
+    /// Never refuses: a listener too far behind is let go at the next drain
+    /// (its socket is not writable), which the hub learns when the session ends.
     func offer(_ outgoing: LiveOutgoing) -> Bool {
         let schedule = state.withLock { state -> Bool? in
             guard !state.finishing, !state.closed else { return nil }
