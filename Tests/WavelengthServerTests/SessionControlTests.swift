@@ -13,11 +13,14 @@ struct SessionControlRouteTests {
             let (station, key) = (owner.stationID, owner.token)
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             let snapshot = try await listener.snapshot()
-            let playing = try #require(snapshot.timeline.current)
+            let onAir = [snapshot.timeline.current].compactMap { $0 } + snapshot.timeline.upNext
 
             let pause = try await client.command(station, key: key, id: "p", .pause).decode(CommandAck.self)
             let paused = try await listener.update(atLeast: pause.revision)
             let pausedAt = try #require(paused.pausedAt)
+            // What played at the pause: on a loaded machine the snapshot's
+            // current entry may have ended before the pause arrived.
+            let playing = try #require(onAir.first { $0.start <= pausedAt && pausedAt < $0.expiration })
             #expect(paused.current?.track.id == playing.track.id)
             #expect(paused.current?.start == pausedAt)
             #expect(paused.current?.offsetMs == pausedAt - playing.start + playing.offsetMs)
