@@ -37,8 +37,13 @@ struct SessionControlRouteTests {
 
             let seek = try await client.command(station, key: key, id: "s", .seek(positionMs: 1_000)).decode(CommandAck.self)
             let sought = try await listener.update(atLeast: seek.revision)
-            #expect(sought.current?.offsetMs == 1_000)
-            #expect(sought.current?.track.id == playing.track.id)
+            let soughtEntry = try #require(sought.current)
+            #expect(soughtEntry.offsetMs == 1_000)
+            // The seek moved the entry that played at that instant (the resumed
+            // track, unless it ended first on a loaded machine).
+            let seekAt = soughtEntry.start  // the rest of a sought entry starts at the seek
+            let seekedFrom = [current] + resumed.upNext
+            #expect(soughtEntry.track.id == seekedFrom.first { $0.start <= seekAt && seekAt < $0.expiration }?.track.id)
             let tooFar = try await client.command(station, key: key, id: "s2", .seek(positionMs: 10_000_000))
             #expect(tooFar.status == .badRequest)
             #expect(tooFar.errorCode == "position_out_of_range")
