@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import WavelengthCore
 import WavelengthLibrary
@@ -20,17 +19,12 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
     let configuration = services.configuration
     let logger = services.logger
     let router = try buildRouter(services)
-    let webSocket = WebSocketServerConfiguration(
-        maxFrameSize: WireLimits.maxWebSocketFrameBytes,
-        // Live listeners are pinged by `ListenerLiveness` (no task per connection).
-        autoPing: .disabled,
-        closeTimeout: configuration.pingInterval,
-        // A text frame that is not UTF-8 closes the connection with 1007.
-        validateUTF8: true)
     return Application(
         router: router,
-        server: .http1WebSocketUpgradeAnsweringMalformedRequests(webSocketRouter: router, configuration: .init(ws: webSocket)),
+        server: .http1LiveWebSocketsAnsweringMalformedRequests(
+            webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
+        services: [services.liveSockets],
         onServerRunning: { channel in
             logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
         },
@@ -85,7 +79,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         tracks: database, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
     ).addRoutes(to: router)
     LiveController(
-        directory: services.directory, gate: gate, clock: services.clock, pingInterval: services.configuration.pingInterval
+        directory: services.directory, gate: gate, clock: services.clock,
+        pingInterval: services.configuration.pingInterval, sockets: services.liveSockets
     ).addRoutes(to: router)
     return router
 }
@@ -103,6 +98,8 @@ public struct ServerServices: Sendable {
     let attempts: AttemptGuard
     /// The folders the library was scanned from; nothing outside them is served.
     let libraryRoots: LibraryRoots
+    /// Every open live WebSocket (a service: it closes them when the server stops).
+    let liveSockets = LiveSockets()
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
 import WavelengthCore
 import WavelengthWire
 
@@ -10,64 +11,75 @@ struct LiveController {
     let directory: StationDirectory
     let gate: StationGate
     let clock: any ServerClock
-    /// How long a silent client waits for a ping, and then for its answer.
+    /// How long a silent client waits for a ping, and then for its answer;
+    /// also how long a closing client has to answer our close frame.
     let pingInterval: Duration
+    /// Every open live connection, for a goodbye when the server stops.
+    let sockets: LiveSockets
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.ws("/api/stations/{id}/live", shouldUpgrade: shouldUpgrade, onUpgrade: session)
+        router.get("/api/stations/{id}/live", use: live)
     }
 
-    @Sendable func shouldUpgrade(_ request: Request, context: AppRequestContext) async throws -> RouterShouldUpgrade {
+    /// The upgrade request (and, without an upgrade, an empty 200): checks
+    /// the station exists, then leaves the connection's starter for
+    /// `LiveUpgradeChannel`. Who may listen is decided after the upgrade,
+    /// with an error message the client can read (a refused upgrade reaches
+    /// a browser as a bare 400).
+    @Sendable func live(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.id("id")
         guard try await directory.hub(id: id) != nil else { throw APIError.notFound("No station with id \(id).") }
         if let since = request.uri.queryParameters.get("since"), Int64(since) == nil {
             throw APIError.badRequest("since must be a revision number.")
         }
-        return .upgrade([:])
+        context.liveUpgrade.claim { channel in try start(channel, request: request, context: context) }
+        return Response(status: .ok)
     }
 
-    @Sendable func session(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        context: WebSocketRouterContext<AppRequestContext>
-    ) async throws {
-        let channel = context.requestContext.channel
-        ListenerLiveness.install(on: channel, interval: pingInterval)
+    /// On the connection's event loop, right after the upgrade: installs the
+    /// handlers that serve it from now on, then admits the listener in a
+    /// short task. Nothing here keeps a task for the connection's life.
+    private func start(_ channel: any Channel, request: Request, context: AppRequestContext) throws {
+        let pipeline = channel.pipeline.syncOperations
         let replies = ReplyWindow()
         let outbox = ListenerOutbox(channel: channel, clock: clock, window: replies)
-        outbox.stopAtCloseFrame()
-        // Everything that reads storage or runs the station happens in a
-        // short-lived task of its own: a task keeps every stack slab it ever
-        // grew until it ends, and this one lasts as long as the listener.
-        let admission = await Task { await admit(context: context, outbox: outbox) }.value
-        let hub: StationHub
-        let connection: ConnectionID
-        switch admission {
-        case .refused(let code, let message):
-            try await refuse(code, message, outbox: outbox, inbound: inbound, outbound: outbound)
-            return
-        case .admitted(let admitted, let id):
-            (hub, connection) = (admitted, id)
-        }
-        let session = LiveSession(hub: hub, connection: connection, queue: outbox, clock: clock, window: replies)
-        // The hub ends a connection by finishing its outbox, which closes the
-        // input side once the last message is written: this loop then ends.
-        // A client that broke the protocol (a text frame that is not UTF-8,
-        // a malformed or oversized frame) is closed with the code the
-        // WebSocket layer chose for it (1007, 1002, 1009): the error is
-        // rethrown once the hub has let the listener go.
-        var failure: (any Error)?
-        do {
-            for try await message in inbound.messages(maxSize: WireLimits.maxWebSocketFrameBytes) {
-                await session.handle(message, receivedAt: clock.preciseNow())
+        let inbox = LiveInbox(channel: channel)
+        try ListenerLiveness.install(on: pipeline, interval: pingInterval)
+        try outbox.stopAtCloseFrame(pipeline)
+        try pipeline.addHandlers([
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 64,
+                maxAccumulatedFrameSize: WireLimits.maxWebSocketFrameBytes),
+            LiveSocketHandler(inbox: inbox, clock: clock, closeTimeout: TimeAmount(pingInterval)) {
+                // The connection closed: the listener is let go, once.
+                outbox.close()
+                replies.close()
+                if let session = inbox.end() {
+                    Task { await session.hub.disconnect(session.connection) }
+                }
+            },
+        ])
+        sockets.add(channel)
+        Task {
+            switch await admit(request: request, context: context, outbox: outbox) {
+            case .refused(let code, let message):
+                inbox.end()
+                if let text = try? StationHub.encode(.error(id: nil, code: code.rawValue, message: message)) {
+                    _ = outbox.offer(.text(text))
+                }
+                // See `refusalCloseDelay`: the close frame comes later, in a
+                // read of its own, unless the client closes first.
+                channel.eventLoop.scheduleTask(in: TimeAmount(Self.refusalCloseDelay)) {
+                    channel.pipeline.fireUserInboundEventTriggered(
+                        LiveSocketEvent.end(.policyViolation, reason: code.rawValue))
+                }
+            case .admitted(let hub, let connection):
+                let session = LiveSession(hub: hub, connection: connection, queue: outbox, clock: clock, window: replies)
+                if !inbox.admit(session) {
+                    await hub.disconnect(connection)  // it closed while being admitted
+                }
             }
-        } catch {
-            context.logger.debug("Listener \(connection) stopped reading: \(error)")
-            failure = error
         }
-        outbox.close()
-        replies.close()
-        await hub.disconnect(connection)
-        if let failure { throw failure }
     }
 
     private enum Admission: Sendable {
@@ -76,16 +88,16 @@ struct LiveController {
     }
 
     /// Checks the version and the caller's access, then seats the listener.
-    private func admit(context: WebSocketRouterContext<AppRequestContext>, outbox: ListenerOutbox) async -> Admission {
-        let query = context.request.uri.queryParameters
+    private func admit(request: Request, context: AppRequestContext, outbox: ListenerOutbox) async -> Admission {
+        let query = request.uri.queryParameters
         let version = query.get("v").map { Int($0) ?? -1 } ?? LiveProtocol.version
         guard version == LiveProtocol.version else {
             return .refused(.unsupportedVersion, "This server speaks protocol version \(LiveProtocol.version); update the client.")
         }
         let since = query.get("since").flatMap { Int64($0) }
-        let caller = context.requestContext.caller
+        let caller = context.caller
         do {
-            let id = try context.requestContext.id("id")
+            let id = try context.id("id")
             guard let hub = try await directory.hub(id: id) else {
                 return .refused(.notFound, "No station with id \(id).")
             }
@@ -109,35 +121,14 @@ struct LiveController {
         }
     }
 
-    /// Refuses a connection after the upgrade (a failed upgrade reaches a
-    /// browser as a bare 400): the error message first, then the close frame
-    /// once the client has closed or `refusalCloseDelay` has passed.
-    ///
-    /// Why not close at once: the text and close frames would then reach the
-    /// client in the same read as the 101 response, and the Swift WebSocket
-    /// client (swift-websocket over NIO's typed client upgrade handler) can
-    /// leave such bytes undelivered and stop reading, so the SDK never learns
-    /// why it was turned away and never sees the connection end (reproduced
-    /// in 1 of 3 immediate refusals). A close frame that comes later comes in
-    /// a read of its own. A browser closes as soon as it reads the error.
-    private func refuse(
-        _ code: ErrorCode, _ message: String, outbox: ListenerOutbox,
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
-    ) async throws {
-        _ = outbox.offer(.text(try StationHub.encode(.error(id: nil, code: code.rawValue, message: message))))
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // Frames a refused client sends are not read, only waited out.
-                do { for try await _ in inbound {} } catch {}
-            }
-            group.addTask { try? await Task.sleep(for: Self.refusalCloseDelay) }
-            _ = await group.next()
-            group.cancelAll()
-        }
-        outbox.close()
-        try await outbound.close(.policyViolation, reason: code.rawValue)
-    }
-
+    /// Why a refusal's close frame waits: sent at once, the error message
+    /// and the close frame reach the client in the same read as the 101
+    /// answer, and the Swift WebSocket client (swift-websocket over NIO's
+    /// typed client upgrade handler) can leave such bytes undelivered and
+    /// stop reading, so the SDK never learns why it was turned away and never
+    /// sees the connection end (reproduced in 1 of 3 immediate refusals). A
+    /// close frame that comes later comes in a read of its own. A browser
+    /// closes as soon as it reads the error.
     /// How long a refused connection stays open for the client to close it.
     static let refusalCloseDelay: Duration = .seconds(2)
 

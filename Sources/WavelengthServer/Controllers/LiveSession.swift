@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdWebSocket
 import WavelengthCore
 import WavelengthWire
 
@@ -13,7 +12,7 @@ struct LiveSession: Sendable {
     let clock: any ServerClock
     let window: ReplyWindow
 
-    func handle(_ message: WebSocketMessage, receivedAt: Double) async {
+    func handle(_ message: LiveInbox.Message, receivedAt: Double) async {
         let text: String
         switch message {
         case .binary:

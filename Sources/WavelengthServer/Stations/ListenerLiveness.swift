@@ -11,17 +11,9 @@ import NIOWebSocket
 /// is NIO's `IdleStateHandler` timer and two small handlers per connection,
 /// at the front of its pipeline, on its event loop.
 enum ListenerLiveness {
-    /// Installs the check on a WebSocket connection (from any thread).
-    static func install(on channel: any Channel, interval: Duration) {
-        let timeout = TimeAmount(interval)
-        channel.eventLoop.execute {
-            do {
-                try channel.pipeline.syncOperations.addHandlers(
-                    [IdleStateHandler(readTimeout: timeout), PingOnSilence()], position: .first)
-            } catch {
-                // The connection closed first: nothing left to watch.
-            }
-        }
+    /// Installs the check on a WebSocket connection, on its event loop.
+    static func install(on pipeline: ChannelPipeline.SynchronousOperations, interval: Duration) throws {
+        try pipeline.addHandlers([IdleStateHandler(readTimeout: TimeAmount(interval)), PingOnSilence()], position: .first)
     }
 }
 

@@ -75,22 +75,20 @@ final class ListenerOutbox: ListenerQueue {
         state.withLock { $0.closed = true }
     }
 
-    /// Stops writing the moment the WebSocket layer writes a close frame of
-    /// its own (a client that closed, a server shutting down): no frame may
-    /// follow a close frame. Needs the connection's WebSocket frame encoder.
-    func stopAtCloseFrame() {
-        channel.eventLoop.execute { [channel] in
-            let pipeline = channel.pipeline.syncOperations
-            guard let encoder = try? pipeline.handler(type: WebSocketFrameEncoder.self) else { return }
-            try? pipeline.addHandler(CloseFrameWatch(outbox: self), position: .after(encoder))
-        }
+    /// Stops writing the moment any close frame is written (a client that
+    /// closed, a server shutting down, a protocol error): no frame may
+    /// follow a close frame. On the event loop; needs the connection's
+    /// WebSocket frame encoder.
+    func stopAtCloseFrame(_ pipeline: ChannelPipeline.SynchronousOperations) throws {
+        let encoder = try pipeline.handler(type: WebSocketFrameEncoder.self)
+        try pipeline.addHandler(CloseFrameWatch(outbox: self), position: .after(encoder))
     }
 
     /// On the event loop: writes what is pending, flushes once, and ends the
-    /// reading side when the queue was finished, so the session returns and
-    /// the WebSocket layer sends its close frame.
+    /// connection (a close frame, see `LiveSocketHandler`) when the queue
+    /// was finished.
     private func drain() {
-        let (batch, firstSeq, endInput) = state.withLock { state -> ([LiveOutgoing], UInt64, Bool) in
+        let (batch, firstSeq, ending) = state.withLock { state -> ([LiveOutgoing], UInt64, Bool) in
             state.drainScheduled = false
             guard !state.closed else { return ([], 0, false) }
             let batch = state.pending
@@ -103,7 +101,7 @@ final class ListenerOutbox: ListenerQueue {
         if !batch.isEmpty {
             if !channel.isWritable {
                 // Already this far behind: don't buffer more for it.
-                endReading()
+                end()
                 return
             }
             var seq = firstSeq
@@ -116,18 +114,17 @@ final class ListenerOutbox: ListenerQueue {
             }
             channel.flush()
         }
-        if endInput { endReading() }
+        if ending { end() }
     }
 
-    /// Ends the session's read loop the way the WebSocket layer does on
-    /// cancellation: the input side closes, the inbound stream ends.
-    private func endReading() {
+    /// Ends the connection: its handler sends a close frame and hangs up.
+    private func end() {
         state.withLock { $0.closed = true }
         // Answers still pending are never written now: a reader waiting for
         // them to be (backpressure) must not wait forever, or the session
         // never ends and the listener stays counted.
         window.close()
-        channel.close(mode: .input, promise: nil)
+        channel.pipeline.fireUserInboundEventTriggered(LiveSocketEvent.end(.normalClosure, reason: nil))
     }
 
     private func frame(_ outgoing: LiveOutgoing, seq: UInt64) -> WebSocketFrame? {

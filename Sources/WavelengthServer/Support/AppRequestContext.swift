@@ -1,16 +1,17 @@
 import Hummingbird
 import HummingbirdAuth
-import HummingbirdWebSocket
 import NIOCore
 import WavelengthWire
 
-/// The request context every route gets: WebSocket-capable, with a small
-/// upload limit because no Wavelength request carries a large body, the
-/// caller found by `SessionAuthenticator`, and the client's address for
-/// rate limits.
-public struct AppRequestContext: RequestContext, WebSocketRequestContext, AuthRequestContext {
+/// The request context every route gets: able to take a WebSocket upgrade
+/// (`liveUpgrade`), with a small upload limit because no Wavelength request
+/// carries a large body, the caller found by `SessionAuthenticator`, and the
+/// client's address for rate limits.
+public struct AppRequestContext: RequestContext, AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let webSocket: WebSocketHandlerReference<Self>
+    /// A route that accepts a WebSocket upgrade leaves its connection's
+    /// starter here (see `LiveUpgradeChannel`).
+    let liveUpgrade: LiveUpgradeSlot
     public var identity: Caller?
     /// The client's address: the peer's, or the forwarded one when the peer
     /// is a trusted proxy (`ForwardedForMiddleware`).
@@ -23,7 +24,7 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, AuthRe
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.channel = source.channel
-        self.webSocket = .init()
+        self.liveUpgrade = LiveUpgradeSlot()
         self.peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         self.remoteAddress = peerAddress
     }

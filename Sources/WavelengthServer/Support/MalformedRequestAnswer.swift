@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -11,7 +10,7 @@ import WavelengthWire
 /// when its headers are too large, in our JSON error shape, and closes the
 /// connection.
 ///
-/// Why it exists: hummingbird-websocket's upgradable pipeline turns NIO's
+/// Why it exists: the upgradable pipeline (`LiveUpgradeChannel`) turns NIO's
 /// HTTP error handling off, and a parse error in a connection's *first*
 /// request fails the upgrade negotiation, which it only logs. The client got
 /// no answer and the socket stayed open. Later requests on a connection go
@@ -79,16 +78,16 @@ struct AnsweringMalformedRequests<Inner: ServerChildChannel>: ServerChildChannel
 }
 
 extension HTTPServerBuilder {
-    /// `.http1WebSocketUpgrade(webSocketRouter:configuration:)`, answering
+    /// HTTP/1.1 with live WebSockets (`LiveUpgradeChannel`), answering
     /// malformed first requests (see `MalformedRequestAnswer`).
-    static func http1WebSocketUpgradeAnsweringMalformedRequests<Routes: HTTPResponderBuilder>(
-        webSocketRouter: Routes, configuration: HTTP1WebSocketUpgradeChannel.Configuration
-    ) -> HTTPServerBuilder where Routes.Responder.Context: WebSocketRequestContext {
+    static func http1LiveWebSocketsAnsweringMalformedRequests<Routes: HTTPResponderBuilder>(
+        webSocketRouter: Routes, maxFrameSize: Int
+    ) -> HTTPServerBuilder where Routes.Responder.Context == AppRequestContext {
         let webSocketResponder = webSocketRouter.buildResponder()
         return .init { responder in
             AnsweringMalformedRequests(
-                inner: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration))
+                inner: LiveUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, maxFrameSize: maxFrameSize))
         }
     }
 }
