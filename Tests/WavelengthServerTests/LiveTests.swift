@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WavelengthWire
+@testable import WavelengthServer
 
 @Suite("Station WebSocket", .timeLimit(.minutes(5)))
 struct LiveTests {
@@ -251,6 +252,22 @@ struct LiveTests {
                     == ["snapshot", "access", "role", "dj", "snapshot"] + Array(repeating: "pong", count: 5))
             #expect(try await dj.access() == .owner)
             dj.close()
+        }
+    }
+
+    /// Live connections keep no task, so the HTTP server's graceful shutdown
+    /// does not wait for them: the server closes each with 1001 itself.
+    @Test func aStoppingServerSaysGoodbyeToEveryListener() async throws {
+        let server = try await TestServer.make()
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            _ = try await listener.snapshot()
+            #expect(server.services.liveSockets.count == 1)
+            server.services.liveSockets.closeAll()
+            await listener.closed()
+            let reason = await listener.closeReason()
+            #expect(reason?.hasPrefix("goingAway") == true, "\(reason ?? "no reason")")
         }
     }
 
