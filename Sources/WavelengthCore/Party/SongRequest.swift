@@ -1,0 +1,34 @@
+/// A request's identity, chosen by the server when it is first made.
+public typealias RequestID = String
+
+/// One person's opinion of a request.
+public enum Vote: String, Sendable, Codable, Equatable {
+    case up, down
+}
+
+/// A song someone asked for at a party, with everyone's votes on it.
+public struct SongRequest: Sendable, Equatable, Codable {
+    public let id: RequestID
+    public let trackID: TrackID
+    /// The person who asked first; fairness takes turns between requesters.
+    public let requester: String
+    public let requestedAt: EpochMillis
+    /// One vote per person (person id → vote): a second vote replaces the
+    /// first. The requester's own request counts as their upvote.
+    public internal(set) var votes: [String: Vote]
+
+    public init(id: RequestID, trackID: TrackID, requester: String, requestedAt: EpochMillis) {
+        self.id = id
+        self.trackID = trackID
+        self.requester = requester
+        self.requestedAt = requestedAt
+        self.votes = [requester: .up]
+    }
+
+    public var upvotes: Int { votes.values.count { $0 == .up } }
+    public var downvotes: Int { votes.values.count { $0 == .down } }
+
+    /// Ups minus downs: ten votes cast late outweigh one cast early, since
+    /// time never enters the score (it only breaks ties).
+    public var score: Int { upvotes - downvotes }
+}
