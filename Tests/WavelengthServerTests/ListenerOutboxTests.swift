@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -17,7 +18,7 @@ struct ListenerOutboxTests {
     let ends = EndRecorder()
 
     init() throws {
-        outbox = ListenerOutbox(channel: channel, clock: SystemClock(), window: window)
+        outbox = ListenerOutbox(channel: channel, clock: SystemClock(), window: window, logger: Logger(label: "outbox-test"))
         try channel.pipeline.syncOperations.addHandler(ends)
         channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 9), promise: nil)  // embedded: done at once
     }

@@ -42,7 +42,7 @@ struct LiveController {
     private func start(_ channel: any Channel, request: Request, context: AppRequestContext) throws {
         let pipeline = channel.pipeline.syncOperations
         let replies = ReplyWindow()
-        let outbox = ListenerOutbox(channel: channel, clock: clock, window: replies)
+        let outbox = ListenerOutbox(channel: channel, clock: clock, window: replies, logger: context.logger)
         let inbox = LiveInbox(channel: channel)
         try ListenerLiveness.install(on: pipeline, interval: pingInterval)
         try outbox.stopAtCloseFrame(pipeline)

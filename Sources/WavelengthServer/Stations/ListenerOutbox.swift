@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
@@ -33,12 +34,14 @@ final class ListenerOutbox: ListenerQueue {
     private let channel: any Channel
     private let clock: any ServerClock
     private let window: ReplyWindow
+    private let logger: Logger
     private let state = Mutex(State())
 
-    init(channel: any Channel, clock: any ServerClock, window: ReplyWindow) {
+    init(channel: any Channel, clock: any ServerClock, window: ReplyWindow, logger: Logger) {
         self.channel = channel
         self.clock = clock
         self.window = window
+        self.logger = logger
         // The socket may hold this much before it counts as not writable.
         channel.setOption(
             ChannelOptions.writeBufferWaterMark,
@@ -101,6 +104,9 @@ final class ListenerOutbox: ListenerQueue {
         if !batch.isEmpty {
             if !channel.isWritable {
                 // Already this far behind: don't buffer more for it.
+                logger.info(
+                    "Letting a listener go: it has not taken \(Self.maxUnsentBytes / 1024) KB already sent",
+                    metadata: ["peer": "\(channel.remoteAddress?.description ?? "?")"])
                 end()
                 return
             }
