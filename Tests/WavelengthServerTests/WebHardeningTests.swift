@@ -74,6 +74,43 @@ struct WebHardeningTests {
         }
     }
 
+    @Test func aFrameOverTheLimitClosesWith1009() async throws {
+        let server = try await TestServer.make()
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let socket = try await SilentSocket.connect(port: client.port!, path: "/api/stations/\(station)/live")
+            // The header alone is refused: the server never reads the bytes it announces.
+            socket.sendHeader(opcode: 0x1, length: WireLimits.maxWebSocketFrameBytes + 1)
+            #expect(try await socket.closeCode() == 1009)
+        }
+    }
+
+    /// Each fragment is within the frame limit; the message they make is not.
+    @Test func aFragmentedMessageOverTheLimitClosesWith1009() async throws {
+        let server = try await TestServer.make()
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let socket = try await SilentSocket.connect(port: client.port!, path: "/api/stations/\(station)/live")
+            let half = [UInt8](repeating: 0x20, count: WireLimits.maxWebSocketFrameBytes / 2 + 1)
+            socket.sendFrame(fin: false, opcode: 0x1, payload: half)
+            socket.sendFrame(fin: true, opcode: 0x0, payload: half)
+            #expect(try await socket.closeCode() == 1009)
+        }
+    }
+
+    @Test func aFragmentedMessageIsReassembledAndAnswered() async throws {
+        let server = try await TestServer.make()
+        let (station, _) = try server.firstStation()
+        try await server.application().test(.live) { client in
+            let socket = try await SilentSocket.connect(port: client.port!, path: "/api/stations/\(station)/live")
+            socket.sendFrame(fin: false, opcode: 0x1, payload: Array(#"{"type":"ping","#.utf8))
+            socket.sendFrame(fin: false, opcode: 0x0, payload: Array(#""nonce":"#.utf8))
+            socket.sendFrame(fin: true, opcode: 0x0, payload: Array(#""in-pieces"}"#.utf8))
+            let pong = try await socket.text(containing: #""type":"pong""#)
+            #expect(pong?.contains(#""nonce":"in-pieces""#) == true)
+        }
+    }
+
     /// Before: the router said 404 for a method the API lacks on a path it has.
     @Test func aMethodAPathDoesNotTakeIs405WithAllow() async throws {
         let server = try await TestServer.make()

@@ -41,13 +41,54 @@ final class SilentSocket: Sendable {
 }
 
 extension SilentSocket {
-    /// Sends one masked frame with any payload, valid or not.
-    func sendFrame(opcode: UInt8, payload: [UInt8]) {
-        precondition(payload.count < 126)
-        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        var frame: [UInt8] = [0x80 | opcode, 0x80 | UInt8(payload.count)] + mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    /// Sends one masked frame with any payload, valid or not; `fin: false`
+    /// sends a fragment of a longer message.
+    func sendFrame(fin: Bool = true, opcode: UInt8, payload: [UInt8]) {
+        transmit(Self.header(fin: fin, opcode: opcode, length: payload.count)
+            + payload.enumerated().map { $0.element ^ Self.mask[$0.offset % 4] })
+    }
+
+    /// Sends only a frame's header, announcing `length` bytes that never come.
+    func sendHeader(opcode: UInt8, length: Int) {
+        transmit(Self.header(fin: true, opcode: opcode, length: length))
+    }
+
+    private static let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+
+    private static func header(fin: Bool, opcode: UInt8, length: Int) -> [UInt8] {
+        var header: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        switch length {
+        case ..<126:
+            header.append(0x80 | UInt8(length))
+        case ...0xFFFF:
+            header += [0x80 | 126, UInt8(length >> 8), UInt8(length & 0xFF)]
+        default:
+            header.append(0x80 | 127)
+            header += (0..<8).reversed().map { UInt8((length >> ($0 * 8)) & 0xFF) }
+        }
+        return header + mask
+    }
+
+    private func transmit(_ frame: [UInt8]) {
+        var sent = 0
+        while sent < frame.count {
+            let n = frame[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }  // the server closed first
+            sent += n
+        }
+    }
+
+    /// Reads frames until a text frame that contains `needle`, and returns
+    /// its text (nil when the connection ends or a close frame comes first).
+    func text(containing needle: String) async throws -> String? {
+        try await NIOThreadPool.singleton.runIfActive {
+            while let (opcode, payload) = self.blockingNextFrame() {
+                if opcode == 0x8 { return nil }
+                let text = String(decoding: payload, as: UTF8.self)
+                if opcode == 0x1, text.contains(needle) { return text }
+            }
+            return nil
+        }
     }
 
     /// Reads frames until a close frame, and returns its status code (nil
@@ -57,6 +98,17 @@ extension SilentSocket {
     }
 
     private func blockingCloseCode() -> UInt16? {
+        while let (opcode, payload) = blockingNextFrame() {
+            if opcode == 0x8 {
+                return payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+            }
+        }
+        return nil
+    }
+
+    /// The next frame the server sent (unmasked, as servers send), or nil
+    /// when the connection ended.
+    private func blockingNextFrame() -> (opcode: UInt8, payload: [UInt8])? {
         func read(_ count: Int) -> [UInt8]? {
             var bytes = [UInt8](repeating: 0, count: count)
             var got = 0
@@ -67,20 +119,16 @@ extension SilentSocket {
             }
             return bytes
         }
-        while let head = read(2) {
-            var length = Int(head[1] & 0x7F)
-            if length == 126 {
-                guard let ext = read(2) else { return nil }
-                length = Int(ext[0]) << 8 | Int(ext[1])
-            } else if length == 127 {
-                guard let ext = read(8) else { return nil }
-                length = ext.reduce(0) { $0 << 8 | Int($1) }
-            }
-            guard let payload = read(length) else { return nil }
-            if head[0] & 0x0F == 0x8 {
-                return payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
-            }
+        guard let head = read(2) else { return nil }
+        var length = Int(head[1] & 0x7F)
+        if length == 126 {
+            guard let ext = read(2) else { return nil }
+            length = Int(ext[0]) << 8 | Int(ext[1])
+        } else if length == 127 {
+            guard let ext = read(8) else { return nil }
+            length = ext.reduce(0) { $0 << 8 | Int($1) }
         }
-        return nil
+        guard let payload = read(length) else { return nil }
+        return (head[0] & 0x0F, payload)
     }
 }
