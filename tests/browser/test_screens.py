@@ -44,11 +44,19 @@ def test_screens_at_phone_and_desktop_sizes(demo_server, browser, shot, size_nam
     taken = {e["track"]["id"] for e in [timeline["current"], *timeline["upNext"]]}
     free = next(t for t in demo_server.tracks() if t["id"] not in taken and all(ord(c) < 0x250 for c in t["title"]))
     search.send_keys(free["artist"].split()[0][:3])
-    off = ".add-col .btn-toggle[aria-pressed='false']"
-    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, off))
-    toggle = dj.find_elements(By.CSS_SELECTOR, off)[0]
-    toggle.click()
-    wait_for(dj, lambda d: toggle.get_attribute("aria-pressed") == "true")
+    # Find-as-you-type re-renders the results as each letter's answer comes
+    # in, so the toggle is found by its track, clicked once it is there, and
+    # read back by selector (a held element can be replaced meanwhile).
+    toggle = f".add-col .btn-toggle[data-track-id='{free['id']}']"
+
+    def click_toggle(d):
+        buttons = d.find_elements(By.CSS_SELECTOR, toggle + "[aria-pressed='false']")
+        if buttons:
+            buttons[0].click()
+        return bool(buttons)
+
+    wait_for(dj, click_toggle)
+    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, toggle + "[aria-pressed='true']"))
     wait_for(dj, lambda d: d.execute_script(
         "return [...document.querySelectorAll('.add-col img')].filter(i => i.getClientRects().length).every(i => i.complete)"))
     shot(dj, "dj-search")
