@@ -285,6 +285,12 @@ public actor StationClient {
         case .ended:
             eventSink.yield(.ended)
             stopped = true
+        case .party(let view):
+            eventSink.yield(.party(view))
+        case .votes(let mine):
+            eventSink.yield(.votes(mine))
+        case .hostOverride(let kind, let trackID, let requesterName):
+            eventSink.yield(.hostOverride(kind: kind, trackID: trackID, requesterName: requesterName))
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

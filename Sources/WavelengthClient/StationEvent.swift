@@ -1,3 +1,4 @@
+import WavelengthCore
 import WavelengthWire
 
 /// What a `StationClient` reports as it goes.
@@ -18,6 +19,12 @@ public enum StationEvent: Sendable {
     case removed(PersonRef, reason: String)
     /// The owner ended the session; the client stops.
     case ended
+    /// The party: mode, rules, the waiting requests and the skip vote.
+    case party(PartyView)
+    /// Your own votes, by request.
+    case votes([RequestID: Vote])
+    /// The host moved, vetoed or played a request now.
+    case hostOverride(kind: String, trackID: TrackID, requesterName: String)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

@@ -1,3 +1,4 @@
+import WavelengthCore
 import WavelengthWire
 
 /// What a client knows about a station: the latest window, the listener
@@ -13,6 +14,10 @@ public struct StationModel: Sendable, Equatable {
     public private(set) var isDJ = false
     /// What this client's person may do here (owner and co-DJs control the music).
     public private(set) var access: StationRole = .none
+    /// The party as last heard (nil until the station sends one).
+    public private(set) var party: PartyView?
+    /// This person's own votes, by request.
+    public private(set) var myVotes: [RequestID: Vote] = [:]
 
     public init() {}
 
@@ -54,7 +59,12 @@ public struct StationModel: Sendable, Equatable {
             djEpoch = epoch
         case .access(let role):
             access = role
-        case .ack, .error, .pong, .removed, .ended:
+        case .party(let view):
+            party = view
+            if let mine = view.myVotes { myVotes = mine }
+        case .votes(let mine):
+            myVotes = mine
+        case .ack, .error, .pong, .removed, .ended, .hostOverride:
             break
         }
         return gap ? .resync : .none

@@ -17,6 +17,23 @@ public enum StationCommand: Sendable, Equatable {
     /// Jump within the current entry's track to `positionMs`.
     case seek(positionMs: Int64)
 
+    // The party's commands (requests mode). Listeners send them too.
+
+    /// Ask for a track; asking for one already requested is an upvote.
+    case request(trackID: TrackID)
+    /// Vote on a waiting request; nil takes the vote back.
+    case vote(requestID: RequestID, vote: Vote?)
+    /// Take back your own request (the host may take back any).
+    case withdraw(requestID: RequestID)
+    /// The host puts a request at a place in the order (0 = next).
+    case moveRequest(requestID: RequestID, toIndex: Int)
+    /// The host refuses a request, and its track for the rest of the party.
+    case vetoRequest(requestID: RequestID)
+    /// The host plays a request now, cutting the current song.
+    case playRequestNow(requestID: RequestID)
+    /// A listener votes to skip the entry that plays.
+    case voteSkip(entryID: EntryID)
+
     public var op: String {
         switch self {
         case .append: "append"
@@ -27,13 +44,39 @@ public enum StationCommand: Sendable, Equatable {
         case .pause: "pause"
         case .resume: "resume"
         case .seek: "seek"
+        case .request: "request"
+        case .vote: "vote"
+        case .withdraw: "withdraw"
+        case .moveRequest: "moveRequest"
+        case .vetoRequest: "vetoRequest"
+        case .playRequestNow: "playRequestNow"
+        case .voteSkip: "voteSkip"
+        }
+    }
+
+    /// What the command asks of the station, for the authorization table:
+    /// the DJ's timeline edits, or one of the party's operations.
+    public var operation: StationOperation {
+        switch self {
+        case .append, .queueNext, .remove, .skip, .move, .pause, .resume, .seek: .command
+        case .request, .withdraw: .request
+        case .vote, .voteSkip: .vote
+        case .moveRequest, .vetoRequest, .playRequestNow: .arrangeRequests
+        }
+    }
+
+    /// The track a command names, which the server looks up before applying it.
+    public var trackID: TrackID? {
+        switch self {
+        case .append(let trackID), .queueNext(let trackID), .request(let trackID): trackID
+        default: nil
         }
     }
 }
 
 extension StationCommand: Codable {
     private enum CodingKeys: String, CodingKey {
-        case op, trackID, entryID, toIndex, positionMs
+        case op, trackID, entryID, toIndex, positionMs, requestID, vote
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,11 +94,29 @@ extension StationCommand: Codable {
         case "pause": self = .pause
         case "resume": self = .resume
         case "seek": self = .seek(positionMs: try container.decode(Int64.self, forKey: .positionMs))
+        case "request": self = .request(trackID: try container.decode(String.self, forKey: .trackID))
+        case "vote":
+            let vote = try container.decodeIfPresent(String.self, forKey: .vote)
+            guard vote == nil || vote == "none" || Vote(rawValue: vote!) != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .vote, in: container, debugDescription: "A vote is up, down or none.")
+            }
+            self = .vote(
+                requestID: try container.decode(String.self, forKey: .requestID), vote: vote.flatMap(Vote.init(rawValue:)))
+        case "withdraw": self = .withdraw(requestID: try container.decode(String.self, forKey: .requestID))
+        case "moveRequest":
+            self = .moveRequest(
+                requestID: try container.decode(String.self, forKey: .requestID),
+                toIndex: try container.decode(Int.self, forKey: .toIndex))
+        case "vetoRequest": self = .vetoRequest(requestID: try container.decode(String.self, forKey: .requestID))
+        case "playRequestNow": self = .playRequestNow(requestID: try container.decode(String.self, forKey: .requestID))
+        case "voteSkip": self = .voteSkip(entryID: try container.decode(String.self, forKey: .entryID))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .op, in: container,
                 debugDescription:
-                    "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip, move, pause, resume or seek.")
+                    "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip, move, pause, resume, seek, "
+                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow or voteSkip.")
         }
     }
 
@@ -76,6 +137,18 @@ extension StationCommand: Codable {
             break
         case .seek(let positionMs):
             try container.encode(positionMs, forKey: .positionMs)
+        case .request(let trackID):
+            try container.encode(trackID, forKey: .trackID)
+        case .vote(let requestID, let vote):
+            try container.encode(requestID, forKey: .requestID)
+            try container.encode(vote?.rawValue ?? "none", forKey: .vote)
+        case .withdraw(let requestID), .vetoRequest(let requestID), .playRequestNow(let requestID):
+            try container.encode(requestID, forKey: .requestID)
+        case .moveRequest(let requestID, let toIndex):
+            try container.encode(requestID, forKey: .requestID)
+            try container.encode(toIndex, forKey: .toIndex)
+        case .voteSkip(let entryID):
+            try container.encode(entryID, forKey: .entryID)
         }
     }
 }

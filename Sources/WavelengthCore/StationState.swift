@@ -225,11 +225,42 @@ public struct StationState: Sendable, Equatable {
         case .move(let entryID, let toIndex):
             try next.refuseIfPlayed(entryID)
             try next.timeline.move(entryID, toIndex: toIndex, at: now)
+        case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .voteSkip:
+            throw .notAnEdit(command.op)
         }
         _ = next.bump()
         outcome.changed = true
         self = next
         return outcome
+    }
+
+    /// Puts a listener's request on the timeline, ahead of the robot's
+    /// picks: after the DJ's own picks, or with `first` right after the
+    /// entry that plays.
+    public mutating func schedule(
+        _ request: SongRequest, entryID: EntryID, first: Bool, at clockNow: EpochMillis
+    ) throws(TimelineError) -> Outcome {
+        var next = self
+        var outcome = next.settle(at: clockNow)
+        let now = next.timelineTime(at: clockNow)
+        let entry = TimelineEntry(
+            id: entryID, trackID: request.trackID, start: now, duration: request.durationMs, source: .request)
+        try next.timeline.insertNext(entry, at: now)
+        if first, next.timeline.upcoming(at: now).first?.id != entryID {
+            try next.timeline.move(entryID, toIndex: 0, at: now)
+        }
+        _ = next.bump()
+        outcome.changed = true
+        self = next
+        return outcome
+    }
+
+    /// The tracks played most recently, newest first, the one playing
+    /// included: what "no repeats within N plays" looks at.
+    public func latestPlays(at clockNow: EpochMillis) -> [TrackID] {
+        let now = timelineTime(at: clockNow)
+        let playing = timeline.entries.filter { $0.start <= now }.map(\.trackID)
+        return (recentHistory.map(\.trackID) + playing).reversed()
     }
 
     /// Track ids played and scheduled, oldest first: what the robot avoids.

@@ -4,6 +4,8 @@ public enum EntrySource: String, Sendable, Codable, Equatable {
     case dj
     /// The robot DJ filling the horizon from the song pool.
     case robot
+    /// A listener's request, scheduled from the party's queue.
+    case request
 }
 
 /// One scheduled play of a track, at an absolute instant on the server clock.

@@ -11,6 +11,8 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case positionOutOfRange(Int64, length: Int64)
     case paused
     case notPaused
+    /// The command is one of the party's, not a timeline edit.
+    case notAnEdit(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .positionOutOfRange(let position, let length): "Position \(position) ms is outside the track (0–\(length) ms)."
         case .paused: "The station is paused; resume it first."
         case .notPaused: "The station is not paused."
+        case .notAnEdit(let op): "\(op) is not a timeline edit."
         }
     }
 }

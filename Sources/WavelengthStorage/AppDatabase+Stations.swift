@@ -74,11 +74,14 @@ extension AppDatabase: StationRepository {
             let state = StationState(
                 id: id, revision: record.revision, timeline: Timeline(entries: entries),
                 quietSince: record.quietSince, recentHistory: Array(recent), pausedAt: record.pausedAt)
-            return LoadedStation(record: record, state: state, recentCommands: Array(commands))
+            let party = try StationPartyRecord.fetchOne(db, key: id)?.queue ?? RequestQueue()
+            return LoadedStation(record: record, state: state, recentCommands: Array(commands), party: party)
         }
     }
 
-    public func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws {
+    public func saveStation(
+        _ state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue?
+    ) async throws {
         try await writer.write { db in
             try db.execute(
                 sql: "UPDATE station SET revision = ?, quietSince = ?, pausedAt = ? WHERE id = ?",
@@ -96,6 +99,21 @@ extension AppDatabase: StationRepository {
                     appliedAt: command.appliedAt
                 ).insert(db, onConflict: .ignore)
             }
+            if let party {
+                try StationPartyRecord(stationID: state.id, queue: party).save(db)
+            }
+        }
+    }
+
+    public func updateParty(stationID: StationID, mode: ProgrammingMode, requestSettings: RequestSettings) async throws
+        -> StationRecord?
+    {
+        try await writer.write { db in
+            guard var record = try StationRecord.fetchOne(db, key: stationID) else { return nil }
+            record.mode = mode
+            record.requestSettings = requestSettings
+            try record.update(db, columns: ["mode", "requestSettings"])
+            return record
         }
     }
 

@@ -121,6 +121,18 @@ extension AppDatabase {
                 t.primaryKey(["limiter", "key"])
             }
         }
+        migrator.registerMigration("v7: the party: programming mode, request settings, the request queue") { db in
+            try db.alter(table: "station") { t in
+                t.add(column: "mode", .text).notNull().defaults(to: "dj")
+                t.add(column: "requestSettings", .text)
+            }
+            // One row per station that ever took requests: the queue as JSON
+            // (requests, votes, turns, vetoes), bounded by RequestQueue.maxPending.
+            try db.create(table: "stationParty") { t in
+                t.column("stationID", .text).primaryKey().references("station", onDelete: .cascade)
+                t.column("queue", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -11,6 +11,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var plays: [StationID: [TimelineEntry]] = [:]
     private var commands: [StationID: [AppliedCommand]] = [:]
     private var pools: [StationID: [TrackID]] = [:]
+    private var parties: [StationID: RequestQueue] = [:]
     private var trackRows: [TrackID: TrackRecord] = [:]
     /// While set, every save throws this.
     private var saveFailure: (any Error & Sendable)?
@@ -67,10 +68,13 @@ public actor InMemoryStore: StationRepository, TrackRepository {
 
     public func loadStation(id: StationID) async throws -> LoadedStation? {
         guard let record = stations[id], let state = states[id] else { return nil }
-        return LoadedStation(record: record, state: state, recentCommands: commands[id] ?? [])
+        return LoadedStation(
+            record: record, state: state, recentCommands: commands[id] ?? [], party: parties[id] ?? RequestQueue())
     }
 
-    public func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws {
+    public func saveStation(
+        _ state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue?
+    ) async throws {
         if let saveFailure { throw saveFailure }
         guard stations[state.id] != nil else { throw StorageError.noSuchStation }
         states[state.id] = state
@@ -79,7 +83,16 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         stations[state.id]?.pausedAt = state.pausedAt
         plays[state.id, default: []] += played
         if let command { commands[state.id, default: []].append(command) }
+        if let party { parties[state.id] = party }
         saveCount += 1
+    }
+
+    public func updateParty(stationID: StationID, mode: ProgrammingMode, requestSettings: RequestSettings) async throws
+        -> StationRecord?
+    {
+        stations[stationID]?.mode = mode
+        stations[stationID]?.requestSettings = requestSettings
+        return stations[stationID]
     }
 
     public func appliedRevision(stationID: StationID, commandID: String) async throws -> Int64? {

@@ -18,8 +18,14 @@ public protocol StationRepository: Sendable {
     /// The station with its timeline, recent history and recent command ids.
     func loadStation(id: StationID) async throws -> LoadedStation?
     /// Saves a station's new state in one transaction: the timeline, the
-    /// plays that went to history and the command that caused it, if any.
-    func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws
+    /// plays that went to history, the command that caused it, if any, and
+    /// the party's queue when it changed (requests and votes are durable
+    /// with what they caused).
+    func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue?)
+        async throws
+    /// Sets the station's programming mode and request settings.
+    func updateParty(stationID: StationID, mode: ProgrammingMode, requestSettings: RequestSettings) async throws
+        -> StationRecord?
     /// The revision a command produced, when the station applied it before.
     func appliedRevision(stationID: StationID, commandID: String) async throws -> Int64?
     /// The tracks the robot DJ picks from; empty means the whole library.
@@ -34,11 +40,23 @@ public struct LoadedStation: Sendable {
     public var record: StationRecord
     public var state: StationState
     public var recentCommands: [AppliedCommand]
+    /// The party's queue as last saved; empty when there never was one.
+    public var party: RequestQueue
 
-    public init(record: StationRecord, state: StationState, recentCommands: [AppliedCommand]) {
+    public init(
+        record: StationRecord, state: StationState, recentCommands: [AppliedCommand], party: RequestQueue = RequestQueue()
+    ) {
         self.record = record
         self.state = state
         self.recentCommands = recentCommands
+        self.party = party
+    }
+}
+
+extension StationRepository {
+    /// A save that leaves the party's queue as it is.
+    public func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws {
+        try await saveStation(state, played: played, command: command, party: nil)
     }
 }
 

@@ -25,6 +25,10 @@ public struct StationRecord: Sendable, Equatable, Codable {
     public var quietSince: EpochMillis?
     public var createdAt: EpochMillis
     public var pausedAt: EpochMillis? = nil
+    /// Who decides what plays: the DJ, the party's requests, or the lobby.
+    public var mode: ProgrammingMode = .dj
+    /// The host's rules for requests; nil means the defaults.
+    public var requestSettings: RequestSettings? = nil
 
     public init(
         id: StationID, name: String, owner: String, ownerID: String? = nil, ownerKeyHash: String? = nil,

@@ -5,6 +5,7 @@ import WavelengthCore
 /// list, so a client can switch over them and a typo can't invent a code.
 public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case alreadyPlayed = "already_played"
+    case alreadyScheduled = "already_scheduled"
     case alreadySignedIn = "already_signed_in"
     case badMessage = "bad_message"
     case badRequest = "bad_request"
@@ -39,6 +40,18 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case notOnAir = "not_on_air"
     case notPaused = "not_paused"
     case nothingPlaying = "nothing_playing"
+    case notRequestsMode = "not_requests_mode"
+    case notAvailable = "not_available"
+    case notYours = "not_yours"
+    case needsName = "needs_name"
+    case playedRecently = "played_recently"
+    case queueFull = "queue_full"
+    case requestsClosed = "requests_closed"
+    case tooManyRequests = "too_many_requests"
+    case trackTooLong = "track_too_long"
+    case unknownRequest = "unknown_request"
+    case vetoed = "vetoed"
+    case invalidSettings = "invalid_settings"
     case paused = "paused"
     case positionOutOfRange = "position_out_of_range"
     case rangeNotSatisfiable = "range_not_satisfiable"
@@ -81,6 +94,27 @@ extension ErrorCode {
             case .positionOutOfRange: .positionOutOfRange
             case .paused: .paused
             case .notPaused: .notPaused
+            case .notAnEdit: .badMessage
+            }
+    }
+
+    /// The code for a refused request, vote or override.
+    public init(_ error: RequestError) {
+        self =
+            switch error {
+            case .notRequestsMode: .notRequestsMode
+            case .notAvailable: .notAvailable
+            case .alreadyScheduled: .alreadyScheduled
+            case .needsName: .needsName
+            case .closed: .requestsClosed
+            case .tooManyPending: .tooManyRequests
+            case .tooLong: .trackTooLong
+            case .playedRecently: .playedRecently
+            case .vetoed: .vetoed
+            case .queueFull: .queueFull
+            case .unknownRequest: .unknownRequest
+            case .notYours: .notYours
+            case .invalidSettings: .invalidSettings
             }
     }
 

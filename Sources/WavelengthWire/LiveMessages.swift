@@ -47,6 +47,13 @@ public enum ServerMessage: Sendable, Equatable {
     case removed(person: PersonRef, reason: String)
     /// The owner ended the session: every connection closes next.
     case ended
+    /// The party: mode, rules, the waiting requests and the skip vote. Sent
+    /// on connect (with your own votes) and whenever it changes.
+    case party(PartyView)
+    /// Your own votes, by request, after you voted.
+    case votes([RequestID: Vote])
+    /// The host overrode the room (`moved`, `vetoed` or `playedNow` a request).
+    case hostOverride(kind: String, trackID: TrackID, requesterName: String)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -117,6 +124,7 @@ extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
         case serverReceived, serverSent, role, epoch, present, person, reason
+        case party, votes, kind, trackID, requesterName
     }
 
     public var type: String {
@@ -133,6 +141,9 @@ extension ServerMessage: Codable {
         case .access: "access"
         case .removed: "removed"
         case .ended: "ended"
+        case .party: "party"
+        case .votes: "votes"
+        case .hostOverride: "hostOverride"
         }
     }
 
@@ -168,6 +179,12 @@ extension ServerMessage: Codable {
             self = .removed(
                 person: try c.decode(PersonRef.self, forKey: .person), reason: try c.decode(String.self, forKey: .reason))
         case "ended": self = .ended
+        case "party": self = .party(try c.decode(PartyView.self, forKey: .party))
+        case "votes": self = .votes(try c.decode([RequestID: Vote].self, forKey: .votes))
+        case "hostOverride":
+            self = .hostOverride(
+                kind: try c.decode(String.self, forKey: .kind), trackID: try c.decode(String.self, forKey: .trackID),
+                requesterName: try c.decode(String.self, forKey: .requesterName))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -207,6 +224,12 @@ extension ServerMessage: Codable {
             try c.encode(person, forKey: .person)
             try c.encode(reason, forKey: .reason)
         case .ended: break
+        case .party(let party): try c.encode(party, forKey: .party)
+        case .votes(let votes): try c.encode(votes, forKey: .votes)
+        case .hostOverride(let kind, let trackID, let requesterName):
+            try c.encode(kind, forKey: .kind)
+            try c.encode(trackID, forKey: .trackID)
+            try c.encode(requesterName, forKey: .requesterName)
         }
     }
 }

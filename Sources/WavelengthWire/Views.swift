@@ -138,12 +138,16 @@ public struct StationView: Sendable, Codable, Equatable {
     public var createdAt: EpochMillis
     /// The asking person's role here.
     public var role: StationRole
+    /// Who decides what plays: `dj`, `requests` (the party) or `lobby`.
+    public var mode: ProgrammingMode
 
     public init(
         id: StationID, name: String, owner: String, ownerID: String? = nil, frequency: String?,
         visibility: StationVisibility = .public, maxListeners: Int? = nil, revision: Int64, listeners: Int,
-        onAir: Bool, nowPlaying: TrackSummary?, createdAt: EpochMillis, role: StationRole = .none
+        onAir: Bool, nowPlaying: TrackSummary?, createdAt: EpochMillis, role: StationRole = .none,
+        mode: ProgrammingMode = .dj
     ) {
+        self.mode = mode
         self.id = id
         self.name = name
         self.owner = owner

@@ -7,6 +7,9 @@ struct StationPermissionsTests {
     /// edit to the table fails here.
     static let expected: [StationOperation: Set<StationRole>] = [
         .command: [.owner, .codj],
+        .request: [.owner, .codj, .listener],
+        .vote: [.owner, .codj, .listener],
+        .arrangeRequests: [.owner, .codj],
         .setPool: [.owner, .codj],
         .editSettings: [.owner],
         .viewCode: [.owner, .codj],

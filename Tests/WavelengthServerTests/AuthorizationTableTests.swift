@@ -161,6 +161,37 @@ struct AuthorizationTableTests {
             return try await client.send("\(station)/end", .post, as: account)
         case .leave:
             return try await client.send("\(station)/membership", .delete, as: account)
+        case .request:
+            try await openRequests(cast, client: client)
+            let request = CommandRequest(id: "r-\(UUID().uuidString)", command: .request(trackID: track))
+            return try await client.send("\(station)/commands", .post, as: account, body: request)
+        case .vote:
+            let id = try await ownerRequest(track, cast: cast, client: client)
+            let vote = CommandRequest(id: "v-\(UUID().uuidString)", command: .vote(requestID: id, vote: .up))
+            return try await client.send("\(station)/commands", .post, as: account, body: vote)
+        case .arrangeRequests:
+            let id = try await ownerRequest(track, cast: cast, client: client)
+            let move = CommandRequest(id: "m-\(UUID().uuidString)", command: .moveRequest(requestID: id, toIndex: 0))
+            return try await client.send("\(station)/commands", .post, as: account, body: move)
         }
+    }
+
+    /// The station takes requests (its owner turns them on).
+    static func openRequests(_ cast: Cast, client: some TestClientProtocol) async throws {
+        let opened = try await client.send(
+            "/api/stations/\(cast.stationID)/party", .patch, as: cast.owner, body: PartySettingsPatch(mode: .requests))
+        #expect(opened.status == .ok)
+    }
+
+    /// A request waiting in the queue, made by the owner; its id.
+    static func ownerRequest(_ track: String, cast: Cast, client: some TestClientProtocol) async throws -> String {
+        try await openRequests(cast, client: client)
+        let station = "/api/stations/\(cast.stationID)"
+        let made = try await client.send(
+            "\(station)/commands", .post, as: cast.owner,
+            body: CommandRequest(id: "o-\(UUID().uuidString)", command: .request(trackID: track)))
+        #expect(made.status == .ok)
+        let party = try await client.send("\(station)/party", .get, as: cast.owner).decode(PartyView.self)
+        return try #require(party.requests.first?.id)
     }
 }

@@ -2,6 +2,12 @@
 public enum StationOperation: String, Sendable, CaseIterable {
     /// DJ commands: queue, queueNext, skip, remove, move, pause, resume, seek.
     case command
+    /// Request a song, or withdraw your own request (requests mode).
+    case request
+    /// Vote on a request, or to skip the song that plays.
+    case vote
+    /// The host's overrides: move, veto or play a request now.
+    case arrangeRequests
     /// Choose the robot DJ's song pool.
     case setPool
     /// Name, visibility, max listeners.
@@ -31,11 +37,15 @@ public enum StationOperation: String, Sendable, CaseIterable {
 public enum StationPermissions {
     private static let owner: Set<StationRole> = [.owner]
     private static let staff: Set<StationRole> = [.owner, .codj]
+    private static let everyone: Set<StationRole> = [.owner, .codj, .listener]
 
     /// THE authorization table: for each operation, the roles that may do it.
     /// `.none` appears nowhere: someone with no role on a station may do nothing to it.
     public static let table: [StationOperation: Set<StationRole>] = [
         .command: staff,
+        .request: everyone,
+        .vote: everyone,
+        .arrangeRequests: staff,
         .setPool: staff,
         .editSettings: owner,
         .viewCode: staff,

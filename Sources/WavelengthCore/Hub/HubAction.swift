@@ -15,6 +15,11 @@ public enum HubAction: Sendable, Equatable {
     case broadcastSnapshot
     /// The timeline window to every connection (the timeline changed).
     case broadcastUpdate
+    /// The party's queue, as this connection's person may see it (with
+    /// their own votes).
+    case sendRequests(ConnectionID)
+    /// The party's queue to everyone (it changed).
+    case broadcastRequests
     /// Close one connection; its disconnect event follows.
     case close(ConnectionID)
     /// Fire `timer` at this instant, replacing any earlier one of its kind.
@@ -49,6 +54,27 @@ public enum HubNotice: Sendable, Equatable {
     /// This connection may no longer listen (the station's visibility
     /// changed and its person doesn't qualify); it is closed after this.
     case accessLost
+    /// The votes this connection's person has cast, by request.
+    case votes([RequestID: Vote])
+    /// The host overrode the room: everyone is told what happened.
+    case hostOverride(HostOverride)
+}
+
+/// What the host did to a request, so the room knows why the order changed.
+public struct HostOverride: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        case moved, vetoed, playedNow
+    }
+
+    public var kind: Kind
+    public var trackID: TrackID
+    public var requesterName: String
+
+    public init(kind: Kind, trackID: TrackID, requesterName: String) {
+        self.kind = kind
+        self.trackID = trackID
+        self.requesterName = requesterName
+    }
 }
 
 /// One transaction's worth of station state.
@@ -59,11 +85,14 @@ public struct StationSave: Sendable, Equatable {
     /// The command that caused it, recorded in the same transaction so a
     /// resend after a crash is still recognised.
     public var command: AppliedCommand?
+    /// The party's queue, when the event changed it (nil: unchanged).
+    public var party: RequestQueue?
 
-    public init(state: StationState, played: [TimelineEntry], command: AppliedCommand?) {
+    public init(state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue? = nil) {
         self.state = state
         self.played = played
         self.command = command
+        self.party = party
     }
 }
 

@@ -10,4 +10,6 @@ public enum HubError: Error, Sendable, Equatable {
     case staleEpoch(current: Int64, given: Int64)
     /// The timeline refused the edit.
     case timeline(TimelineError)
+    /// The party refused a request, a vote or an override.
+    case request(RequestError)
 }

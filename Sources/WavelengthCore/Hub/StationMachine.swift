@@ -28,7 +28,9 @@ public struct StationMachine: Sendable {
     /// counts) or an HTTP request (the role the gate found).
     public enum Origin: Sendable, Equatable {
         case connection(ConnectionID)
-        case request(StationRole)
+        /// Over HTTP: the role the gate found, and who asked (requests and
+        /// votes need a person).
+        case request(StationRole, personID: String? = nil, name: String = "")
     }
 
     /// What a command produced.
@@ -39,8 +41,10 @@ public struct StationMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var station: StationState
-    public private(set) var ledger: CommandLedger
+    public internal(set) var station: StationState
+    public internal(set) var ledger: CommandLedger
+    /// The party: mode, request settings, the queue and the skip votes.
+    public internal(set) var party: PartyState
     /// Every open connection, in arrival order: the one list of who is here.
     public private(set) var connections: [Connection] = []
     /// The connection that holds the DJ booth.
@@ -60,9 +64,10 @@ public struct StationMachine: Sendable {
 
     public init(
         station: StationState, recentCommands: [AppliedCommand] = [], maxListeners: Int? = nil,
-        settings: Settings = Settings()
+        settings: Settings = Settings(), party: PartyState = PartyState()
     ) {
         self.station = station
+        self.party = party
         self.settings = settings
         self.maxListeners = maxListeners
         var ledger = CommandLedger()
@@ -107,10 +112,13 @@ public struct StationMachine: Sendable {
                 station.fill(
                     at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
                     artistOf: { robot.artists[$0] }, using: &rng))
+            let promoted = promoteRequest(at: now, using: &rng)
+            outcome.merge(promoted)
             // Waking clears `quietSince`, which storage must know too.
             if outcome.needsSave || wasQuiet {
-                actions.append(.save(StationSave(state: station, played: outcome.played, command: nil)))
+                actions.append(.save(save(outcome, command: nil)))
             }
+            if promoted.changed { actions.append(.broadcastRequests) }
         }
         connections.append(Connection(id: id, seat: seat))
         if let since, since == station.revision {
@@ -119,6 +127,7 @@ public struct StationMachine: Sendable {
             actions.append(.sendSnapshot(id, reply: false))
         }
         actions.append(.send(id, .access(seat.role)))
+        if party.mode != .dj { actions.append(.sendRequests(id)) }
         actions += countChanged(at: now, except: id)
         if seat.role == .owner && dj != id || seat.role == .codj && dj == nil && timers[.promotion] == nil {
             // The owner (back) on the air takes the booth; a co-DJ takes an
@@ -175,14 +184,13 @@ public struct StationMachine: Sendable {
     ) throws(HubError) -> CommandResult {
         // The role is read here, in the same step that applies the command,
         // so a co-DJ revoked while their command waited is refused.
-        let role: StationRole
-        switch origin {
-        case .connection(let id):
-            let connection = connections.first { $0.id == id }
-            role = connection.map { $0.closing ? .none : $0.seat.role } ?? .none
-        case .request(let given):
-            role = given
+        let asker = self.asker(origin)
+        if command.operation != .command {
+            return try partyCommand(
+                command, id: commandID, by: asker, at: now, appliedBefore: appliedBefore, track: track, robot: robot,
+                using: &rng)
         }
+        let role = asker.role
         guard StationPermissions.allows(role, .command) else { throw .forbidden(.command) }
         if let revision = ledger.revision(for: commandID) ?? appliedBefore {
             return CommandResult(revision: revision, duplicate: true, actions: [])
@@ -206,9 +214,13 @@ public struct StationMachine: Sendable {
                     artistOf: { robot.artists[$0] }, using: &rng))
         }
         station = next
+        // The DJ may have taken the request that was up next off the timeline.
+        let promoted = connections.isEmpty ? StationState.Outcome() : promoteRequest(at: now, using: &rng)
+        outcome.merge(promoted)
         ledger.record(commandID, revision: applied.revision)
-        var actions: [HubAction] = [.save(StationSave(state: station, played: outcome.played, command: applied))]
+        var actions: [HubAction] = [.save(save(outcome, command: applied))]
         if !connections.isEmpty { actions.append(.broadcastUpdate) }
+        if promoted.changed { actions.append(.broadcastRequests) }
         actions += reschedule(at: now)
         return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
     }
@@ -226,14 +238,18 @@ public struct StationMachine: Sendable {
         switch timer {
         case .tick:
             guard !connections.isEmpty else { return [] }
-            let outcome = station.fill(
+            var outcome = station.fill(
                 at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
                 artistOf: { robot.artists[$0] }, using: &rng)
+            let promoted = promoteRequest(at: now, using: &rng)
+            outcome.merge(promoted)
             var actions: [HubAction] = []
             if outcome.needsSave {
-                actions.append(.save(StationSave(state: station, played: outcome.played, command: nil)))
+                actions.append(.save(save(outcome, command: nil)))
             }
             if outcome.changed { actions.append(.broadcastUpdate) }
+            // A new song: its skip votes start from nothing.
+            if promoted.changed || party.mode == .requests && outcome.changed { actions.append(.broadcastRequests) }
             return actions + reschedule(at: now)
         case .promotion:
             // The grace period is over either way: a co-DJ who arrives later
@@ -262,7 +278,7 @@ public struct StationMachine: Sendable {
 
     /// Whether a tick is needed: at the end of the current entry, only while
     /// someone listens and the station isn't paused.
-    private mutating func reschedule(at now: EpochMillis) -> [HubAction] {
+    mutating func reschedule(at now: EpochMillis) -> [HubAction] {
         guard !connections.isEmpty, station.pausedAt == nil,
             let next = station.timeline.entries.first(where: { $0.expiration > now })
         else { return cancelTimer(.tick) }
@@ -353,8 +369,14 @@ public struct StationMachine: Sendable {
     }
 
     /// New settings: everyone gets a fresh snapshot.
-    public mutating func settingsChanged(maxListeners: Int?) -> [HubAction] {
+    public mutating func settingsChanged(
+        maxListeners: Int?, mode: ProgrammingMode? = nil, requests: RequestSettings? = nil
+    ) -> [HubAction] {
         self.maxListeners = maxListeners
-        return connections.isEmpty ? [] : [.broadcastSnapshot]
+        let partyChanged = mode.map { $0 != party.mode } ?? false || requests.map { $0 != party.settings } ?? false
+        if let mode { party.mode = mode }
+        if let requests { party.settings = requests }
+        guard !connections.isEmpty else { return [] }
+        return partyChanged ? [.broadcastSnapshot, .broadcastRequests] : [.broadcastSnapshot]
     }
 }

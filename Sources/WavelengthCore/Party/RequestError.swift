@@ -1,6 +1,15 @@
 /// Why a request, a vote or a host's change to the queue was refused. Each
 /// changes nothing; the server maps them to HTTP and WebSocket error codes.
-public enum RequestError: Error, Equatable, Sendable {
+public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The station isn't taking requests (its mode is not `requests`).
+    case notRequestsMode
+    /// Requests come from the host's playlist, and this track isn't in it.
+    case notAvailable
+    /// The track is already lined up to play next.
+    case alreadyScheduled
+    /// Only someone the station knows (signed in or a named guest) may
+    /// request and vote, so one person can't vote twice.
+    case needsName
     /// The host has turned requests off.
     case closed
     /// The person already has `limit` requests waiting.
@@ -18,4 +27,22 @@ public enum RequestError: Error, Equatable, Sendable {
     /// Only the requester (or the host) may withdraw a request.
     case notYours
     case invalidSettings(String)
+
+    public var description: String {
+        switch self {
+        case .notRequestsMode: "This station isn't taking requests right now."
+        case .notAvailable: "That song isn't on the host's playlist."
+        case .alreadyScheduled: "That song is already up next."
+        case .needsName: "Join as a guest or sign in to request and vote."
+        case .closed: "The host has closed requests for now."
+        case .tooManyPending(let limit): "You already have \(limit) requests waiting; wait for one to play."
+        case .tooLong(let maxMillis): "That song is too long: the host allows up to \(maxMillis / 60_000) minutes."
+        case .playedRecently(let within): "That song played in the last \(within) songs; pick another."
+        case .vetoed: "The host said no to that song."
+        case .queueFull: "The request queue is full."
+        case .unknownRequest: "That request isn't waiting any more (it played, or was taken back)."
+        case .notYours: "Only the person who asked (or the host) can take a request back."
+        case .invalidSettings(let message): message
+        }
+    }
 }

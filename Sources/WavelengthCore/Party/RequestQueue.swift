@@ -17,7 +17,7 @@
 /// requests is played. Someone who starts requesting (no request waiting)
 /// joins at the lowest turn count among those waiting, so arriving late
 /// earns a fair place in the rotation, not a run of catch-up turns.
-public struct RequestQueue: Sendable, Equatable {
+public struct RequestQueue: Sendable, Equatable, Codable {
     /// Waiting requests, in the order they were made.
     public private(set) var pending: [SongRequest] = []
     /// The host's arrangement: these play first, in this order.
@@ -56,7 +56,7 @@ public struct RequestQueue: Sendable, Equatable {
     /// the host's settings: requests open, the person's cap, the longest
     /// track, no repeat of a track among the last `recentPlays`, no veto.
     public mutating func request(
-        _ track: Candidate, id: RequestID, by person: String, at now: EpochMillis,
+        _ track: Candidate, id: RequestID, by person: String, named name: String = "", at now: EpochMillis,
         settings: RequestSettings, recentPlays: [TrackID]
     ) throws(RequestError) -> Requested {
         guard settings.open else { throw .closed }
@@ -76,7 +76,9 @@ public struct RequestQueue: Sendable, Equatable {
             let lowest = pending.map { turns[$0.requester] ?? 0 }.min() ?? turns[person] ?? 0
             turns[person] = max(turns[person] ?? 0, lowest)
         }
-        let request = SongRequest(id: id, trackID: track.trackID, requester: person, requestedAt: now)
+        let request = SongRequest(
+            id: id, trackID: track.trackID, requester: person, requesterName: name, requestedAt: now,
+            durationMs: track.durationMs)
         pending.append(request)
         return .added(request)
     }
@@ -127,6 +129,15 @@ public struct RequestQueue: Sendable, Equatable {
     public mutating func playNow(_ id: RequestID) throws(RequestError) -> SongRequest {
         guard pending.contains(where: { $0.id == id }) else { throw .unknownRequest }
         return played(remove(id))
+    }
+
+    /// The votes `person` has cast, by request.
+    public func votes(of person: String) -> [RequestID: Vote] {
+        var mine: [RequestID: Vote] = [:]
+        for request in pending {
+            if let vote = request.votes[person] { mine[request.id] = vote }
+        }
+        return mine
     }
 
     /// Takes the request that plays next, if any, counting the requester's turn.

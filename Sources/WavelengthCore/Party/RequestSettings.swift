@@ -1,8 +1,11 @@
 /// What a host allows at a party (seed 001), each with a default that suits
 /// a room of friends.
-public struct RequestSettings: Sendable, Equatable {
+public struct RequestSettings: Sendable, Equatable, Codable {
     /// Whether listeners may request at all.
     public var open: Bool
+    /// Whether requests must come from the station's song pool (the host's
+    /// playlist) rather than the whole library.
+    public var poolOnly: Bool
     /// The most requests one person may have waiting at once.
     public var maxPendingPerPerson: Int
     /// The longest track that may be requested; nil for any length.
@@ -16,10 +19,11 @@ public struct RequestSettings: Sendable, Equatable {
     public var skip: SkipThreshold
 
     public init(
-        open: Bool = true, maxPendingPerPerson: Int = 3, maxTrackMillis: Int64? = 10 * 60_000,
+        open: Bool = true, poolOnly: Bool = false, maxPendingPerPerson: Int = 3, maxTrackMillis: Int64? = 10 * 60_000,
         noRepeatWithin: Int = 10, showVoteCounts: Bool = false, skip: SkipThreshold = .automatic
     ) {
         self.open = open
+        self.poolOnly = poolOnly
         self.maxPendingPerPerson = maxPendingPerPerson
         self.maxTrackMillis = maxTrackMillis
         self.noRepeatWithin = noRepeatWithin

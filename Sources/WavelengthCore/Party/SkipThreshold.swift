@@ -45,6 +45,38 @@ public enum SkipThreshold: Sendable, Equatable {
     }
 }
 
+extension SkipThreshold: Codable {
+    private enum CodingKeys: String, CodingKey { case kind, value }
+
+    /// `{"kind": "automatic"}`, `{"kind": "share", "value": 0.5}` or
+    /// `{"kind": "count", "value": 3}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .kind) {
+        case "automatic": self = .automatic
+        case "share": self = .share(try container.decode(Double.self, forKey: .value))
+        case "count": self = .count(try container.decode(Int.self, forKey: .value))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container, debugDescription: "The skip kind must be automatic, share or count.")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .automatic:
+            try container.encode("automatic", forKey: .kind)
+        case .share(let share):
+            try container.encode("share", forKey: .kind)
+            try container.encode(share, forKey: .value)
+        case .count(let count):
+            try container.encode("count", forKey: .kind)
+            try container.encode(count, forKey: .value)
+        }
+    }
+}
+
 /// Votes to skip the entry that is playing. A vote belongs to the entry it
 /// was cast on, so the tally starts again with each song, and only the
 /// people listening right now count towards it.

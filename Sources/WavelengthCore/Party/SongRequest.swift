@@ -12,16 +12,26 @@ public struct SongRequest: Sendable, Equatable, Codable {
     public let trackID: TrackID
     /// The person who asked first; fairness takes turns between requesters.
     public let requester: String
+    /// The requester's display name when they asked ("requested by …").
+    public let requesterName: String
     public let requestedAt: EpochMillis
+    /// How long the track plays, so the request can be scheduled without
+    /// looking the track up again.
+    public let durationMs: Int64
     /// One vote per person (person id → vote): a second vote replaces the
     /// first. The requester's own request counts as their upvote.
     public internal(set) var votes: [String: Vote]
 
-    public init(id: RequestID, trackID: TrackID, requester: String, requestedAt: EpochMillis) {
+    public init(
+        id: RequestID, trackID: TrackID, requester: String, requesterName: String = "", requestedAt: EpochMillis,
+        durationMs: Int64 = 0
+    ) {
         self.id = id
         self.trackID = trackID
         self.requester = requester
+        self.requesterName = requesterName
         self.requestedAt = requestedAt
+        self.durationMs = durationMs
         self.votes = [requester: .up]
     }
 

@@ -63,6 +63,7 @@ struct StationGate: Sendable {
     static func refusal(_ operation: StationOperation) -> String {
         switch operation {
         case .command: "Only the station's DJ and co-DJs can control the music."
+        case .request, .vote: "Only people who may listen here can request and vote."
         case .leave: "Only members can leave; owners can end the session instead."
         default: "Only the station's owner\(StationPermissions.allows(.codj, operation) ? " and co-DJs" : "") can do that."
         }

@@ -79,10 +79,12 @@ struct StationsController {
 
     @Sendable func command(_ request: Request, context: AppRequestContext) async throws -> CommandAck {
         let hub = try await hub(context)
-        let role = try await gate.require(.command, context.caller, on: await hub.record)
         let body = try await request.decode(as: CommandRequest.self, context: context)
+        let role = try await gate.require(body.command.operation, context.caller, on: await hub.record)
         try CommandValidation.check(body)
-        return try await hub.apply(body, from: .request(role))
+        let caller = context.caller
+        return try await hub.apply(
+            body, from: .request(role, personID: caller.personID, name: caller.person?.displayName ?? "A listener"))
     }
 
     /// The caller's role on the station and whether they may listen.
@@ -133,7 +135,10 @@ enum CommandValidation {
         }
         let ids: [String] =
             switch request.command {
-            case .append(let id), .queueNext(let id), .remove(let id), .move(let id, _): [id]
+            case .append(let id), .queueNext(let id), .remove(let id), .move(let id, _), .request(let id): [id]
+            case .vote(let id, _), .withdraw(let id), .moveRequest(let id, _), .vetoRequest(let id),
+                .playRequestNow(let id), .voteSkip(let id):
+                [id]
             case .skip(let id): [id].compactMap { $0 }
             case .pause, .resume, .seek: []
             }

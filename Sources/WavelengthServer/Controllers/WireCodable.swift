@@ -14,6 +14,7 @@ extension ArtistSummary: ResponseEncodable {}
 extension AlbumSummary: ResponseEncodable {}
 extension StationPool: ResponseEncodable {}
 extension StationAccess: ResponseEncodable {}
+extension PartyView: ResponseEncodable {}
 extension PersonView: ResponseEncodable {}
 extension ProfileView: ResponseEncodable {}
 extension AuthResponse: ResponseEncodable {}

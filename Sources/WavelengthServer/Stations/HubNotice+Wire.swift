@@ -23,6 +23,10 @@ extension HubNotice {
             .error(
                 id: nil, code: ErrorCode.notAMember.rawValue,
                 message: "This station is private now, and you are not one of its members.")
+        case .votes(let votes):
+            .votes(votes)
+        case .hostOverride(let change):
+            .hostOverride(kind: change.kind.rawValue, trackID: change.trackID, requesterName: change.requesterName)
         }
     }
 }

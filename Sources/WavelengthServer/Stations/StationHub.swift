@@ -36,10 +36,14 @@ actor StationHub {
         self.random = context.makeRandom()
         self.machine = StationMachine(
             station: loaded.state, recentCommands: loaded.recentCommands, maxListeners: loaded.record.maxListeners,
-            settings: context.machineSettings)
+            settings: context.machineSettings,
+            party: PartyState(
+                mode: loaded.record.mode, settings: loaded.record.requestSettings ?? RequestSettings(),
+                queue: loaded.party))
     }
 
     var listenerCount: Int { machine.listenerCount }
+    var partySettings: RequestSettings { machine.party.settings }
     var revision: Int64 { machine.station.revision }
     var isOnAir: Bool { machine.station.isOnAir }
 
@@ -80,7 +84,36 @@ actor StationHub {
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
             revision: state.revision, listeners: machine.listenerCount, onAir: state.isOnAir && machine.listenerCount > 0,
-            nowPlaying: track, createdAt: record.createdAt)
+            nowPlaying: track, createdAt: record.createdAt, mode: record.mode)
+    }
+
+    /// The party as one connection may see it: vote counts for the host and
+    /// co-DJs (for everyone when the host shows them), and `personID`'s own
+    /// votes when given.
+    func partyView(showCounts: Bool, votesOf personID: String? = nil) async throws -> PartyView {
+        let party = machine.party
+        let ordered = party.queue.ordered()
+        let tracks = try await context.catalog.summaries(for: ordered.map(\.trackID))
+        let arranged = Set(party.queue.arranged)
+        let requests = ordered.map { request in
+            RequestView(
+                id: request.id,
+                track: tracks[request.trackID] ?? .unavailable(request.trackID, duration: request.durationMs),
+                requesterName: request.requesterName, requestedAt: request.requestedAt,
+                arranged: arranged.contains(request.id), upvotes: showCounts ? request.upvotes : nil,
+                downvotes: showCounts ? request.downvotes : nil)
+        }
+        let state = machine.station
+        var skip: SkipProgress?
+        if let current = state.timeline.current(at: state.timelineTime(at: context.clock.now())) {
+            let listening = machine.peopleListening
+            skip = SkipProgress(
+                entryID: current.id, votes: party.skips.votes(on: current.id, listening: listening),
+                needed: party.settings.skip.votesNeeded(listening: listening.count))
+        }
+        return PartyView(
+            mode: party.mode, settings: party.settings, requests: requests, skip: skip,
+            myVotes: personID.map { party.queue.votes(of: $0) })
     }
 
     /// Summaries for the tracks of the timeline as it is now: from the cache
@@ -170,11 +203,13 @@ actor StationHub {
                 hub.machine.ledger.revision(for: request.id) == nil
                 ? try await hub.context.repository.appliedRevision(stationID: hub.id, commandID: request.id) : nil
             var track: PoolTrack?
-            switch request.command {
-            case .append(let trackID), .queueNext(let trackID):
+            if let trackID = request.command.trackID {
                 track = try await hub.context.catalog.poolTrack(trackID)
-            default:
-                break
+            }
+            if case .request(let trackID) = request.command, hub.machine.party.settings.poolOnly,
+                try await !hub.chosenPoolAllows(trackID)
+            {
+                throw HubError.request(.notAvailable)
             }
             let robot = hub.machine.listenerCount > 0 ? try await hub.robotInputs() : .none
             var result: StationMachine.CommandResult?
@@ -225,7 +260,12 @@ actor StationHub {
     func replace(record: StationRecord) async {
         await event { hub in
             hub.record = record
-            await hub.perform(hub.mutate { $0.settingsChanged(maxListeners: record.maxListeners) })
+            await hub.perform(
+                hub.mutate {
+                    $0.settingsChanged(
+                        maxListeners: record.maxListeners, mode: record.mode,
+                        requests: record.requestSettings ?? RequestSettings())
+                })
         }
     }
 
@@ -262,6 +302,16 @@ actor StationHub {
             try await hub.context.repository.setPool(stationID: hub.id, trackIDs: trackIDs)
             hub.chosenPool = Set(trackIDs)
         }
+    }
+
+    /// Whether the host's playlist (the station's pool) holds a track; an
+    /// empty pool means the whole library.
+    private func chosenPoolAllows(_ trackID: TrackID) async throws -> Bool {
+        if chosenPool == nil {
+            chosenPool = Set(try await context.repository.pool(stationID: id))
+        }
+        guard let chosenPool, !chosenPool.isEmpty else { return true }
+        return chosenPool.contains(trackID)
     }
 
     /// The station's pool, the fallback (the whole library) and the artists.
@@ -326,7 +376,8 @@ actor StationHub {
         var next = machine
         let actions = try change(&next, &random)
         for case .save(let save) in actions {
-            try await context.repository.saveStation(save.state, played: save.played, command: save.command)
+            try await context.repository.saveStation(
+                save.state, played: save.played, command: save.command, party: save.party)
         }
         machine = next
         await perform(actions)
@@ -342,7 +393,8 @@ actor StationHub {
     ) async throws {
         let actions = try change(&machine, &random)
         for case .save(let save) in actions {
-            try await context.repository.saveStation(save.state, played: save.played, command: save.command)
+            try await context.repository.saveStation(
+                save.state, played: save.played, command: save.command, party: save.party)
         }
         await perform(actions)
     }
@@ -376,6 +428,22 @@ actor StationHub {
             case .broadcastUpdate:
                 guard !queues.isEmpty, let text = try? Self.encode(.update(try await window())) else { continue }
                 broadcast(text: text, except: nil)
+            case .sendRequests(let connection):
+                guard let queue = queues[connection], let seat = machine.seat(of: connection) else { continue }
+                do {
+                    let view = try await partyView(
+                        showCounts: seat.role >= .codj || machine.party.settings.showVoteCounts, votesOf: seat.personID)
+                    if !queue.offer(.text(try Self.encode(.party(view)))) { close(connection, reason: "the party") }
+                } catch {
+                    context.logger.error("Station \(id) could not show its party: \(error)")
+                }
+            case .broadcastRequests:
+                guard !queues.isEmpty else { continue }
+                do {
+                    try await broadcastParty()
+                } catch {
+                    context.logger.error("Station \(id) could not show its party: \(error)")
+                }
             case .close(let connection):
                 queues.removeValue(forKey: connection)?.finish()
             case .startTimer(let timer, let instant):
@@ -423,6 +491,21 @@ actor StationHub {
             // A listener too far behind is closed rather than silently
             // missing a message; it reconnects and catches up.
             if !queue.offer(.text(text)) { close(connection, reason: "a broadcast") }
+        }
+    }
+
+    /// The party to everyone: with vote counts for the host and co-DJs,
+    /// and for listeners only when the host shows them. Each copy is
+    /// encoded once.
+    private func broadcastParty() async throws {
+        let staff = try Self.encode(.party(try await partyView(showCounts: true)))
+        let listeners =
+            machine.party.settings.showVoteCounts ? staff : try Self.encode(.party(try await partyView(showCounts: false)))
+        for connection in machine.connections {
+            guard let queue = queues[connection.id] else { continue }
+            if !queue.offer(.text(connection.seat.role >= .codj ? staff : listeners)) {
+                close(connection.id, reason: "the party")
+            }
         }
     }
 

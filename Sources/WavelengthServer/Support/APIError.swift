@@ -41,7 +41,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .unknownEntry, .unknownTrack: .notFound
             case .alreadyPlayed, .entryIsPlaying, .nothingPlaying, .notCurrent, .timelineFull, .paused, .notPaused:
                 .conflict
-            case .indexOutOfRange, .positionOutOfRange: .badRequest
+            case .indexOutOfRange, .positionOutOfRange, .notAnEdit: .badRequest
             }
         self.init(status, code: ErrorCode(error), error.description)
     }
@@ -59,7 +59,23 @@ public struct APIError: Error, HTTPResponseError, Sendable {
                 "The DJ role changed hands (epoch \(current), the command says \(given)); it was not applied.")
         case .timeline(let error):
             self.init(error)
+        case .request(let error):
+            self.init(error)
         }
+    }
+
+    /// The HTTP answer for a refused request, vote or override.
+    public init(_ error: RequestError) {
+        let status: HTTPResponse.Status =
+            switch error {
+            case .unknownRequest: .notFound
+            case .notYours, .needsName: .forbidden
+            case .invalidSettings: .badRequest
+            case .notRequestsMode, .notAvailable, .alreadyScheduled, .closed, .tooManyPending, .tooLong,
+                .playedRecently, .vetoed, .queueFull:
+                .conflict
+            }
+        self.init(status, code: ErrorCode(error), error.description)
     }
 }
 

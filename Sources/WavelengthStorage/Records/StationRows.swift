@@ -71,3 +71,13 @@ struct AppliedCommandRecord: Codable, FetchableRecord, PersistableRecord {
     var revision: Int64
     var appliedAt: EpochMillis
 }
+
+/// A station's party queue, saved whole as JSON in the same transaction as
+/// the command that changed it. It is bounded (`RequestQueue.maxPending`
+/// requests), and a party's queue is small next to the write itself.
+struct StationPartyRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "stationParty"
+
+    var stationID: StationID
+    var queue: RequestQueue
+}

@@ -77,7 +77,21 @@ final class LiveClient: Sendable {
     }
 
     /// Waits for the first message not yet taken that matches.
-    func next(where predicate: @escaping @Sendable (ServerMessage) -> Bool = { _ in true }) async throws -> ServerMessage {
+    ///
+    /// A wait that lasts a minute says so on stderr, with what has arrived,
+    /// and goes on waiting: a hung test then shows where it hung.
+    func next(
+        where predicate: @escaping @Sendable (ServerMessage) -> Bool = { _ in true },
+        file: String = #fileID, line: Int = #line
+    ) async throws -> ServerMessage {
+        let inbox = self.inbox
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            let seen = await inbox.types
+            FileHandle.standardError.write(
+                Data("LiveClient still waiting at \(file):\(line); received so far: \(seen)\n".utf8))
+        }
+        defer { watchdog.cancel() }
         guard let message = await inbox.next(where: predicate) else { throw ClosedError() }
         return message
     }
@@ -113,46 +127,65 @@ final class LiveClient: Sendable {
     }
 
     struct ClosedError: Error {}
+
+    /// The server refused a command the test expected it to apply.
+    struct Refused: Error, CustomStringConvertible {
+        var code: String
+        var message: String
+        var description: String { "refused: \(code): \(message)" }
+    }
 }
 
 extension LiveClient {
-    func snapshot() async throws -> ServerMessage.Snapshot {
-        guard case .snapshot(let snapshot) = try await next(where: { $0.type == "snapshot" }) else { throw ClosedError() }
+    func snapshot(file: String = #fileID, line: Int = #line) async throws -> ServerMessage.Snapshot {
+        guard case .snapshot(let snapshot) = try await next(where: { $0.type == "snapshot" }, file: file, line: line) else { throw ClosedError() }
         return snapshot
     }
 
-    func ack(_ id: String) async throws -> CommandAck {
-        let message = try await next { if case .ack(let ack) = $0 { ack.id == id } else { false } }
-        guard case .ack(let ack) = message else { throw ClosedError() }
-        return ack
+    func ack(_ id: String, file: String = #fileID, line: Int = #line) async throws -> CommandAck {
+        // The command's refusal ends the wait too: a test that expected an
+        // ack fails with the server's reason instead of waiting forever.
+        let message = try await next(
+            where: {
+                switch $0 {
+                case .ack(let ack): ack.id == id
+                case .error(let errorID, _, _): errorID == id
+                default: false
+                }
+            }, file: file, line: line)
+        switch message {
+        case .ack(let ack): return ack
+        case .error(_, let code, let text): throw Refused(code: code, message: text)
+        default: throw ClosedError()
+        }
     }
 
-    func error() async throws -> (id: String?, code: String, message: String) {
-        guard case .error(let id, let code, let message) = try await next(where: { $0.type == "error" }) else {
+    func error(file: String = #fileID, line: Int = #line) async throws -> (id: String?, code: String, message: String) {
+        guard case .error(let id, let code, let message) = try await next(where: { $0.type == "error" }, file: file, line: line) else {
             throw ClosedError()
         }
         return (id, code, message)
     }
 
-    func update(atLeast revision: Int64) async throws -> TimelineWindow {
-        let message = try await next { if case .update(let window) = $0 { window.revision >= revision } else { false } }
+    func update(atLeast revision: Int64, file: String = #fileID, line: Int = #line) async throws -> TimelineWindow {
+        let message = try await next(where: { if case .update(let window) = $0 { window.revision >= revision } else { false } }, file: file, line: line)
         guard case .update(let window) = message else { throw ClosedError() }
         return window
     }
 
-    func listeners(_ count: Int) async throws {
-        _ = try await next { if case .listeners(let n) = $0 { n == count } else { false } }
+    func listeners(_ count: Int, file: String = #fileID, line: Int = #line) async throws {
+        _ = try await next(where: { if case .listeners(let n) = $0 { n == count } else { false } }, file: file, line: line)
     }
 
     /// The `access` message: what this connection's person may do here.
-    func access() async throws -> StationRole {
-        guard case .access(let role) = try await next(where: { $0.type == "access" }) else { throw ClosedError() }
+    func access(file: String = #fileID, line: Int = #line) async throws -> StationRole {
+        guard case .access(let role) = try await next(where: { $0.type == "access" }, file: file, line: line) else { throw ClosedError() }
         return role
     }
 
     /// The next `role` message (the live DJ role): "dj" or "listener", with the epoch.
-    func role() async throws -> (role: String, epoch: Int64) {
-        guard case .role(let role, let epoch) = try await next(where: { $0.type == "role" }) else { throw ClosedError() }
+    func role(file: String = #fileID, line: Int = #line) async throws -> (role: String, epoch: Int64) {
+        guard case .role(let role, let epoch) = try await next(where: { $0.type == "role" }, file: file, line: line) else { throw ClosedError() }
         return (role, epoch)
     }
 }

@@ -1,0 +1,161 @@
+/// The party (requests mode): requests, votes, the host's overrides and
+/// votes to skip, as events of the station machine.
+///
+/// How a request reaches the air: the queue (`RequestQueue`) holds what was
+/// asked for, in its fair order. One request at a time is *scheduled*: put
+/// on the timeline right after the DJ's own picks and ahead of the robot's,
+/// so every device can prepare it. When it starts playing, the next one in
+/// the queue's order is scheduled. Votes move requests until they are
+/// scheduled; after that only the host moves them.
+extension StationMachine {
+    /// Who is asking, and under which role.
+    struct Asker {
+        var personID: String?
+        var name: String
+        var role: StationRole
+    }
+
+    func asker(_ origin: Origin) -> Asker {
+        switch origin {
+        case .connection(let id):
+            guard let connection = connections.first(where: { $0.id == id }), !connection.closing else {
+                return Asker(personID: nil, name: "", role: .none)
+            }
+            return Asker(personID: connection.seat.personID, name: connection.seat.name, role: connection.seat.role)
+        case .request(let role, let personID, let name):
+            return Asker(personID: personID, name: name, role: role)
+        }
+    }
+
+    /// The people listening now (each person once, however many devices).
+    public var peopleListening: Set<String> {
+        Set(connections.lazy.filter { !$0.closing }.compactMap(\.seat.personID))
+    }
+
+    /// A save of the station as it is, carrying the queue when the station
+    /// takes requests (requests and votes are saved with what they caused).
+    func save(_ outcome: StationState.Outcome, command: AppliedCommand?) -> StationSave {
+        StationSave(
+            state: station, played: outcome.played, command: command, party: party.takesRequests ? party.queue : nil)
+    }
+
+    /// Applies one of the party's commands once (see `StationCommand.operation`).
+    mutating func partyCommand(
+        _ command: StationCommand, id commandID: String, by asker: Asker, at now: EpochMillis,
+        appliedBefore: Int64?, track: PoolTrack?, robot: RobotInputs, using rng: inout some RandomNumberGenerator
+    ) throws(HubError) -> CommandResult {
+        let operation = command.operation
+        guard StationPermissions.allows(asker.role, operation) else { throw .forbidden(operation) }
+        if let revision = ledger.revision(for: commandID) ?? appliedBefore {
+            return CommandResult(revision: revision, duplicate: true, actions: [])
+        }
+        guard party.takesRequests else { throw .request(.notRequestsMode) }
+        guard let person = asker.personID else { throw .request(.needsName) }
+        // Work on copies: a refusal leaves no trace.
+        var next = self
+        var outcome = StationState.Outcome()
+        var actions: [HubAction] = []
+        do {
+            switch command {
+            case .request(let trackID):
+                guard let track, track.id == trackID, track.duration > 0 else {
+                    throw HubError.timeline(.unknownTrack(trackID))
+                }
+                let at = station.timelineTime(at: now)
+                if station.timeline.upcoming(at: at).contains(where: { $0.source == .request && $0.trackID == trackID }) {
+                    throw HubError.request(.alreadyScheduled)
+                }
+                _ = try next.party.queue.request(
+                    .init(trackID: trackID, durationMs: track.duration), id: EntryIDs.make(using: &rng), by: person,
+                    named: asker.name, at: now, settings: party.settings, recentPlays: station.latestPlays(at: now))
+                actions += next.sendVotes(of: person)
+            case .vote(let requestID, let vote):
+                _ = try next.party.queue.vote(vote, on: requestID, by: person)
+                actions += next.sendVotes(of: person)
+            case .withdraw(let requestID):
+                _ = try next.party.queue.withdraw(requestID, by: person, isHost: asker.role >= .codj)
+            case .moveRequest(let requestID, let toIndex):
+                let moved = try request(requestID)
+                try next.party.queue.move(requestID, toIndex: toIndex)
+                actions.append(.broadcast(.hostOverride(.init(moved, .moved)), except: nil))
+            case .vetoRequest(let requestID):
+                let vetoed = try next.party.queue.veto(requestID)
+                actions.append(.broadcast(.hostOverride(.init(vetoed, .vetoed)), except: nil))
+            case .playRequestNow(let requestID):
+                let chosen = try next.party.queue.playNow(requestID)
+                outcome.merge(try next.station.schedule(chosen, entryID: EntryIDs.make(using: &rng), first: true, at: now))
+                outcome.merge(try next.station.apply(.skip(entryID: nil), at: now, lead: settings.commitLead, track: { _ in nil }, using: &rng))
+                actions.append(.broadcast(.hostOverride(.init(chosen, .playedNow)), except: nil))
+            case .voteSkip(let entryID):
+                let at = station.timelineTime(at: now)
+                guard let current = station.timeline.current(at: at), current.id == entryID else {
+                    throw HubError.timeline(.notCurrent(expected: entryID))
+                }
+                next.party.skips.vote(by: person, on: entryID)
+                if next.party.skips.reached(on: entryID, listening: peopleListening, threshold: party.settings.skip) {
+                    outcome.merge(
+                        try next.station.apply(
+                            .skip(entryID: entryID), at: now, lead: settings.commitLead, track: { _ in nil }, using: &rng))
+                }
+            default:
+                throw HubError.timeline(.notAnEdit(command.op))
+            }
+        } catch let error as RequestError {
+            throw .request(error)
+        } catch let error as TimelineError {
+            throw .timeline(error)
+        } catch let error as HubError {
+            throw error
+        } catch {
+            throw .timeline(.notAnEdit(command.op))
+        }
+        if outcome.changed, !next.connections.isEmpty {
+            outcome.merge(
+                next.station.fill(
+                    at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
+                    artistOf: { robot.artists[$0] }, using: &rng))
+        }
+        if !next.connections.isEmpty { outcome.merge(next.promoteRequest(at: now, using: &rng)) }
+        self = next
+        let applied = AppliedCommand(id: commandID, revision: station.revision, appliedAt: now)
+        ledger.record(commandID, revision: applied.revision)
+        var result: [HubAction] = [.save(save(outcome, command: applied))]
+        if outcome.changed { result.append(.broadcastUpdate) }
+        result.append(.broadcastRequests)
+        return CommandResult(revision: applied.revision, duplicate: false, actions: result + actions + reschedule(at: now))
+    }
+
+    /// Schedules the next request when none is lined up (see the type's
+    /// comment). Only in requests mode, on the air and not paused.
+    mutating func promoteRequest(at now: EpochMillis, using rng: inout some RandomNumberGenerator) -> StationState.Outcome {
+        guard party.takesRequests, station.isOnAir, station.pausedAt == nil else { return .init() }
+        let at = station.timelineTime(at: now)
+        guard !station.timeline.upcoming(at: at).contains(where: { $0.source == .request }) else { return .init() }
+        var queue = party.queue
+        guard let request = queue.next() else { return .init() }
+        do {
+            let outcome = try station.schedule(request, entryID: EntryIDs.make(using: &rng), first: false, at: now)
+            party.queue = queue
+            return outcome
+        } catch {
+            return .init()  // a full timeline: the request waits its turn
+        }
+    }
+
+    /// The votes `person` has cast, to each of their connections.
+    private func sendVotes(of person: String) -> [HubAction] {
+        let votes = party.queue.votes(of: person)
+        return connections.filter { $0.seat.personID == person }.map { .send($0.id, .votes(votes)) }
+    }
+
+    private func request(_ id: RequestID) throws(RequestError) -> SongRequest {
+        guard let request = party.queue.pending.first(where: { $0.id == id }) else { throw .unknownRequest }
+        return request
+    }
+}
+
+extension HostOverride {
+    init(_ request: SongRequest, _ kind: Kind) {
+        self.init(kind: kind, trackID: request.trackID, requesterName: request.requesterName)
+    }
+}

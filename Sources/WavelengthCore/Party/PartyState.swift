@@ -1,0 +1,18 @@
+/// A station's party: its programming mode, the host's request settings,
+/// the queue of requests and the votes to skip the song that plays.
+public struct PartyState: Sendable, Equatable {
+    public var mode: ProgrammingMode
+    public var settings: RequestSettings
+    public var queue: RequestQueue
+    /// Votes to skip the current song; they belong to one song and are not
+    /// saved (a restart starts the count again).
+    public var skips = SkipTally()
+
+    public init(mode: ProgrammingMode = .dj, settings: RequestSettings = RequestSettings(), queue: RequestQueue = RequestQueue()) {
+        self.mode = mode
+        self.settings = settings
+        self.queue = queue
+    }
+
+    public var takesRequests: Bool { mode == .requests }
+}

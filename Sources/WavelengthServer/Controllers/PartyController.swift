@@ -1,0 +1,48 @@
+import Hummingbird
+import WavelengthCore
+import WavelengthStorage
+import WavelengthWire
+
+/// The party over HTTP: what it looks like now, and the owner's mode and
+/// request settings. Requests and votes themselves are commands
+/// (`POST /api/stations/{id}/commands` or the live WebSocket).
+struct PartyController {
+    let directory: StationDirectory
+    let stations: any StationRepository
+    let gate: StationGate
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/stations/{id}/party", use: party)
+        router.patch("/api/stations/{id}/party", use: updateParty)
+    }
+
+    /// The party as the caller may see it, with their own votes.
+    @Sendable func party(_ request: Request, context: AppRequestContext) async throws -> PartyView {
+        let hub = try await directory.hub(context)
+        let role = try await gate.requireListener(context.caller, on: await hub.record)
+        let settings = await hub.partySettings
+        return try await hub.partyView(
+            showCounts: role >= .codj || settings.showVoteCounts, votesOf: context.caller.personID)
+    }
+
+    /// The owner changes the mode or the rules; everyone listening gets the
+    /// new state at once, with no reload.
+    @Sendable func updateParty(_ request: Request, context: AppRequestContext) async throws -> PartyView {
+        let hub = try await directory.hub(context)
+        let record = await hub.record
+        _ = try await gate.require(.editSettings, context.caller, on: record)
+        let patch = try await request.decode(as: PartySettingsPatch.self, context: context)
+        let settings: RequestSettings
+        do {
+            settings = try patch.applied(to: record.requestSettings ?? RequestSettings()).validated()
+        } catch {
+            throw APIError(error)
+        }
+        guard
+            let updated = try await stations.updateParty(
+                stationID: record.id, mode: patch.mode ?? record.mode, requestSettings: settings)
+        else { throw APIError.notFound("No station with id \(record.id).") }
+        await hub.replace(record: updated)
+        return try await hub.partyView(showCounts: true, votesOf: context.caller.personID)
+    }
+}
