@@ -126,9 +126,10 @@ extension StationMachine {
     }
 
     /// Schedules the next request when none is lined up (see the type's
-    /// comment). Only in requests mode, on the air and not paused.
+    /// comment). Only in requests mode and on the air; while the DJ holds
+    /// the station, the request waits up next like any other pick.
     mutating func promoteRequest(at now: EpochMillis, using rng: inout some RandomNumberGenerator) -> StationState.Outcome {
-        guard party.takesRequests, station.isOnAir, station.pausedAt == nil else { return .init() }
+        guard party.takesRequests, station.isOnAir else { return .init() }
         let at = station.timelineTime(at: now)
         guard !station.timeline.upcoming(at: at).contains(where: { $0.source == .request }) else { return .init() }
         var queue = party.queue
