@@ -2,12 +2,13 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v9";
+const VERSION = "wavelength-shell-v10";
 const SHELL = [
   "/",
   "/index.html",
   "/styles.css",
   "/styles-stations.css",
+  "/styles-party.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -48,6 +49,7 @@ const SHELL = [
   "/js/views/settings/end-panel.js",
   "/js/views/settings/invites-panel.js",
   "/js/views/settings/labels.js",
+  "/js/views/settings/party-form.js",
   "/js/views/settings/people-panel.js",
   "/js/views/settings/screen.js",
   "/js/views/settings/state.js",
@@ -64,6 +66,8 @@ const SHELL = [
   "/js/views/station/layout.js",
   "/js/views/station/now-playing.js",
   "/js/views/station/over.js",
+  "/js/views/station/party-actions.js",
+  "/js/views/station/party.js",
   "/js/views/station/playback-details.js",
   "/js/views/station/role.js",
   "/js/views/station/settings-overlay.js",

@@ -4,6 +4,8 @@ import WavelengthCore
 public struct RequestView: Sendable, Codable, Equatable {
     public var id: RequestID
     public var track: TrackSummary
+    /// The requester's person id, so a client can offer to take back its own.
+    public var requesterID: String
     public var requesterName: String
     public var requestedAt: EpochMillis
     /// The host placed it (it plays before the rest, in the host's order).
@@ -14,11 +16,13 @@ public struct RequestView: Sendable, Codable, Equatable {
     public var downvotes: Int?
 
     public init(
-        id: RequestID, track: TrackSummary, requesterName: String, requestedAt: EpochMillis, arranged: Bool,
+        id: RequestID, track: TrackSummary, requesterID: String, requesterName: String, requestedAt: EpochMillis,
+        arranged: Bool,
         upvotes: Int?, downvotes: Int?
     ) {
         self.id = id
         self.track = track
+        self.requesterID = requesterID
         self.requesterName = requesterName
         self.requestedAt = requestedAt
         self.arranged = arranged

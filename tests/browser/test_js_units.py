@@ -113,6 +113,8 @@ MUTATIONS = [
      "station state: toggling a queued track removes its last DJ pick, else its last entry; unqueued: none"),
     ("views/settings/state.js", 'if (owner || member.role === "listener")', 'if (owner || member.role !== "owner")',
      "settings state: people: what the owner and a co-DJ may do"),
+    ("views/station/party.js", "request.requesterID === personID", "request.requesterID !== personID",
+     "party: rows keep the server's order, with your own votes and your own requests"),
 ]
 
 

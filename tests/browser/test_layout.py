@@ -5,7 +5,7 @@ controls inside the viewport. Screenshots of each screen at each width."""
 import pytest
 from selenium.webdriver.common.by import By
 
-from accounts_api import give_frequency, log_out_browser, make_browser_user
+from accounts_api import auth_request, give_frequency, log_out_browser, make_browser_user
 from helpers import assert_fits, wait_for
 
 WIDTHS = [360, 390, 768, 1024, 1440]
@@ -44,6 +44,17 @@ def test_no_screen_scrolls_sideways(demo_server, browser, shot, width):
         shot(driver, "booth-search")
     check("listener", f"#/station/{neighbour.station_id}", ".station-screen[data-state='ready']",
           [".btn-play", ".station-name", ".freq-chip", ".conn", ".btn-back-dial"])
+    # The party: the neighbour takes requests and asks for two songs (the
+    # first is lined up when the station wakes; the second waits).
+    auth_request(demo_server, "PATCH", f"/api/stations/{neighbour.station_id}/party", {"mode": "requests"}, neighbour.token)
+    window = auth_request(demo_server, "GET", f"/api/stations/{neighbour.station_id}/timeline")
+    busy = {e["track"]["id"] for e in [window.get("current")] + window["history"] if e}
+    tracks = [t for t in auth_request(demo_server, "GET", "/api/library/tracks?limit=50") if t["id"] not in busy]
+    for index, track in enumerate(tracks[:2]):
+        auth_request(demo_server, "POST", f"/api/stations/{neighbour.station_id}/commands",
+                     {"id": f"ask-{index}", "command": {"op": "request", "trackID": track["id"]}}, neighbour.token)
+    check("party", f"#/station/{neighbour.station_id}", ".station-screen[data-state='ready'] .request-row .btn-vote-up",
+          [".party-panel", ".party-search input", ".request-row .btn-vote-up", ".request-row .btn-vote-down"])
     check("settings", f"#/station/{owner.station_id}/settings", ".settings-screen[data-state='ready']",
           [".settings-screen h1"])
     check("library", "#/library", ".library-screen .artist-row", [".library-screen .seg[data-tab='songs']", ".library-screen .artist-row"])

@@ -121,8 +121,11 @@ extension StationMachine {
         ledger.record(commandID, revision: applied.revision)
         var result: [HubAction] = [.save(save(outcome, command: applied))]
         if outcome.changed { result.append(.broadcastUpdate) }
+        // What the host did goes out before the queue it changed, so a
+        // client can still name the song.
+        result += actions
         result.append(.broadcastRequests)
-        return CommandResult(revision: applied.revision, duplicate: false, actions: result + actions + reschedule(at: now))
+        return CommandResult(revision: applied.revision, duplicate: false, actions: result + reschedule(at: now))
     }
 
     /// Schedules the next request when none is lined up (see the type's

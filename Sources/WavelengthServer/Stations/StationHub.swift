@@ -99,7 +99,7 @@ actor StationHub {
             RequestView(
                 id: request.id,
                 track: tracks[request.trackID] ?? .unavailable(request.trackID, duration: request.durationMs),
-                requesterName: request.requesterName, requestedAt: request.requestedAt,
+                requesterID: request.requester, requesterName: request.requesterName, requestedAt: request.requestedAt,
                 arranged: arranged.contains(request.id), upvotes: showCounts ? request.upvotes : nil,
                 downvotes: showCounts ? request.downvotes : nil)
         }

@@ -282,6 +282,27 @@ export class LiveConnection extends EventTarget {
     this.connect();
   }
 
+  /**
+   * Opens a fresh connection now (resuming from the last revision): the
+   * upgrade carries the session cookie, so a listener who just became a
+   * guest is known by name from then on.
+   */
+  reconnect() {
+    if (this.closed) return;
+    if (this.ws) {
+      this.ws.onopen = this.ws.onmessage = this.ws.onclose = this.ws.onerror = null;
+      try {
+        this.ws.close(1000, "reconnecting");
+      } catch {}
+      this.ws = null;
+    }
+    clearTimeout(this.pingTimer);
+    clearInterval(this.watchdog);
+    this.clearReconnect();
+    this.attempt = 0;
+    this.connect();
+  }
+
   startPinging() {
     clearTimeout(this.pingTimer);
     clearInterval(this.watchdog);
@@ -386,6 +407,15 @@ export class LiveConnection extends EventTarget {
       case "ended":
         this.emit("ended", {});
         this.finish("ended");
+        break;
+      case "party":
+        this.emit("party", { party: message.party });
+        break;
+      case "votes":
+        this.emit("votes", { votes: message.votes || {} });
+        break;
+      case "hostOverride":
+        this.emit("override", { kind: message.kind, trackID: message.trackID, requesterName: message.requesterName });
         break;
       case "ack":
         this.settle(message.ack.id, message.ack, null);

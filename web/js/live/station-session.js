@@ -3,8 +3,9 @@
 // Views read it; DJ commands go through it.
 //
 // Events: "change" ({reason}: snapshot | timeline | listeners | connection |
-// role), "removed" ({person, reason, self}), "ended", "denied" ({code,
-// message}) and "servererror".
+// role | party), "removed" ({person, reason, self}), "ended", "denied"
+// ({code, message}), "override" ({kind, trackID, requesterName}: the host
+// moved, vetoed or played a request now) and "servererror".
 
 import { request } from "../api/api.js";
 import { LiveConnection } from "./live.js";
@@ -38,6 +39,10 @@ export class StationSession extends EventTarget {
     this.live = null;
     this.final = null; // "removed" | "ended" | "denied" once the station is over for us
     this.checkingAccess = false;
+    /** The party (mode, rules, requests, skip vote), once the server sends it. */
+    this.party = null;
+    /** Your own votes, by request id. */
+    this.myVotes = {};
   }
 
   get canDJ() {
@@ -56,6 +61,12 @@ export class StationSession extends EventTarget {
     live.addEventListener("timeline", (e) => this.set({ timeline: e.detail.timeline }, "timeline"));
     live.addEventListener("listeners", (e) => this.set({ listeners: e.detail.count }, "listeners"));
     live.addEventListener("access", (e) => this.setRole(e.detail.role));
+    live.addEventListener("party", (e) => {
+      const { party } = e.detail;
+      this.set(party.myVotes ? { party, myVotes: party.myVotes } : { party }, "party");
+    });
+    live.addEventListener("votes", (e) => this.set({ myVotes: e.detail.votes }, "party"));
+    live.addEventListener("override", (e) => this.emit("override", e.detail));
     live.addEventListener("removed", (e) => {
       if (e.detail.self) this.final = "removed";
       this.emit("removed", e.detail);
@@ -128,6 +139,11 @@ export class StationSession extends EventTarget {
    */
   command(command, { onWaiting = null } = {}) {
     return this.live.command(command, { onWaiting });
+  }
+
+  /** A fresh connection now: after becoming a guest, to be known by name. */
+  reconnect() {
+    if (this.live) this.live.reconnect();
   }
 
   close() {

@@ -16,6 +16,7 @@ import { h, fill, setText, listenersText } from "../ui/dom.js";
 import { createDialPanel, loadCode } from "./settings/dial-panel.js";
 import { createEndPanel } from "./settings/end-panel.js";
 import { createInvitesPanel, loadInvites } from "./settings/invites-panel.js";
+import { createPartyForm, loadParty, renderParty } from "./settings/party-form.js";
 import { createPeoplePanel, invalidateMembers, loadMembers } from "./settings/people-panel.js";
 import { createSettingsHeader, problemNotice } from "./settings/screen.js";
 import { createSettingsState, isOwner } from "./settings/state.js";
@@ -40,6 +41,7 @@ export function createSettingsView(route, context = {}) {
   const dial = createDialPanel(state);
   const form = createStationForm(state, { onStation: () => renderStation(), onSaved: () => loadCode(state, dial) });
   const people = createPeoplePanel(state);
+  const partyForm = createPartyForm(state);
   const invites = createInvitesPanel(state);
   const end = createEndPanel(state, { onEnded: () => Promise.all([loadCode(state, dial), loadMembers(state, people)]) });
 
@@ -61,7 +63,7 @@ export function createSettingsView(route, context = {}) {
     el.classList.toggle("is-codj", state.role === "codj");
     layout();
     renderStation();
-    await Promise.all([loadCode(state, dial), loadMembers(state, people), loadInvites(state, invites)]);
+    await Promise.all([loadCode(state, dial), loadMembers(state, people), loadInvites(state, invites), loadParty(state, partyForm)]);
     if (state.destroyed) return;
     el.dataset.state = "ready";
     if (live) {
@@ -78,10 +80,11 @@ export function createSettingsView(route, context = {}) {
     fill(
       body,
       h("div", { class: "settings-col" }, dial.el, invites.el),
-      h("div", { class: "settings-col" }, people.el, form.el, isOwner(state) ? end.el : null),
+      h("div", { class: "settings-col" }, people.el, partyForm.el, form.el, isOwner(state) ? end.el : null),
     );
     for (const node of el.querySelectorAll(".owner-only")) node.hidden = !isOwner(state);
     applyFormRole(state, form);
+    renderParty(state, partyForm);
   }
 
   function showProblem(error) {

@@ -12,6 +12,8 @@ import { createControls } from "./controls.js";
 import { createHeader } from "./header.js";
 import { createHistory } from "./history.js";
 import { createNowPlaying } from "./now-playing.js";
+import { createPartyPanel } from "./party.js";
+import { joinParty, partyCommand, voteSkip } from "./party-actions.js";
 import { createPlaybackDetails } from "./playback-details.js";
 import { openSettingsHere } from "./settings-overlay.js";
 import { isDJ } from "./state.js";
@@ -39,7 +41,18 @@ export function createLayout(view) {
     localTime: (serverMs) => new Date(serverMs - clock.offset).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
   });
   const history = createHistory();
-  const queueCol = h("div", { class: "queue-col" }, queue.el, history.panel, booth.ownerTools);
+  // The party's requests (requests mode), above Up Next.
+  const party = createPartyPanel({
+    onRequest: (track) => partyCommand(view, { op: "request", trackID: track.id }, `Asked for ${track.title}.`),
+    onVote: (id, vote) => partyCommand(view, { op: "vote", requestID: id, vote: vote || "none" }),
+    onWithdraw: (id) => partyCommand(view, { op: "withdraw", requestID: id }, "Request taken back."),
+    onTop: (id) => partyCommand(view, { op: "moveRequest", requestID: id, toIndex: 0 }),
+    onPlayNow: (id) => partyCommand(view, { op: "playRequestNow", requestID: id }),
+    onVeto: (id) => partyCommand(view, { op: "vetoRequest", requestID: id }),
+    onSkipVote: () => voteSkip(view),
+    onJoin: (name) => joinParty(view, name),
+  });
+  const queueCol = h("div", { class: "queue-col" }, party.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -60,5 +73,5 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, addCol, grid, settingsHost });
 }

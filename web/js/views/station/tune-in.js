@@ -16,6 +16,7 @@ import { renderConnection, renderListeners, renderStationHeader } from "./header
 import { renderHistory } from "./history.js";
 import { renderNow, renderPlayer, renderProgress, showTuning } from "./now-playing.js";
 import { showLoadError, showOver } from "./over.js";
+import { announceOverride, renderParty } from "./party-actions.js";
 import { renderPlaybackMode } from "./playback-details.js";
 import { applyRole, setRole } from "./role.js";
 import { focusSettings } from "./settings-overlay.js";
@@ -31,6 +32,7 @@ function frame(view) {
   if (renderNow(view.np, state, view.el, entry) && view.findTracks) view.findTracks.nowBar.update(entry);
   renderProgress(view.np, entry, timelineNow(state.session && state.session.timeline, view.clock.now()));
   view.queue.render(upcoming(view));
+  renderParty(view);
   if (view.findTracks) view.findTracks.library.refreshToggles();
 }
 
@@ -58,6 +60,7 @@ function onChange(view, reason) {
     view.el.dataset.revision = String(session.timeline.revision);
   }
   if (reason === "listeners") renderListeners(view.header, session.listeners);
+  if (reason === "party" || reason === "role") renderParty(view);
   if (reason === "connection" || reason === "snapshot") renderConnection(view.header, view.el, session.connection);
 }
 
@@ -70,6 +73,9 @@ function openSession(view) {
   });
   session.addEventListener("change", (event) => onChange(view, event.detail.reason));
   session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
+  session.addEventListener("override", (event) => {
+    if (!state.destroyed && state.ready) announceOverride(view, event.detail);
+  });
   session.addEventListener("removed", (event) => {
     if (state.destroyed) return;
     const { person, reason, self } = event.detail;

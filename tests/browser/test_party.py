@@ -1,0 +1,121 @@
+"""The party in three real browsers: the host turns requests on in the
+station settings; two guests join the party by name, find songs as they type
+and request them; a guest's downvote changes the order the other guest sees;
+only the host sees the vote counts; the host's veto is told to everyone.
+Names from people are text, never markup. Every wait is for an event on the
+page, never a fixed sleep."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from conftest import ALERT_TITLE, DESKTOP, PHONE
+from helpers import assert_fits, find, text_of, wait_for
+from test_private import call, click, log_in, no_alert, ok, party_station, settings_ready, signup, station_screen, type_into
+
+
+def request_ids(d) -> list[str]:
+    """The track ids of the waiting requests, in the order the page shows."""
+    return d.execute_script("return [...document.querySelectorAll('.request-row')].map(r => r.dataset.trackId);")
+
+
+def free_tracks(server, sid: str, count: int) -> list[dict]:
+    """Songs that aren't playing and haven't played here (the robot's
+    upcoming picks may be asked for)."""
+    tracks = ok(call(server, "GET", "/api/library/tracks?limit=200"))
+    window = ok(call(server, "GET", f"/api/stations/{sid}/timeline"))
+    busy = {e["track"]["id"] for e in [window.get("current")] + window["history"] if e}
+    # One title each: a search for it finds that song.
+    unique = {}
+    for t in tracks:
+        if t["id"] not in busy:
+            unique.setdefault(t["title"].lower(), t)
+    picked = list(unique.values())[:count]
+    assert len(picked) == count, f"the demo library has too few free songs: {tracks}"
+    return picked
+
+
+def join_party(d, server, sid: str, name: str) -> None:
+    d.get(f"{server.base}/#/station/{sid}")
+    wait_for(d, lambda d: (station_screen(d) or {}).get("state") == "ready")
+    wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".party-panel").is_displayed(), "no party panel")
+    wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".party-join").is_displayed())
+    type_into(d, "#party-name", name)
+    click(d, ".party-join .btn-primary")
+    wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".party-search").is_displayed(), "never joined the party")
+    # Reconnected as the guest: the party comes with their own votes.
+    wait_for(d, lambda d: (station_screen(d) or {}).get("connection") == "live")
+
+
+def ask_for(d, track: dict) -> None:
+    type_into(d, "#party-search", track["title"])
+    # The results of this search, not the one before (an album's songs
+    # show for each other's titles).
+    wait_for(d, lambda d: d.execute_script("return document.querySelector('#party-results').dataset.query") == track["title"])
+    button = f".btn-request[data-track-id='{track['id']}']"
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, button), f"{track['title']} never showed in the search")
+    click(d, button)
+    wait_for(d, lambda d: find(d, button).text == "Asked")
+
+
+def test_guests_request_and_vote_and_the_host_overrides(demo_server, browser, shot):
+    host = signup(demo_server, display_name="Party Host")
+    station, _ = party_station(demo_server, host, "Kitchen Party", visibility="public")
+    sid = station["id"]
+
+    # The host turns requests on in the station settings.
+    h = browser(DESKTOP)
+    log_in(h, demo_server, host, f"/station/{sid}/settings")
+    wait_for(h, settings_ready)
+    click(h, "label[for='mode-requests']")
+    click(h, ".party-form .btn-primary")
+    wait_for(h, lambda h: "Listeners can request" in (text_of(h, "#party-status") or ""))
+    h.get(f"{demo_server.base}/#/station/{sid}")
+    wait_for(h, lambda h: (station_screen(h) or {}).get("role") == "owner")
+    wait_for(h, lambda h: h.find_element(By.CSS_SELECTOR, ".party-panel").is_displayed())
+    # The host holds the station, so the song playing stays the one playing
+    # (a song asked for may not be the one on the air).
+    ok(call(demo_server, "POST", f"/api/stations/{sid}/commands", {"id": "hold", "command": {"op": "pause"}}, host.token))
+
+    # Two guests join by name and ask for songs as they type.
+    first, second, third = free_tracks(demo_server, sid, 3)
+    ann = browser(PHONE)
+    join_party(ann, demo_server, sid, "Ann")
+    shot(ann, "joined")
+    ask_for(ann, first)
+    # With nothing else asked for, the first request is lined up at once.
+    wait_for(ann, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('.upnext-row')].some(r => r.dataset.trackId === arguments[0])", first["id"]),
+        "the first request never reached Up Next")
+    ask_for(ann, second)
+    wait_for(ann, lambda d: request_ids(d) == [second["id"]])
+    assert "Asked by Ann" in text_of(ann, ".request-row .request-by")
+
+    bo = browser(PHONE)
+    join_party(bo, demo_server, sid, ALERT_TITLE)
+    ask_for(bo, third)
+    # Same turn for both, one vote each: the earlier request leads.
+    wait_for(ann, lambda d: request_ids(d) == [second["id"], third["id"]])
+    wait_for(bo, lambda d: request_ids(d) == [second["id"], third["id"]])
+    assert ALERT_TITLE in text_of(ann, f".request-row[data-track-id='{third['id']}'] .request-by")
+
+    # Bo votes Ann's song down: Ann sees the order change.
+    click(bo, f".request-row[data-track-id='{second['id']}'] .btn-vote-down")
+    wait_for(bo, lambda d: find(d, f".request-row[data-track-id='{second['id']}'] .btn-vote-down").get_attribute("aria-pressed") == "true")
+    wait_for(ann, lambda d: request_ids(d) == [third["id"], second["id"]], "Ann never saw the order change")
+
+    # Guests don't see the counts (seed 001); the host does.
+    assert not ann.find_elements(By.CSS_SELECTOR, ".vote-count")
+    second_row = f".request-row[data-track-id='{second['id']}']"
+    wait_for(h, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, f"{second_row} .vote-count")] == ["1", "1"])
+    shot(h, "host-sees-counts")
+    shot(ann, "guest-order")
+    assert_fits(ann, "party", [".party-panel", ".request-row .btn-vote-up"])
+
+    # The host vetoes Bo's request: everyone is told, by name, as text.
+    click(h, f".request-row[data-track-id='{third['id']}'] .btn-veto")
+    wait_for(ann, lambda d: f"The host said no to {third['title']}" in (text_of(d, "#toasts") or ""))
+    wait_for(bo, lambda d: ALERT_TITLE in (text_of(d, "#toasts") or ""))
+    wait_for(ann, lambda d: request_ids(d) == [second["id"]])
+    assert no_alert(ann) and no_alert(bo) and no_alert(h)
+    assert ann.execute_script("return window.__xss") is None

@@ -1,0 +1,66 @@
+// What the party's buttons do (see party.js): requests, votes and the
+// host's overrides are commands with ids, sent through the live session
+// like the DJ's; joining makes this browser a named guest and reconnects,
+// so the station knows who votes.
+
+import { session as me } from "../../api/session.js";
+import { toast } from "../../ui/toast.js";
+import { command, current } from "./actions.js";
+import { partyModel } from "./party.js";
+import { isDJ } from "./state.js";
+
+/** A party command; toasts `success` once applied. Refusals are toasted by `command`. */
+export function partyCommand(view, cmd, success = null) {
+  return command(view, cmd, success);
+}
+
+export async function voteSkip(view) {
+  const entry = current(view);
+  if (!entry) return;
+  try {
+    await command(view, { op: "voteSkip", entryID: entry.id });
+    view.party.votedToSkip(entry.id);
+    renderParty(view);
+  } catch {
+    // Reported.
+  }
+}
+
+/** Becomes a guest named `name`, then reconnects as them. */
+export async function joinParty(view, name) {
+  await me.ensureGuest(name);
+  if (view.state.session) view.state.session.reconnect();
+  renderParty(view);
+  toast(`You're in as ${name}. Request away.`);
+}
+
+/** Shows the party as it is now. */
+export function renderParty(view) {
+  const { state } = view;
+  const session = state.session;
+  if (!session || !view.party) return;
+  const entry = current(view);
+  const person = me && me.person;
+  view.party.render(
+    partyModel(session.party, {
+      myVotes: session.myVotes,
+      staff: isDJ(state),
+      personID: person ? person.id : null,
+      named: Boolean(person),
+      currentEntryID: entry ? entry.id : null,
+    }),
+  );
+}
+
+/** Tells the room what the host did; names the song from the queue before the change. */
+export function announceOverride(view, { kind, trackID, requesterName }) {
+  const party = view.state.session && view.state.session.party;
+  const request = party && (party.requests || []).find((r) => r.track.id === trackID);
+  const title = request ? request.track.title : "a request";
+  const by = requesterName ? ` (asked by ${requesterName})` : "";
+  const text =
+    kind === "vetoed" ? `The host said no to ${title}${by}.`
+    : kind === "playedNow" ? `The host is playing ${title}${by} now.`
+    : `The host moved ${title}${by} up.`;
+  toast(text);
+}
