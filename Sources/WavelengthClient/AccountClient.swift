@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import WavelengthWire
 
 /// Signs a person in for the SDK and keeps a fresh access token.
@@ -88,14 +89,31 @@ public actor AccountClient {
         expiresAt = Date().addingTimeInterval(TimeInterval(pair.expiresIn))
     }
 
+    /// Any API call as this person (signed out: as nobody): `GET` without a
+    /// body, or `POST`, `PUT`, `PATCH` with one; answers the decoded JSON or
+    /// throws `Failure.refused` with the server's code and message.
+    public func call<Answer: Decodable>(_ method: String, _ path: String, body: (some Encodable & Sendable)? = nil as String?)
+        async throws -> Answer
+    {
+        try await send(HTTPMethod(rawValue: method), path, body, token: await accessToken())
+    }
+
     private func post<Answer: Decodable>(_ path: String, _ body: some Encodable & Sendable, token: String?) async throws
         -> Answer
     {
+        try await send(.POST, path, body, token: token)
+    }
+
+    private func send<Answer: Decodable>(
+        _ method: HTTPMethod, _ path: String, _ body: (some Encodable & Sendable)?, token: String?
+    ) async throws -> Answer {
         var request = HTTPClientRequest(url: serverURL + path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
+        request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        }
         let response = try await http.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 1 << 20)
         let data = Data(buffer.readableBytesView)

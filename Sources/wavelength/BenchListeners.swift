@@ -9,7 +9,9 @@ import WavelengthWire
 
 /// A popular station: many listeners join one station over WebSockets, the
 /// server's memory is read per idle listener, then DJ updates are timed from
-/// the command to its arrival at every listener.
+/// the command to its arrival at every listener. With `--votes`, the station
+/// is a party instead, and what is timed is a vote on a request, from the
+/// command to the new queue (a `party` message) at every listener.
 ///
 /// It starts its own `wavelength serve` (this binary) unless `--server` names
 /// one; only a server it started can have its memory read.
@@ -32,6 +34,9 @@ struct BenchListeners: AsyncParsableCommand {
 
     @Option(help: "Give up on a phase (joining, an update) after this many seconds.")
     var patience: Int = 120
+
+    @Flag(help: "Time votes on a party's request instead of DJ updates.")
+    var votes = false
 
     func validate() throws {
         guard (1...200_000).contains(listeners) else { throw ValidationError("--listeners must be 1…200000") }
@@ -95,28 +100,38 @@ struct BenchListeners: AsyncParsableCommand {
 
         var latencies: [Double] = []
         var missed = 0
+        let party = votes ? try await dj.openParty() : nil
+        if party != nil { try await Task.sleep(for: .seconds(1)) }  // the requests' own broadcasts go out
         for round in 1...updates {
             let sent = DispatchTime.now().uptimeNanoseconds
-            let revision = try await dj.queueSomething()
+            // Each vote flips the DJ's own upvote on the waiting request, so
+            // the queue every listener gets names a count only this vote made.
+            let arrived: @Sendable (ListenerCrowd.Seen) -> UInt64?
+            if let party {
+                let expected: Int64 = round % 2 == 1 ? 0 : 1
+                try await dj.vote(on: party, up: expected == 1)
+                arrived = { seen in seen.parties.first(where: { $0.at > sent && $0.upvotes == expected })?.at }
+            } else {
+                let revision = try await dj.queueSomething()
+                arrived = { seen in seen.updates.first(where: { $0.revision >= revision })?.at }
+            }
             _ = await finishes(within: patience) {
-                crowd.all { seen in
-                    seen.closed != nil || seen.joinedAt == nil || seen.updates.contains { $0.revision >= revision }
-                }
+                crowd.all { seen in seen.closed != nil || seen.joinedAt == nil || arrived(seen) != nil }
             }
             var round_: [Double] = []
             for seen in crowd.snapshot() where seen.closed == nil && seen.joinedAt != nil {
-                guard let arrival = seen.updates.first(where: { $0.revision >= revision })?.at else { missed += 1; continue }
+                guard let arrival = arrived(seen) else { missed += 1; continue }
                 round_.append(Double(arrival - sent) / 1_000_000)
             }
             round_.sort()
-            print("update \(round): reached \(round_.count) listeners, p50 \(ms(percentile(round_, 0.5))) ms, "
+            print("\(party == nil ? "update" : "vote") \(round): reached \(round_.count) listeners, p50 \(ms(percentile(round_, 0.5))) ms, "
                 + "p99 \(ms(percentile(round_, 0.99))) ms, last \(ms(round_.last ?? .nan)) ms")
             latencies += round_
             try await Task.sleep(for: .milliseconds(500))
         }
         latencies.sort()
         let closedInAll = crowd.snapshot().filter { $0.closed != nil }.count
-        print("updates:  \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
+        print("\(party == nil ? "updates: " : "votes:   ") \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
             + "p99 \(ms(percentile(latencies, 0.99))) ms, max \(ms(latencies.last ?? .nan)) ms; \(missed) missed")
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
     }
@@ -159,6 +174,37 @@ struct BenchDJ: Sendable {
         let tracks = try JSONDecoder().decode([Track].self, from: body)
         guard !tracks.isEmpty else { throw BenchError("the server's library is empty") }
         return BenchDJ(serverURL: serverURL, stationID: stationID, token: token, trackIDs: tracks.map(\.id))
+    }
+
+    /// Turns requests on (with vote counts shown to everyone), and asks for
+    /// two songs: the first is lined up at once, the second waits. Answers
+    /// the waiting request's id.
+    func openParty() async throws -> String {
+        let patch = try JSONEncoder().encode(PartySettingsPatch(mode: .requests, showVoteCounts: true))
+        let (opened, _) = try await Self.send(.PATCH, serverURL + "/api/stations/\(stationID)/party", token: token, body: patch)
+        guard opened == .ok else { throw BenchError("the party could not be opened (\(opened))") }
+        // Songs that just played can't be asked for: try the library in
+        // turn until two requests are in.
+        var asked = 0
+        for trackID in trackIDs where asked < 2 {
+            let ask = CommandRequest(id: "bench-\(UUID().uuidString)", command: .request(trackID: trackID))
+            let (status, _) = try await Self.send(
+                .POST, serverURL + "/api/stations/\(stationID)/commands", token: token, body: try JSONEncoder().encode(ask))
+            if status == .ok { asked += 1 }
+        }
+        let (_, body) = try await Self.send(.GET, serverURL + "/api/stations/\(stationID)/party", token: token)
+        guard let waiting = try JSONDecoder().decode(PartyView.self, from: body).requests.first else {
+            throw BenchError("no request waits in the queue")
+        }
+        return waiting.id
+    }
+
+    /// Votes on the request: up, or takes the vote back.
+    func vote(on requestID: String, up: Bool) async throws {
+        let vote = CommandRequest(id: "bench-\(UUID().uuidString)", command: .vote(requestID: requestID, vote: up ? .up : nil))
+        let (status, body) = try await Self.send(
+            .POST, serverURL + "/api/stations/\(stationID)/commands", token: token, body: try JSONEncoder().encode(vote))
+        guard status == .ok else { throw BenchError("the vote was refused (\(status)): \(String(decoding: body, as: UTF8.self))") }
     }
 
     /// Queues a track next and answers the revision that made.

@@ -20,6 +20,8 @@ final class ListenerCrowd: Sendable {
         var slotFreed = false
         /// Each update's revision and arrival, oldest first (bounded).
         var updates: [(revision: Int64, at: UInt64)] = []
+        /// Each `party` message's first request's upvotes and arrival (bounded).
+        var parties: [(upvotes: Int64?, at: UInt64)] = []
     }
 
     let url: String
@@ -84,6 +86,12 @@ final class ListenerCrowd: Sendable {
                                 if $0[index].updates.count > 32 { $0[index].updates.removeFirst() }
                             }
                         }
+                    case "party":
+                        let upvotes = LivePeek.integer(#""upvotes":"#, in: frame.data)
+                        self.seen.withLock {
+                            $0[index].parties.append((upvotes, arrived))
+                            if $0[index].parties.count > 32 { $0[index].parties.removeFirst() }
+                        }
                     default:
                         break
                     }
@@ -112,6 +120,11 @@ struct LivePeek {
             (Self.string(after: Array(#""type":""#.utf8), in: bytes),
              Self.integer(after: Array(#""revision":"#.utf8), in: bytes))
         }
+    }
+
+    /// The first integer after `key` in a message's bytes.
+    static func integer(_ key: String, in buffer: ByteBuffer) -> Int64? {
+        buffer.withUnsafeReadableBytes { integer(after: Array(key.utf8), in: $0) }
     }
 
     private static func end(of key: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {

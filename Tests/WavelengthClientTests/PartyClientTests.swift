@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WavelengthClient
+import WavelengthCore
+import WavelengthServer
+import WavelengthWire
+
+/// The SDK at a party: it hears the queue, requests and votes with commands,
+/// and learns its own votes.
+@Suite("Client SDK at a party", .timeLimit(.minutes(5)))
+struct PartyClientTests {
+    @Test func aListenerRequestsAndVotesThroughTheSDK() async throws {
+        let server = try await LiveServer.make()
+        try await buildApplication(server.services).test(.live) { client in
+            let host = try await client.signUp("Host")
+            let guest = try await client.signUp("Ann")
+            let patch = try JSONEncoder().encode(PartySettingsPatch(mode: .requests))
+            let opened = try await client.execute(
+                uri: "/api/stations/\(host.stationID)/party", method: .patch,
+                headers: [.authorization: "Bearer \(host.token)", .contentType: "application/json"],
+                body: ByteBuffer(bytes: patch))
+            #expect(opened.status == .ok)
+
+            let sdk = StationClient(
+                configuration: ClientConfiguration(serverURL: "http://127.0.0.1:\(client.port!)", as: guest, station: host.stationID))
+            var events = sdk.events.makeAsyncIterator()
+            await sdk.start()
+            guard case .snapshot(let snapshot) = try await next(&events, where: { if case .snapshot = $0 { true } else { false } })
+            else { return }
+            guard case .party(let party) = try await next(&events, where: { if case .party = $0 { true } else { false } })
+            else { return }
+            #expect(party.mode == .requests)
+            #expect(party.myVotes == [:])
+
+            // Two songs not on the timeline (none of them can come on the air
+            // before they are asked for): the first is lined up, the second waits.
+            let timeline = snapshot.timeline
+            let playing = Set(
+                [timeline.current?.track.id].compactMap { $0 } + (timeline.upNext + timeline.history).map(\.track.id))
+            let library = try await client.execute(uri: "/api/library/tracks?limit=50", method: .get)
+            let tracks = try JSONDecoder().decode([TrackSummary].self, from: Data(buffer: library.body))
+                .filter { !playing.contains($0.id) }
+            _ = try await sdk.send(.request(trackID: tracks[0].id))
+            _ = try await sdk.send(.request(trackID: tracks[1].id))
+            guard case .party(let waiting) = try await next(&events, where: {
+                if case .party(let party) = $0 { party.requests.count == 1 } else { false }
+            }) else { return }
+            let request = try #require(waiting.requests.first)
+            #expect(request.track.id == tracks[1].id)
+            #expect(request.requesterID == guest.id)
+
+            _ = try await sdk.send(.vote(requestID: request.id, vote: .down))
+            _ = try await next(&events) { if case .votes(let votes) = $0 { votes[request.id] == .down } else { false } }
+            #expect(await sdk.model.myVotes[request.id] == .down)
+            await #expect(throws: ClientError.refused(code: "unknown_request", message: RequestError.unknownRequest.description)) {
+                try await sdk.send(.vote(requestID: "gone", vote: .up))
+            }
+            await sdk.stop()
+        }
+    }
+}
