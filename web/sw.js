@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v10";
+const VERSION = "wavelength-shell-v11";
 const SHELL = [
   "/",
   "/index.html",
@@ -42,6 +42,7 @@ const SHELL = [
   "/js/views/join.js",
   "/js/views/library-screen.js",
   "/js/views/library.js",
+  "/js/views/liked-songs.js",
   "/js/views/people.js",
   "/js/views/queue.js",
   "/js/views/settings.js",
@@ -69,6 +70,8 @@ const SHELL = [
   "/js/views/station/party-actions.js",
   "/js/views/station/party.js",
   "/js/views/station/playback-details.js",
+  "/js/views/station/reaction-actions.js",
+  "/js/views/station/reactions.js",
   "/js/views/station/role.js",
   "/js/views/station/settings-overlay.js",
   "/js/views/station/state.js",

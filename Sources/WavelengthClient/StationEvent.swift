@@ -25,6 +25,8 @@ public enum StationEvent: Sendable {
     case votes([RequestID: Vote])
     /// The host moved, vetoed or played a request now.
     case hostOverride(kind: String, trackID: TrackID, requesterName: String)
+    /// The thumbs on the song playing (sent to the owner and co-DJs).
+    case thumbs(entryID: EntryID, up: Int, down: Int)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

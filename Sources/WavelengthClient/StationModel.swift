@@ -64,7 +64,7 @@ public struct StationModel: Sendable, Equatable {
             if let mine = view.myVotes { myVotes = mine }
         case .votes(let mine):
             myVotes = mine
-        case .ack, .error, .pong, .removed, .ended, .hostOverride:
+        case .ack, .error, .pong, .removed, .ended, .hostOverride, .thumbs:
             break
         }
         return gap ? .resync : .none

@@ -33,6 +33,9 @@ public enum StationCommand: Sendable, Equatable {
     case playRequestNow(requestID: RequestID)
     /// A listener votes to skip the entry that plays.
     case voteSkip(entryID: EntryID)
+    /// Thumbs up or down on the entry that plays (nil takes it back), in
+    /// every mode.
+    case thumb(entryID: EntryID, up: Bool?)
 
     public var op: String {
         switch self {
@@ -51,6 +54,7 @@ public enum StationCommand: Sendable, Equatable {
         case .vetoRequest: "vetoRequest"
         case .playRequestNow: "playRequestNow"
         case .voteSkip: "voteSkip"
+        case .thumb: "thumb"
         }
     }
 
@@ -60,7 +64,7 @@ public enum StationCommand: Sendable, Equatable {
         switch self {
         case .append, .queueNext, .remove, .skip, .move, .pause, .resume, .seek: .command
         case .request, .withdraw: .request
-        case .vote, .voteSkip: .vote
+        case .vote, .voteSkip, .thumb: .vote
         case .moveRequest, .vetoRequest, .playRequestNow: .arrangeRequests
         }
     }
@@ -76,7 +80,7 @@ public enum StationCommand: Sendable, Equatable {
 
 extension StationCommand: Codable {
     private enum CodingKeys: String, CodingKey {
-        case op, trackID, entryID, toIndex, positionMs, requestID, vote
+        case op, trackID, entryID, toIndex, positionMs, requestID, vote, up
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,12 +115,16 @@ extension StationCommand: Codable {
         case "vetoRequest": self = .vetoRequest(requestID: try container.decode(String.self, forKey: .requestID))
         case "playRequestNow": self = .playRequestNow(requestID: try container.decode(String.self, forKey: .requestID))
         case "voteSkip": self = .voteSkip(entryID: try container.decode(String.self, forKey: .entryID))
+        case "thumb":
+            self = .thumb(
+                entryID: try container.decode(String.self, forKey: .entryID),
+                up: try container.decodeIfPresent(Bool.self, forKey: .up))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .op, in: container,
                 debugDescription:
                     "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip, move, pause, resume, seek, "
-                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow or voteSkip.")
+                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow, voteSkip or thumb.")
         }
     }
 
@@ -149,6 +157,9 @@ extension StationCommand: Codable {
             try container.encode(toIndex, forKey: .toIndex)
         case .voteSkip(let entryID):
             try container.encode(entryID, forKey: .entryID)
+        case .thumb(let entryID, let up):
+            try container.encode(entryID, forKey: .entryID)
+            try container.encodeIfPresent(up, forKey: .up)
         }
     }
 }

@@ -225,7 +225,7 @@ public struct StationState: Sendable, Equatable {
         case .move(let entryID, let toIndex):
             try next.refuseIfPlayed(entryID)
             try next.timeline.move(entryID, toIndex: toIndex, at: now)
-        case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .voteSkip:
+        case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .voteSkip, .thumb:
             throw .notAnEdit(command.op)
         }
         _ = next.bump()

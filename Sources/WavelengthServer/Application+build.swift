@@ -79,6 +79,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         tracks: database, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
     ).addRoutes(to: router)
     PartyController(directory: services.directory, stations: database, gate: gate).addRoutes(to: router)
+    LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
         pingInterval: services.configuration.pingInterval, sockets: services.liveSockets

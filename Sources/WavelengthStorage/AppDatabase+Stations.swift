@@ -79,9 +79,8 @@ extension AppDatabase: StationRepository {
         }
     }
 
-    public func saveStation(
-        _ state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue?
-    ) async throws {
+    public func saveStation(_ save: StationSave) async throws {
+        let (state, played, command, party) = (save.state, save.played, save.command, save.party)
         try await writer.write { db in
             try db.execute(
                 sql: "UPDATE station SET revision = ?, quietSince = ?, pausedAt = ? WHERE id = ?",
@@ -102,6 +101,20 @@ extension AppDatabase: StationRepository {
             if let party {
                 try StationPartyRecord(stationID: state.id, queue: party).save(db)
             }
+            if let thumb = save.thumb {
+                if let up = thumb.up {
+                    try ThumbRecord(stationID: state.id, thumb: thumb, up: up).save(db)
+                } else {
+                    _ = try ThumbRecord.deleteOne(db, key: ["stationID": state.id, "entryID": thumb.entryID, "personID": thumb.personID])
+                }
+            }
+        }
+    }
+
+    public func thumbs(stationID: StationID, limit: Int) async throws -> [Thumb] {
+        try await writer.read { db in
+            try ThumbRecord.filter(Column("stationID") == stationID).order(Column("at").desc).limit(limit).fetchAll(db)
+                .map(\.thumb)
         }
     }
 

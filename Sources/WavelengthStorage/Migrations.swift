@@ -132,6 +132,25 @@ extension AppDatabase {
                 t.column("stationID", .text).primaryKey().references("station", onDelete: .cascade)
                 t.column("queue", .text).notNull()
             }
+            // Thumbs on plays: one per person per play, for the DJ's feedback
+            // and for the robot DJ to learn from.
+            try db.create(table: "thumb") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("entryID", .text).notNull()
+                t.column("personID", .text).notNull()
+                t.column("trackID", .text).notNull()
+                t.column("up", .boolean).notNull()
+                t.column("at", .integer).notNull()
+                t.primaryKey(["stationID", "entryID", "personID"])
+            }
+            try db.create(index: "thumb_track", on: "thumb", columns: ["trackID"])
+            // Liked songs: a person's saved tracks.
+            try db.create(table: "likedTrack") { t in
+                t.column("personID", .text).notNull().references("person", onDelete: .cascade)
+                t.column("trackID", .text).notNull()
+                t.column("likedAt", .integer).notNull()
+                t.primaryKey(["personID", "trackID"])
+            }
         }
         return migrator
     }

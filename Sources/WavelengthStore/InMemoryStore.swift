@@ -12,6 +12,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var commands: [StationID: [AppliedCommand]] = [:]
     private var pools: [StationID: [TrackID]] = [:]
     private var parties: [StationID: RequestQueue] = [:]
+    private var thumbRows: [StationID: [Thumb]] = [:]
     private var trackRows: [TrackID: TrackRecord] = [:]
     /// While set, every save throws this.
     private var saveFailure: (any Error & Sendable)?
@@ -72,9 +73,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
             record: record, state: state, recentCommands: commands[id] ?? [], party: parties[id] ?? RequestQueue())
     }
 
-    public func saveStation(
-        _ state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue?
-    ) async throws {
+    public func saveStation(_ save: StationSave) async throws {
+        let (state, played, command, party) = (save.state, save.played, save.command, save.party)
         if let saveFailure { throw saveFailure }
         guard stations[state.id] != nil else { throw StorageError.noSuchStation }
         states[state.id] = state
@@ -84,7 +84,15 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         plays[state.id, default: []] += played
         if let command { commands[state.id, default: []].append(command) }
         if let party { parties[state.id] = party }
+        if let thumb = save.thumb {
+            thumbRows[state.id, default: []].removeAll { $0.entryID == thumb.entryID && $0.personID == thumb.personID }
+            if thumb.up != nil { thumbRows[state.id, default: []].append(thumb) }
+        }
         saveCount += 1
+    }
+
+    public func thumbs(stationID: StationID, limit: Int) async throws -> [Thumb] {
+        Array((thumbRows[stationID] ?? []).reversed().prefix(limit))
     }
 
     public func updateParty(stationID: StationID, mode: ProgrammingMode, requestSettings: RequestSettings) async throws

@@ -18,11 +18,12 @@ public protocol StationRepository: Sendable {
     /// The station with its timeline, recent history and recent command ids.
     func loadStation(id: StationID) async throws -> LoadedStation?
     /// Saves a station's new state in one transaction: the timeline, the
-    /// plays that went to history, the command that caused it, if any, and
-    /// the party's queue when it changed (requests and votes are durable
-    /// with what they caused).
-    func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue?)
-        async throws
+    /// plays that went to history, the command that caused it, if any, the
+    /// party's queue when it changed, and a thumb given (requests, votes and
+    /// thumbs are durable with what they caused).
+    func saveStation(_ save: StationSave) async throws
+    /// The thumbs given to a station's plays, newest first.
+    func thumbs(stationID: StationID, limit: Int) async throws -> [Thumb]
     /// Sets the station's programming mode and request settings.
     func updateParty(stationID: StationID, mode: ProgrammingMode, requestSettings: RequestSettings) async throws
         -> StationRecord?
@@ -56,7 +57,7 @@ public struct LoadedStation: Sendable {
 extension StationRepository {
     /// A save that leaves the party's queue as it is.
     public func saveStation(_ state: StationState, played: [TimelineEntry], command: AppliedCommand?) async throws {
-        try await saveStation(state, played: played, command: command, party: nil)
+        try await saveStation(StationSave(state: state, played: played, command: command))
     }
 }
 

@@ -31,6 +31,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case invalidPassword = "invalid_password"
     case invalidToken = "invalid_token"
     case isOwner = "is_owner"
+    case likeLimit = "like_limit"
     case lockedOut = "locked_out"
     case methodNotAllowed = "method_not_allowed"
     case noFrequency = "no_frequency"

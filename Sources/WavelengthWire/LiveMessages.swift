@@ -54,6 +54,8 @@ public enum ServerMessage: Sendable, Equatable {
     case votes([RequestID: Vote])
     /// The host overrode the room (`moved`, `vetoed` or `playedNow` a request).
     case hostOverride(kind: String, trackID: TrackID, requesterName: String)
+    /// The thumbs on the song playing (to the owner and co-DJs).
+    case thumbs(entryID: EntryID, up: Int, down: Int)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -124,7 +126,7 @@ extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
         case serverReceived, serverSent, role, epoch, present, person, reason
-        case party, votes, kind, trackID, requesterName
+        case party, votes, kind, trackID, requesterName, entryID, up, down
     }
 
     public var type: String {
@@ -144,6 +146,7 @@ extension ServerMessage: Codable {
         case .party: "party"
         case .votes: "votes"
         case .hostOverride: "hostOverride"
+        case .thumbs: "thumbs"
         }
     }
 
@@ -185,6 +188,10 @@ extension ServerMessage: Codable {
             self = .hostOverride(
                 kind: try c.decode(String.self, forKey: .kind), trackID: try c.decode(String.self, forKey: .trackID),
                 requesterName: try c.decode(String.self, forKey: .requesterName))
+        case "thumbs":
+            self = .thumbs(
+                entryID: try c.decode(String.self, forKey: .entryID), up: try c.decode(Int.self, forKey: .up),
+                down: try c.decode(Int.self, forKey: .down))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -230,6 +237,10 @@ extension ServerMessage: Codable {
             try c.encode(kind, forKey: .kind)
             try c.encode(trackID, forKey: .trackID)
             try c.encode(requesterName, forKey: .requesterName)
+        case .thumbs(let entryID, let up, let down):
+            try c.encode(entryID, forKey: .entryID)
+            try c.encode(up, forKey: .up)
+            try c.encode(down, forKey: .down)
         }
     }
 }

@@ -198,4 +198,25 @@ struct PartyMachineTests {
         #expect(third.actions.contains(.broadcastUpdate))
         #expect(machine.station.timeline.current(at: t0 + 300)?.id != playing.id)
     }
+
+    @Test func thumbsWorkInEveryModeAndTheDJHearsTheCounts() throws {
+        var machine = try party(mode: .dj)
+        let playing = try #require(machine.station.timeline.current(at: t0))
+        let up = try send(&machine, .thumb(entryID: playing.id, up: true), id: "th1", from: 2)
+        let save = try #require(up.actions.compactMap { if case .save(let save) = $0 { save } else { nil } }.first)
+        #expect(save.thumb == Thumb(entryID: playing.id, trackID: playing.trackID, personID: "ann", up: true, at: t0))
+        #expect(save.command?.id == "th1")
+        // Only the host (connection 1) is told the counts.
+        #expect(up.actions.contains(.send(ConnectionID(1), .thumbs(entryID: playing.id, up: 1, down: 0))))
+        #expect(!up.actions.contains { if case .send(ConnectionID(2), _) = $0 { true } else { false } })
+        let down = try send(&machine, .thumb(entryID: playing.id, up: false), id: "th2", from: 3)
+        #expect(down.actions.contains(.send(ConnectionID(1), .thumbs(entryID: playing.id, up: 1, down: 1))))
+        // Ann changes her mind: still one thumb each.
+        let again = try send(&machine, .thumb(entryID: playing.id, up: false), id: "th3", from: 2)
+        #expect(again.actions.contains(.send(ConnectionID(1), .thumbs(entryID: playing.id, up: 0, down: 2))))
+        #expect(throws: HubError.timeline(.notCurrent(expected: "gone"))) {
+            try send(&machine, .thumb(entryID: "gone", up: true), id: "th4", from: 2)
+        }
+        #expect(try send(&machine, .thumb(entryID: playing.id, up: false), id: "th3", from: 2).duplicate)
+    }
 }

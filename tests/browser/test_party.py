@@ -119,3 +119,46 @@ def test_guests_request_and_vote_and_the_host_overrides(demo_server, browser, sh
     wait_for(ann, lambda d: request_ids(d) == [second["id"]])
     assert no_alert(ann) and no_alert(bo) and no_alert(h)
     assert ann.execute_script("return window.__xss") is None
+
+
+def test_thumbs_and_liked_songs(demo_server, browser, shot):
+    """A listener gives the song a thumb and saves it with ♥; the DJ sees the
+    room's thumbs; the song is in the listener's liked songs, which can
+    become the robot DJ's pool for their own station."""
+    host = signup(demo_server, display_name="Thumbs Host")
+    station, _ = party_station(demo_server, host, "Thumbs Radio", visibility="public")
+    sid = station["id"]
+    h = browser(DESKTOP)
+    log_in(h, demo_server, host, f"/station/{sid}")
+    wait_for(h, lambda h: (station_screen(h) or {}).get("role") == "owner")
+    ok(call(demo_server, "POST", f"/api/stations/{sid}/commands", {"id": "hold", "command": {"op": "pause"}}, host.token))
+
+    fan = signup(demo_server, display_name="Fan")
+    d = browser(PHONE)
+    log_in(d, demo_server, fan, f"/station/{sid}")
+    wait_for(d, lambda d: (station_screen(d) or {}).get("state") == "ready")
+    wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".reactions").is_displayed(), "no reactions for a named listener")
+    playing = ok(call(demo_server, "GET", f"/api/stations/{sid}/timeline"))["current"]
+
+    click(d, ".btn-thumb-up")
+    wait_for(d, lambda d: find(d, ".btn-thumb-up").get_attribute("aria-pressed") == "true")
+    wait_for(h, lambda h: (text_of(h, ".thumb-counts") or "") == "▲ 1 · ▼ 0", "the DJ never saw the thumb")
+    # A second press takes it back.
+    click(d, ".btn-thumb-up")
+    wait_for(d, lambda d: find(d, ".btn-thumb-up").get_attribute("aria-pressed") == "false")
+    wait_for(h, lambda h: (text_of(h, ".thumb-counts") or "") == "▲ 0 · ▼ 0")
+
+    click(d, ".btn-like")
+    wait_for(d, lambda d: find(d, ".btn-like").get_attribute("aria-pressed") == "true")
+    shot(d, "reactions")
+    assert_fits(d, "reactions", [".reactions .btn-like", ".reactions .btn-thumb-down"])
+
+    # The song is in the fan's liked songs; they make them their station's pool.
+    d.get(f"{demo_server.base}/#/account")
+    row = f".liked-row[data-track-id='{playing['track']['id']}']"
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, row), "the saved song isn't in the liked songs")
+    click(d, ".btn-liked-pool")
+    wait_for(d, lambda d: "now plays your 1 liked song" in (text_of(d, "#toasts") or ""))
+    pool = ok(call(demo_server, "GET", f"/api/stations/{fan.station_id}/pool", token=fan.token))
+    assert pool["trackIDs"] == [playing["track"]["id"]]
+    shot(d, "liked-songs")

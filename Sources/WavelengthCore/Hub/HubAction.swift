@@ -58,6 +58,8 @@ public enum HubNotice: Sendable, Equatable {
     case votes([RequestID: Vote])
     /// The host overrode the room: everyone is told what happened.
     case hostOverride(HostOverride)
+    /// The thumbs on the song playing, for the DJ's feedback.
+    case thumbs(entryID: EntryID, up: Int, down: Int)
 }
 
 /// What the host did to a request, so the room knows why the order changed.
@@ -87,12 +89,18 @@ public struct StationSave: Sendable, Equatable {
     public var command: AppliedCommand?
     /// The party's queue, when the event changed it (nil: unchanged).
     public var party: RequestQueue?
+    /// A thumb given (or taken back) with this event.
+    public var thumb: Thumb?
 
-    public init(state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue? = nil) {
+    public init(
+        state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue? = nil,
+        thumb: Thumb? = nil
+    ) {
         self.state = state
         self.played = played
         self.command = command
         self.party = party
+        self.thumb = thumb
     }
 }
 

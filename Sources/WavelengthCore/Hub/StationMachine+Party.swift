@@ -128,6 +128,32 @@ extension StationMachine {
         return CommandResult(revision: applied.revision, duplicate: false, actions: result + reschedule(at: now))
     }
 
+    /// A thumb on the song playing, in every mode: saved with its command id
+    /// (the robot DJ will learn from it), and the new counts go to the owner
+    /// and co-DJs as feedback. Listeners know their own thumb from the ack.
+    mutating func thumb(
+        _ up: Bool?, on entryID: EntryID, id commandID: String, by asker: Asker, at now: EpochMillis, appliedBefore: Int64?
+    ) throws(HubError) -> CommandResult {
+        guard StationPermissions.allows(asker.role, .vote) else { throw .forbidden(.vote) }
+        if let revision = ledger.revision(for: commandID) ?? appliedBefore {
+            return CommandResult(revision: revision, duplicate: true, actions: [])
+        }
+        guard let person = asker.personID else { throw .request(.needsName) }
+        guard let current = station.timeline.current(at: station.timelineTime(at: now)), current.id == entryID else {
+            throw .timeline(.notCurrent(expected: entryID))
+        }
+        party.thumbs.set(up, by: person, on: entryID)
+        let applied = AppliedCommand(id: commandID, revision: station.revision, appliedAt: now)
+        ledger.record(commandID, revision: applied.revision)
+        let given = Thumb(entryID: entryID, trackID: current.trackID, personID: person, up: up, at: now)
+        let counts = party.thumbs.counts(on: entryID)
+        var actions: [HubAction] = [.save(StationSave(state: station, played: [], command: applied, thumb: given))]
+        for connection in connections where !connection.closing && connection.seat.role >= .codj {
+            actions.append(.send(connection.id, .thumbs(entryID: entryID, up: counts.up, down: counts.down)))
+        }
+        return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
+    }
+
     /// Schedules the next request when none is lined up (see the type's
     /// comment). Only in requests mode and on the air; while the DJ holds
     /// the station, the request waits up next like any other pick.

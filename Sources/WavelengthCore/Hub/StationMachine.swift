@@ -185,6 +185,9 @@ public struct StationMachine: Sendable {
         // The role is read here, in the same step that applies the command,
         // so a co-DJ revoked while their command waited is refused.
         let asker = self.asker(origin)
+        if case .thumb(let entryID, let up) = command {
+            return try thumb(up, on: entryID, id: commandID, by: asker, at: now, appliedBefore: appliedBefore)
+        }
         if command.operation != .command {
             return try partyCommand(
                 command, id: commandID, by: asker, at: now, appliedBefore: appliedBefore, track: track, robot: robot,

@@ -7,6 +7,8 @@ public struct PartyState: Sendable, Equatable {
     /// Votes to skip the current song; they belong to one song and are not
     /// saved (a restart starts the count again).
     public var skips = SkipTally()
+    /// Thumbs on the song playing now (every mode).
+    public var thumbs = ThumbTally()
 
     public init(mode: ProgrammingMode = .dj, settings: RequestSettings = RequestSettings(), queue: RequestQueue = RequestQueue()) {
         self.mode = mode

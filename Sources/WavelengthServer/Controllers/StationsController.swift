@@ -137,7 +137,7 @@ enum CommandValidation {
             switch request.command {
             case .append(let id), .queueNext(let id), .remove(let id), .move(let id, _), .request(let id): [id]
             case .vote(let id, _), .withdraw(let id), .moveRequest(let id, _), .vetoRequest(let id),
-                .playRequestNow(let id), .voteSkip(let id):
+                .playRequestNow(let id), .voteSkip(let id), .thumb(let id, _):
                 [id]
             case .skip(let id): [id].compactMap { $0 }
             case .pause, .resume, .seek: []

@@ -27,6 +27,8 @@ extension HubNotice {
             .votes(votes)
         case .hostOverride(let change):
             .hostOverride(kind: change.kind.rawValue, trackID: change.trackID, requesterName: change.requesterName)
+        case .thumbs(let entryID, let up, let down):
+            .thumbs(entryID: entryID, up: up, down: down)
         }
     }
 }

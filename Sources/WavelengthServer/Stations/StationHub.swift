@@ -376,8 +376,7 @@ actor StationHub {
         var next = machine
         let actions = try change(&next, &random)
         for case .save(let save) in actions {
-            try await context.repository.saveStation(
-                save.state, played: save.played, command: save.command, party: save.party)
+            try await context.repository.saveStation(save)
         }
         machine = next
         await perform(actions)
@@ -393,8 +392,7 @@ actor StationHub {
     ) async throws {
         let actions = try change(&machine, &random)
         for case .save(let save) in actions {
-            try await context.repository.saveStation(
-                save.state, played: save.played, command: save.command, party: save.party)
+            try await context.repository.saveStation(save)
         }
         await perform(actions)
     }

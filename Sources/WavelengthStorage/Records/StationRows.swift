@@ -81,3 +81,28 @@ struct StationPartyRecord: Codable, FetchableRecord, PersistableRecord {
     var stationID: StationID
     var queue: RequestQueue
 }
+
+/// One person's thumb on one play.
+struct ThumbRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "thumb"
+
+    var stationID: StationID
+    var entryID: EntryID
+    var personID: String
+    var trackID: TrackID
+    var up: Bool
+    var at: EpochMillis
+
+    init(stationID: StationID, thumb: Thumb, up: Bool) {
+        self.stationID = stationID
+        self.entryID = thumb.entryID
+        self.personID = thumb.personID
+        self.trackID = thumb.trackID
+        self.up = up
+        self.at = thumb.at
+    }
+
+    var thumb: Thumb {
+        Thumb(entryID: entryID, trackID: trackID, personID: personID, up: up, at: at)
+    }
+}

@@ -414,6 +414,9 @@ export class LiveConnection extends EventTarget {
       case "votes":
         this.emit("votes", { votes: message.votes || {} });
         break;
+      case "thumbs":
+        this.emit("thumbs", { entryID: message.entryID, up: message.up, down: message.down });
+        break;
       case "hostOverride":
         this.emit("override", { kind: message.kind, trackID: message.trackID, requesterName: message.requesterName });
         break;

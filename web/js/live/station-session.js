@@ -3,7 +3,7 @@
 // Views read it; DJ commands go through it.
 //
 // Events: "change" ({reason}: snapshot | timeline | listeners | connection |
-// role | party), "removed" ({person, reason, self}), "ended", "denied"
+// role | party | thumbs), "removed" ({person, reason, self}), "ended", "denied"
 // ({code, message}), "override" ({kind, trackID, requesterName}: the host
 // moved, vetoed or played a request now) and "servererror".
 
@@ -43,6 +43,8 @@ export class StationSession extends EventTarget {
     this.party = null;
     /** Your own votes, by request id. */
     this.myVotes = {};
+    /** The room's thumbs on the song playing ({entryID, up, down}), for the DJ. */
+    this.thumbs = null;
   }
 
   get canDJ() {
@@ -67,6 +69,7 @@ export class StationSession extends EventTarget {
     });
     live.addEventListener("votes", (e) => this.set({ myVotes: e.detail.votes }, "party"));
     live.addEventListener("override", (e) => this.emit("override", e.detail));
+    live.addEventListener("thumbs", (e) => this.set({ thumbs: e.detail }, "thumbs"));
     live.addEventListener("removed", (e) => {
       if (e.detail.self) this.final = "removed";
       this.emit("removed", e.detail);

@@ -10,6 +10,7 @@ import { toast } from "../ui/toast.js";
 import { avatar, countsText } from "./people.js";
 import { parseFrequency } from "../ui/frequency.js";
 import { tryAgainText } from "../ui/wait-text.js";
+import { likedSongsCard } from "./liked-songs.js";
 
 const HANDLE = /^[a-z0-9_]{3,24}$/;
 const OLD_KEYS = "wavelength.ownerKeys";
@@ -608,7 +609,7 @@ export function createAccountView() {
       h(
         "div",
         { class: "account-grid" },
-        h("div", { class: "account-col" }, person.stationID ? stationCard(person) : null, h("div", { class: "account-signout" }, logOutButton("Sign out"))),
+        h("div", { class: "account-col" }, person.stationID ? stationCard(person) : null, likedSongsCard(person), h("div", { class: "account-signout" }, logOutButton("Sign out"))),
         h("div", { class: "account-col" }, passwordCard(person), claimCard()),
       ),
     );

@@ -39,6 +39,10 @@ export function createStationView({ clock, player }, route) {
     onPlayerState: null,
     onPlayerMode: null,
     onForbidden: () => refreshRole(view),
+    /** Your thumbs on plays (entry id → true, false), from the acks. */
+    myThumbs: new Map(),
+    /** The track ids of your liked songs. */
+    liked: new Set(),
   };
   createLayout(view);
   const { state } = view;

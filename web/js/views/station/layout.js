@@ -15,6 +15,8 @@ import { createNowPlaying } from "./now-playing.js";
 import { createPartyPanel } from "./party.js";
 import { joinParty, partyCommand, voteSkip } from "./party-actions.js";
 import { createPlaybackDetails } from "./playback-details.js";
+import { createReactions } from "./reactions.js";
+import { likeTrack, thumb } from "./reaction-actions.js";
 import { openSettingsHere } from "./settings-overlay.js";
 import { isDJ } from "./state.js";
 
@@ -31,7 +33,11 @@ export function createLayout(view) {
   });
   const details = createPlaybackDetails(player);
   const booth = createBoothParts(stationID);
-  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, np.progress, np.times, controls.transport, controls.flipRow, details.el);
+  const reactions = createReactions({
+    onThumb: (entryID, up) => thumb(view, entryID, up),
+    onLike: (trackID, like) => likeTrack(view, trackID, like),
+  });
+  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, np.progress, np.times, controls.transport, controls.flipRow, details.el);
 
   // Up Next and history.
   const queue = createQueue({
@@ -73,5 +79,5 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, reactions, addCol, grid, settingsHost });
 }

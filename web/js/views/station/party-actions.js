@@ -7,6 +7,7 @@ import { session as me } from "../../api/session.js";
 import { toast } from "../../ui/toast.js";
 import { command, current } from "./actions.js";
 import { partyModel } from "./party.js";
+import { refreshLiked } from "./reaction-actions.js";
 import { isDJ } from "./state.js";
 
 /** A party command; toasts `success` once applied. Refusals are toasted by `command`. */
@@ -31,6 +32,7 @@ export async function joinParty(view, name) {
   await me.ensureGuest(name);
   if (view.state.session) view.state.session.reconnect();
   renderParty(view);
+  refreshLiked(view);
   toast(`You're in as ${name}. Request away.`);
 }
 

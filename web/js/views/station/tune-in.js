@@ -17,6 +17,7 @@ import { renderHistory } from "./history.js";
 import { renderNow, renderPlayer, renderProgress, showTuning } from "./now-playing.js";
 import { showLoadError, showOver } from "./over.js";
 import { announceOverride, renderParty } from "./party-actions.js";
+import { refreshLiked, renderReactions } from "./reaction-actions.js";
 import { renderPlaybackMode } from "./playback-details.js";
 import { applyRole, setRole } from "./role.js";
 import { focusSettings } from "./settings-overlay.js";
@@ -33,6 +34,7 @@ function frame(view) {
   renderProgress(view.np, entry, timelineNow(state.session && state.session.timeline, view.clock.now()));
   view.queue.render(upcoming(view));
   renderParty(view);
+  renderReactions(view);
   if (view.findTracks) view.findTracks.library.refreshToggles();
 }
 
@@ -61,6 +63,7 @@ function onChange(view, reason) {
   }
   if (reason === "listeners") renderListeners(view.header, session.listeners);
   if (reason === "party" || reason === "role") renderParty(view);
+  if (reason === "thumbs" || reason === "role") renderReactions(view);
   if (reason === "connection" || reason === "snapshot") renderConnection(view.header, view.el, session.connection);
 }
 
@@ -156,6 +159,7 @@ export async function startStation(view) {
   view.onPlayerMode();
   frame(view);
   view.frameTimer = setInterval(() => frame(view), FRAME_MS);
+  refreshLiked(view);
   view.el.dataset.state = "ready";
   if (state.mode === "settings" && view.settingsView) focusSettings(view);
 }
