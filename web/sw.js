@@ -73,6 +73,8 @@ const SHELL = [
   "/js/views/station/reaction-actions.js",
   "/js/views/station/reactions.js",
   "/js/views/station/role.js",
+  "/js/views/station/room-mode.js",
+  "/js/views/station/room.js",
   "/js/views/station/settings-overlay.js",
   "/js/views/station/state.js",
   "/js/views/station/tune-in.js",

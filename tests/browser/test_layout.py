@@ -42,6 +42,8 @@ def test_no_screen_scrolls_sideways(demo_server, browser, shot, width):
         wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".add-col .input-search").is_displayed())
         assert_fits(driver, "booth search", [".add-col .input-search", ".add-col .seg[data-tab='songs']", ".btn-done"])
         shot(driver, "booth-search")
+    check("party-screen", f"#/station/{owner.station_id}/screen", ".room:not([hidden]) .room-qr-img",
+          [".room-title", ".room-qr-img", ".room-exit"])
     check("listener", f"#/station/{neighbour.station_id}", ".station-screen[data-state='ready']",
           [".btn-play", ".station-name", ".freq-chip", ".conn", ".btn-back-dial"])
     # The party: the neighbour takes requests and asks for two songs (the

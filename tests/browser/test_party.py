@@ -19,11 +19,11 @@ def request_ids(d) -> list[str]:
     return d.execute_script("return [...document.querySelectorAll('.request-row')].map(r => r.dataset.trackId);")
 
 
-def free_tracks(server, sid: str, count: int) -> list[dict]:
+def free_tracks(server, sid: str, count: int, token: str | None = None) -> list[dict]:
     """Songs that aren't playing and haven't played here (the robot's
     upcoming picks may be asked for)."""
     tracks = ok(call(server, "GET", "/api/library/tracks?limit=200"))
-    window = ok(call(server, "GET", f"/api/stations/{sid}/timeline"))
+    window = ok(call(server, "GET", f"/api/stations/{sid}/timeline", token=token))
     busy = {e["track"]["id"] for e in [window.get("current")] + window["history"] if e}
     # One title each: a search for it finds that song.
     unique = {}
@@ -162,3 +162,44 @@ def test_thumbs_and_liked_songs(demo_server, browser, shot):
     pool = ok(call(demo_server, "GET", f"/api/stations/{fan.station_id}/pool", token=fan.token))
     assert pool["trackIDs"] == [playing["track"]["id"]]
     shot(d, "liked-songs")
+
+
+def test_the_party_screen_shows_the_room_and_a_guest_joins_by_its_code(demo_server, browser, shot):
+    """The host opens the party screen on a TV-sized window: the song in big,
+    the room's requests live, the frequency and a QR code that loads. A guest
+    opens the link the code holds, gives a name and is in, ready to request;
+    their request shows on the screen."""
+    host = signup(demo_server, display_name="Screen Host")
+    station, code = party_station(demo_server, host, "Living Room Party", visibility="code")
+    sid = station["id"]
+    ok(call(demo_server, "PATCH", f"/api/stations/{sid}/party", {"mode": "requests"}, host.token))
+    tv = browser((1440, 900))
+    log_in(tv, demo_server, host, f"/station/{sid}")
+    wait_for(tv, lambda d: (station_screen(d) or {}).get("role") == "owner")
+    click(tv, ".btn-room")
+    wait_for(tv, lambda d: d.find_element(By.CSS_SELECTOR, ".room").is_displayed(), "the party screen never opened")
+    assert tv.execute_script("return location.hash") == f"#/station/{sid}/screen"
+    wait_for(tv, lambda d: d.execute_script(
+        "const i = document.querySelector('.room-qr-img'); return Boolean(i) && i.complete && i.naturalWidth > 0;"),
+        "the join code never loaded")
+    assert code["frequency"] in text_of(tv, ".room-frequency")
+    assert "No requests yet" in text_of(tv, ".room-empty")
+    ok(call(demo_server, "POST", f"/api/stations/{sid}/commands", {"id": "hold", "command": {"op": "pause"}}, host.token))
+    link = tv.execute_script("return document.querySelector('.room').dataset.inviteLink")
+    assert link.startswith(f"{demo_server.base}/#/i/")
+
+    # The guest "scans" it: the code's link, then a name.
+    g = browser(PHONE)
+    g.get(link)
+    wait_for(g, lambda g: g.execute_script("return document.querySelector('.invite-screen')?.dataset.state") == "ready")
+    type_into(g, "#invite-name", "Scanner")
+    click(g, ".invite-screen .btn-join")
+    wait_for(g, lambda g: (station_screen(g) or {}).get("id") == sid)
+    wait_for(g, lambda g: g.find_element(By.CSS_SELECTOR, ".party-search").is_displayed(), "the guest isn't ready to request")
+    first, second = free_tracks(demo_server, sid, 2, token=host.token)
+    ask_for(g, first)
+    ask_for(g, second)
+    wait_for(tv, lambda d: second["title"] in (text_of(d, ".room-requests") or ""), "the request never reached the screen")
+    assert "asked by Scanner" in text_of(tv, ".room-request-by")
+    shot(tv, "party-screen")
+    assert_fits(tv, "party screen", [".room-qr-img", ".room-title", ".room-exit"])

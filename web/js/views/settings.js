@@ -80,7 +80,7 @@ export function createSettingsView(route, context = {}) {
     fill(
       body,
       h("div", { class: "settings-col" }, dial.el, invites.el),
-      h("div", { class: "settings-col" }, people.el, partyForm.el, form.el, isOwner(state) ? end.el : null),
+      h("div", { class: "settings-col" }, people.el, form.el, partyForm.el, isOwner(state) ? end.el : null),
     );
     for (const node of el.querySelectorAll(".owner-only")) node.hidden = !isOwner(state);
     applyFormRole(state, form);

@@ -60,7 +60,7 @@ export function createStationView({ clock, player }, route) {
       const next = modeOf(nextRoute);
       // Settings open over the playing station when the booth is yours;
       // otherwise the app shows the settings screen on its own.
-      if (next === "settings" && !(state.ready && isDJ(state))) return false;
+      if ((next === "settings" || next === "screen") && !(state.ready && isDJ(state))) return false;
       // Over (removed, ended, refused): coming back is a fresh start.
       if (state.over) return false;
       setMode(view, next);

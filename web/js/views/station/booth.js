@@ -34,6 +34,7 @@ export function showBooth(booth, { progress, nowCol }, stationID, role, onOpenSe
         h("span", { class: "booth-settings-sub" }, role === "owner" ? "Who can listen, the access code, invites, co-DJs" : "The access code, invites and who's listening"),
       ),
     ),
+    h("a", { class: "btn btn-secondary btn-room", href: stationHref(stationID, "screen") }, "Party screen for the room"),
   );
 }
 

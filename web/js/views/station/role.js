@@ -34,7 +34,7 @@ export function applyRole(view) {
       tearDownFindTracks(view.addCol, view.findTracks);
       view.findTracks = null;
     }
-    if (state.mode === "add" || state.mode === "settings") {
+    if (state.mode === "add" || state.mode === "settings" || state.mode === "screen") {
       navigate(stationPath(state.stationID), { replace: true });
     }
   }

@@ -1,11 +1,13 @@
-// The screen's modes (main, add, settings), and the station settings shown
-// over the station for its owner and co-DJs, so the music keeps playing
-// (#/station/ID/settings).
+// The screen's modes (main, add, settings, screen), and the station
+// settings shown over the station for its owner and co-DJs, so the music
+// keeps playing (#/station/ID/settings); the party screen likewise
+// (#/station/ID/screen, room.js).
 
 import { fill } from "../../ui/dom.js";
 import { stationHref, stationPath } from "../../router.js";
 import { createSettingsView } from "../settings.js";
 import { renderStationHeader } from "./header.js";
+import { openRoom, closeRoom } from "./room-mode.js";
 import { isDJ } from "./state.js";
 
 /** Switches to `next` mode: the add column (booth only), the settings, or neither. */
@@ -16,6 +18,8 @@ export function setMode(view, next) {
   view.el.classList.toggle("mode-add", state.mode === "add" && dj);
   if (state.mode === "settings" && dj && state.ready) openSettings(view);
   else closeSettings(view);
+  if (state.mode === "screen" && dj && state.ready) openRoom(view);
+  else closeRoom(view);
   if (state.mode === "add" && view.findTracks) {
     const { library } = view.findTracks;
     requestAnimationFrame(() => library.focusSearch());

@@ -26,10 +26,10 @@ export function createStationState(route) {
   };
 }
 
-/** The screen's mode from its route: #/station/ID, …/add, …/settings. */
+/** The screen's mode from its route: #/station/ID, …/add, …/settings, …/screen (the party screen). */
 export function modeOf(route) {
   const part = route.path[2];
-  return part === "add" ? "add" : part === "settings" ? "settings" : "main";
+  return part === "add" ? "add" : part === "settings" ? "settings" : part === "screen" ? "screen" : "main";
 }
 
 /** A role as the server says it ("none" is a listener here). */

@@ -18,6 +18,7 @@ import { renderNow, renderPlayer, renderProgress, showTuning } from "./now-playi
 import { showLoadError, showOver } from "./over.js";
 import { announceOverride, renderParty } from "./party-actions.js";
 import { refreshLiked, renderReactions } from "./reaction-actions.js";
+import { renderRoom } from "./room-mode.js";
 import { renderPlaybackMode } from "./playback-details.js";
 import { applyRole, setRole } from "./role.js";
 import { focusSettings } from "./settings-overlay.js";
@@ -35,6 +36,7 @@ function frame(view) {
   view.queue.render(upcoming(view));
   renderParty(view);
   renderReactions(view);
+  renderRoom(view);
   if (view.findTracks) view.findTracks.library.refreshToggles();
 }
 
