@@ -65,6 +65,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case stationLocked = "station_locked"
     case timelineFull = "timeline_full"
     case tooLarge = "too_large"
+    case tooFast = "too_fast"
     case tooLong = "too_long"
     case tooManyTracks = "too_many_tracks"
     case unauthorized = "unauthorized"
@@ -107,6 +108,7 @@ extension ErrorCode {
             case .notAvailable: .notAvailable
             case .alreadyScheduled: .alreadyScheduled
             case .needsName: .needsName
+            case .tooFast: .tooFast
             case .closed: .requestsClosed
             case .tooManyPending: .tooManyRequests
             case .tooLong: .trackTooLong

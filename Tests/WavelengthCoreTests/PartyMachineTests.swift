@@ -219,4 +219,22 @@ struct PartyMachineTests {
         }
         #expect(try send(&machine, .thumb(entryID: playing.id, up: false), id: "th3", from: 2).duplicate)
     }
+
+    @Test func aFloodOfVotesFromOnePersonIsRefusedAndChangesNothing() throws {
+        var machine = try party()
+        let playing = try #require(machine.station.timeline.current(at: t0))
+        for index in 0..<PartyPace.limit {
+            _ = try send(&machine, .thumb(entryID: playing.id, up: index % 2 == 0), id: "f\(index)", from: 2, at: t0 + Int64(index))
+        }
+        let before = machine.party.thumbs
+        #expect(throws: HubError.request(.tooFast)) {
+            try send(&machine, .thumb(entryID: playing.id, up: true), id: "f-over", from: 2, at: t0 + 100)
+        }
+        #expect(machine.party.thumbs == before)
+        #expect(machine.ledger.revision(for: "f-over") == nil)
+        // Someone else in the room is not held back, and the flooder may go
+        // again once the window has passed.
+        _ = try send(&machine, .thumb(entryID: playing.id, up: true), id: "b1", from: 3, at: t0 + 100)
+        _ = try send(&machine, .thumb(entryID: playing.id, up: true), id: "f-later", from: 2, at: t0 + PartyPace.window + 50)
+    }
 }

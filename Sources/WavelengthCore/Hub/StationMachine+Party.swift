@@ -56,6 +56,7 @@ extension StationMachine {
         var outcome = StationState.Outcome()
         var actions: [HubAction] = []
         do {
+            try next.party.pace.admit(person, at: now)
             switch command {
             case .request(let trackID):
                 guard let track, track.id == trackID, track.duration > 0 else {
@@ -141,6 +142,11 @@ extension StationMachine {
         guard let person = asker.personID else { throw .request(.needsName) }
         guard let current = station.timeline.current(at: station.timelineTime(at: now)), current.id == entryID else {
             throw .timeline(.notCurrent(expected: entryID))
+        }
+        do {
+            try party.pace.admit(person, at: now)
+        } catch {
+            throw .request(error)
         }
         party.thumbs.set(up, by: person, on: entryID)
         let applied = AppliedCommand(id: commandID, revision: station.revision, appliedAt: now)

@@ -9,6 +9,8 @@ public struct PartyState: Sendable, Equatable {
     public var skips = SkipTally()
     /// Thumbs on the song playing now (every mode).
     public var thumbs = ThumbTally()
+    /// How fast each person sends the party's commands.
+    public var pace = PartyPace()
 
     public init(mode: ProgrammingMode = .dj, settings: RequestSettings = RequestSettings(), queue: RequestQueue = RequestQueue()) {
         self.mode = mode

@@ -10,6 +10,8 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Only someone the station knows (signed in or a named guest) may
     /// request and vote, so one person can't vote twice.
     case needsName
+    /// Too many requests, votes or thumbs from one person in a short time.
+    case tooFast
     /// The host has turned requests off.
     case closed
     /// The person already has `limit` requests waiting.
@@ -34,6 +36,7 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAvailable: "That song isn't on the host's playlist."
         case .alreadyScheduled: "That song is already up next."
         case .needsName: "Join as a guest or sign in to request and vote."
+        case .tooFast: "That's a lot of votes at once: wait a few seconds and try again."
         case .closed: "The host has closed requests for now."
         case .tooManyPending(let limit): "You already have \(limit) requests waiting; wait for one to play."
         case .tooLong(let maxMillis): "That song is too long: the host allows up to \(maxMillis / 60_000) minutes."

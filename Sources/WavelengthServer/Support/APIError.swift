@@ -71,6 +71,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .unknownRequest: .notFound
             case .notYours, .needsName: .forbidden
             case .invalidSettings: .badRequest
+            case .tooFast: .tooManyRequests
             case .notRequestsMode, .notAvailable, .alreadyScheduled, .closed, .tooManyPending, .tooLong,
                 .playedRecently, .vetoed, .queueFull:
                 .conflict
