@@ -13,8 +13,7 @@ struct PartyCommand: AsyncParsableCommand {
     @Argument(help: "A frequency such as 107.3, or a station id.")
     var station: String
 
-    @Option(help: "The server's address (env WAVELENGTH_SERVER).")
-    var server: String = Environment.value("WAVELENGTH_SERVER") ?? "http://127.0.0.1:8080"
+    @OptionGroup var options: StationOptions
 
     @Option(help: "Search the library and request the first song that matches.")
     var request: String?
@@ -28,15 +27,10 @@ struct PartyCommand: AsyncParsableCommand {
     @Flag(help: "With --vote: take your vote back.")
     var clear = false
 
-    @Option(help: "Sign in as this handle (password from env WAVELENGTH_PASSWORD).")
-    var handle: String?
-
-    @Option(help: "Join as a guest with this display name.")
-    var guest: String?
 
     func validate() throws {
         if request != nil && vote != nil { throw ValidationError("Request or vote, not both at once.") }
-        if (request != nil || vote != nil) && handle == nil && guest == nil {
+        if (request != nil || vote != nil) && !options.named {
             throw ValidationError("Requests and votes need a name: --handle (a user) or --guest NAME.")
         }
         if let request, request.trimmingCharacters(in: .whitespaces).isEmpty || request.count > 200 {
@@ -45,17 +39,9 @@ struct PartyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let account = AccountClient(serverURL: server)
-        if let handle {
-            guard let password = Environment.value("WAVELENGTH_PASSWORD") else {
-                throw ValidationError("Set WAVELENGTH_PASSWORD to sign in as \(handle).")
-            }
-            try await account.logIn(handle: handle, password: password)
-        } else if let guest {
-            try await account.joinAsGuest(displayName: guest)
-        }
+        let account = try await options.signIn() ?? AccountClient(serverURL: options.server)
         do {
-            let id = try await resolve(account)
+            let id = try await options.stationID(for: station)
             if let request {
                 try await ask(for: request, on: id, account: account)
             } else if let vote {
@@ -67,14 +53,14 @@ struct PartyCommand: AsyncParsableCommand {
             }
             try await list(id, account: account)
         } catch AccountClient.Failure.refused(_, let code, let message) {
-            throw ValidationError("\(message) (\(code))")
+            throw Refused(description: "\(message) (\(code))")
         }
     }
 
     private func ask(for query: String, on id: String, account: AccountClient) async throws {
         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let found: SearchResponse = try await account.call("GET", "/api/library/search?q=\(encoded)&limit=1")
-        guard let track = found.tracks.first else { throw ValidationError("No song matches \"\(query)\".") }
+        guard let track = found.tracks.first else { throw Refused(description: "No song matches \"\(query)\".") }
         let _: CommandAck = try await account.call(
             "POST", "/api/stations/\(id)/commands",
             body: CommandRequest(id: UUID().uuidString, command: .request(trackID: track.id)))
@@ -98,11 +84,9 @@ struct PartyCommand: AsyncParsableCommand {
             print("\(index + 1). \(request.track.title) — \(request.track.artist), asked by \(request.requesterName)\(counts)\(mine)  [\(request.id)]")
         }
     }
+}
 
-    /// A frequency is looked up; anything else is taken as a station id.
-    private func resolve(_ account: AccountClient) async throws -> String {
-        guard FrequencyDial.isWellFormed(station) else { return station }
-        let view: StationView = try await account.call("GET", "/api/frequencies/\(station)")
-        return view.id
-    }
+/// The server said no (or found nothing): said plainly, without the usage.
+private struct Refused: Error, CustomStringConvertible {
+    var description: String
 }

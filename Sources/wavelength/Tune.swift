@@ -15,8 +15,8 @@ struct Tune: AsyncParsableCommand {
     @Argument(help: "A frequency such as 107.3, or a station id.")
     var station: String
 
-    @Option(help: "The server's address (env WAVELENGTH_SERVER).")
-    var server: String = Environment.value("WAVELENGTH_SERVER") ?? "http://127.0.0.1:8080"
+    @OptionGroup var options: StationOptions
+    private var server: String { options.server }
 
     @Option(help: "Stop after this many seconds (default: run until interrupted).")
     var duration: Double?
@@ -36,20 +36,15 @@ struct Tune: AsyncParsableCommand {
     @Option(help: "Make this client's clock run fast by this many parts per million.")
     var clockSkewPPM: Double = 0
 
-    @Option(help: "Sign in as this handle (password from env WAVELENGTH_PASSWORD), e.g. for a private station.")
-    var handle: String?
-
-    @Option(help: "Join as a guest with this display name.")
-    var guest: String?
 
     func run() async throws {
-        let stationID = try await resolve()
+        let stationID = try await options.stationID(for: station)
         let clock: any ClientClock =
             clockOffset == 0 && clockSkewPPM == 0
             ? MonotonicClock() : DistortedClock(offset: clockOffset, skew: clockSkewPPM * 1e-6)
         var logger = Logger(label: "wavelength.tune")
         logger.logLevel = .error
-        let account = try await signIn()
+        let account = try await options.signIn()
         let client = StationClient(
             configuration: ClientConfiguration(
                 serverURL: server, stationID: stationID, accessToken: { await account?.accessToken() },
@@ -70,25 +65,6 @@ struct Tune: AsyncParsableCommand {
         playing.cancel()
         await playing.value
         await client.stop()
-    }
-
-    /// A signed-in or guest session, when asked for. The password comes from
-    /// the environment so it never shows in the process list.
-    private func signIn() async throws -> AccountClient? {
-        if let handle {
-            guard let password = Environment.value("WAVELENGTH_PASSWORD") else {
-                throw ValidationError("Set WAVELENGTH_PASSWORD to sign in as \(handle).")
-            }
-            let account = AccountClient(serverURL: server)
-            try await account.logIn(handle: handle, password: password)
-            return account
-        }
-        if let guest {
-            let account = AccountClient(serverURL: server)
-            try await account.joinAsGuest(displayName: guest)
-            return account
-        }
-        return nil
     }
 
     private func report(client: StationClient, player: StationPlayer, clock: any ClientClock, tunedAt: Double) async throws {
@@ -121,17 +97,6 @@ struct Tune: AsyncParsableCommand {
         } else {
             print("… waiting for the station")
         }
-    }
-
-    /// A frequency is looked up; anything else is taken as a station id.
-    private func resolve() async throws -> String {
-        guard FrequencyDial.isWellFormed(station) else { return station }
-        let url = URL(string: "\(server)/api/frequencies/\(station)")!
-        let (data, response) = try await URLSession.shared.data(from: url)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw ValidationError("Nothing is broadcasting on \(station) at \(server).")
-        }
-        return try JSONDecoder().decode(StationView.self, from: data).id
     }
 
     private func format(time ms: Double) -> String {

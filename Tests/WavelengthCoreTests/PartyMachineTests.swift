@@ -48,6 +48,14 @@ struct PartyMachineTests {
         return Fixtures.tracks.map(\.id).first { $0 != current && !machine.station.latestPlays(at: t0).contains($0) }!
     }
 
+    /// A track neither played nor on the timeline: asked for after the first
+    /// request, it waits in the queue.
+    func waitingTrack(_ machine: StationMachine) -> TrackID {
+        Fixtures.tracks.map(\.id).first {
+            !machine.station.latestPlays(at: t0).contains($0) && !upcoming(machine).map(\.trackID).contains($0)
+        }!
+    }
+
     @Test func theFirstRequestIsScheduledAheadOfTheRobotAndSavedWithItsCommand() throws {
         var machine = try party()
         let track = trackNotPlaying(machine)
@@ -83,9 +91,7 @@ struct PartyMachineTests {
     @Test func askingForAWaitingSongIsAnUpvoteAndASecondVoteReplacesTheFirst() throws {
         var machine = try party()
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)  // scheduled
-        let waiting = Fixtures.tracks.map(\.id).first {
-            !machine.station.latestPlays(at: t0).contains($0) && !upcoming(machine).map(\.trackID).contains($0)
-        }!
+        let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 2)
         let again = try send(&machine, .request(trackID: waiting), id: "r3", from: 3)
         let request = try #require(machine.party.queue.pending.first)
@@ -101,9 +107,7 @@ struct PartyMachineTests {
     @Test func aResentVoteAppliesOnce() throws {
         var machine = try party()
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)
-        let waiting = Fixtures.tracks.map(\.id).first {
-            !machine.station.latestPlays(at: t0).contains($0) && !upcoming(machine).map(\.trackID).contains($0)
-        }!
+        let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 2)
         let id = machine.party.queue.pending[0].id
         let first = try send(&machine, .vote(requestID: id, vote: .down), id: "v1", from: 4)
@@ -158,9 +162,7 @@ struct PartyMachineTests {
     @Test func theHostVetoesAndEveryoneIsTold() throws {
         var machine = try party()
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)
-        let waiting = Fixtures.tracks.map(\.id).first {
-            !machine.station.latestPlays(at: t0).contains($0) && !upcoming(machine).map(\.trackID).contains($0)
-        }!
+        let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 3)
         let id = machine.party.queue.pending[0].id
         let result = try send(&machine, .vetoRequest(requestID: id), id: "h1", from: 1)
@@ -174,9 +176,7 @@ struct PartyMachineTests {
     @Test func playNowCutsTheSongAfterTheLeadAndPlaysTheRequest() throws {
         var machine = try party()
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)
-        let waiting = Fixtures.tracks.map(\.id).first {
-            !machine.station.latestPlays(at: t0).contains($0) && !upcoming(machine).map(\.trackID).contains($0)
-        }!
+        let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 3)
         let id = machine.party.queue.pending[0].id
         _ = try send(&machine, .playRequestNow(requestID: id), id: "h1", from: 1)

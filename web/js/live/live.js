@@ -75,15 +75,7 @@ export class LiveConnection extends EventTarget {
     this.setState(state);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    clearTimeout(this.pingTimer);
-    clearInterval(this.watchdog);
-    if (this.ws) {
-      this.ws.onopen = this.ws.onmessage = this.ws.onclose = this.ws.onerror = null;
-      try {
-        this.ws.close(1000, "leaving");
-      } catch {}
-      this.ws = null;
-    }
+    this.dropSocket("leaving");
     for (const [, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(new ApiError("Left the station.", { code: "closed" }));
@@ -282,6 +274,18 @@ export class LiveConnection extends EventTarget {
     this.connect();
   }
 
+  /** Lets the socket go without hearing from it again, and stops its pings. */
+  dropSocket(reason) {
+    clearTimeout(this.pingTimer);
+    clearInterval(this.watchdog);
+    if (!this.ws) return;
+    this.ws.onopen = this.ws.onmessage = this.ws.onclose = this.ws.onerror = null;
+    try {
+      this.ws.close(1000, reason);
+    } catch {}
+    this.ws = null;
+  }
+
   /**
    * Opens a fresh connection now (resuming from the last revision): the
    * upgrade carries the session cookie, so a listener who just became a
@@ -289,15 +293,7 @@ export class LiveConnection extends EventTarget {
    */
   reconnect() {
     if (this.closed) return;
-    if (this.ws) {
-      this.ws.onopen = this.ws.onmessage = this.ws.onclose = this.ws.onerror = null;
-      try {
-        this.ws.close(1000, "reconnecting");
-      } catch {}
-      this.ws = null;
-    }
-    clearTimeout(this.pingTimer);
-    clearInterval(this.watchdog);
+    this.dropSocket("reconnecting");
     this.clearReconnect();
     this.attempt = 0;
     this.connect();
