@@ -249,6 +249,11 @@ public struct StationState: Sendable, Equatable {
         if first, next.timeline.upcoming(at: now).first?.id != entryID {
             try next.timeline.move(entryID, toIndex: 0, at: now)
         }
+        // The robot may have lined up the same song: the request takes its
+        // place rather than play it twice.
+        for duplicate in next.timeline.upcoming(at: now) where duplicate.source == .robot && duplicate.trackID == request.trackID {
+            _ = try next.timeline.remove(duplicate.id, at: now)
+        }
         _ = next.bump()
         outcome.changed = true
         self = next

@@ -237,4 +237,13 @@ struct PartyMachineTests {
         _ = try send(&machine, .thumb(entryID: playing.id, up: true), id: "b1", from: 3, at: t0 + 100)
         _ = try send(&machine, .thumb(entryID: playing.id, up: true), id: "f-later", from: 2, at: t0 + PartyPace.window + 50)
     }
+
+    @Test func aRequestForASongTheRobotLinedUpTakesItsPlace() throws {
+        var machine = try party()
+        let robotPick = try #require(upcoming(machine).first { $0.source == .robot })
+        _ = try send(&machine, .request(trackID: robotPick.trackID), id: "r1", from: 2)
+        let lined = upcoming(machine).filter { $0.trackID == robotPick.trackID }
+        #expect(lined.map(\.source) == [.request])
+        #expect(machine.station.timeline.isConsistent)
+    }
 }
