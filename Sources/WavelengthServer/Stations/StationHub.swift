@@ -26,6 +26,8 @@ actor StationHub {
     /// The track summaries this revision's timeline shows, so a crowd
     /// joining at once reads them from storage once, not once per listener.
     private var summaryCache: (revision: Int64, tracks: [TrackID: TrackSummary]) = (-1, [:])
+    /// The summaries of the tracks waiting in the party's queue.
+    private var partyTracks: [TrackID: TrackSummary] = [:]
     /// What `publishOnAir` last told `OnAirTracks`.
     private var published: (revision: Int64, listening: Bool)?
 
@@ -93,7 +95,16 @@ actor StationHub {
     func partyView(showCounts: Bool, votesOf personID: String? = nil) async throws -> PartyView {
         let party = machine.party
         let ordered = party.queue.ordered()
-        let tracks = try await context.catalog.summaries(for: ordered.map(\.trackID))
+        // A crowd joining a party reads the queue's tracks from storage once,
+        // not once per arrival: only tracks new to the queue are looked up,
+        // and the cache holds no more than the queue does.
+        let waiting = Set(ordered.map(\.trackID))
+        let missing = waiting.filter { partyTracks[$0] == nil }
+        if !missing.isEmpty {
+            partyTracks.merge(try await context.catalog.summaries(for: Array(missing))) { _, fetched in fetched }
+        }
+        if partyTracks.count > waiting.count { partyTracks = partyTracks.filter { waiting.contains($0.key) } }
+        let tracks = partyTracks
         let arranged = Set(party.queue.arranged)
         let requests = ordered.map { request in
             RequestView(
