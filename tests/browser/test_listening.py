@@ -292,7 +292,11 @@ def test_dj_moves_by_buttons_and_drag_and_deletes(demo_server, browser, shot):
 
     # Delete an upcoming entry (a robot pick).
     victim = server_order()[-1]
-    find(dj, f'.upnext-row[data-entry-id="{victim}"] button[aria-label^="Delete"]').click()
+    # Found and clicked in one step in the page: Up Next redraws when the
+    # schedule moves, and an element held between two calls can go stale.
+    delete = f'.upnext-row[data-entry-id="{victim}"] button[aria-label^="Delete"]'
+    wait_for(dj, lambda d: d.execute_script(
+        "const b = document.querySelector(arguments[0]); if (!b) return false; b.click(); return true;", delete))
     wait_for(dj, lambda d: victim not in server_order())
     wait_for(listener, lambda d: victim not in upnext_entry_ids(d))
     shot(dj, "dj-after-delete")
