@@ -110,7 +110,7 @@ public struct StationState: Sendable, Equatable {
     /// it, like a radio that was already on; the DJ's kept picks follow.
     public mutating func wake(
         at now: EpochMillis, robot: RobotDJ, pool: [PoolTrack], fallback: [PoolTrack],
-        artistOf: (TrackID) -> String?, using rng: inout some RandomNumberGenerator
+        artistOf: (TrackID) -> String?, taste: TasteModel = TasteModel(), using rng: inout some RandomNumberGenerator
     ) -> Outcome {
         guard quietSince != nil else { return Outcome() }
         // Still inside the schedule (a quick return), or paused by the DJ:
@@ -121,16 +121,19 @@ public struct StationState: Sendable, Equatable {
         guard !stillPlaying else { return outcome }
         let source = robot.effectivePool(pool, fallback: fallback)
         let lastArtist = recentHistory.last.flatMap { artistOf($0.trackID) }
-        guard let pick = robot.pick(from: source, recent: recentTrackIDs, lastArtist: lastArtist, using: &rng)
+        guard
+            let chosen = robot.choose(
+                from: source, recent: recentTrackIDs, lastArtist: lastArtist, taste: taste, using: &rng)
         else {
             return outcome
         }
+        let pick = chosen.track
         // Join somewhere in the first three quarters, so there is still a good
         // stretch of the song to hear.
         let intoTrack = Int64.random(in: 0..<max(1, pick.duration * 3 / 4), using: &rng)
         let entry = TimelineEntry(
             id: EntryIDs.make(using: &rng), trackID: pick.id, start: now - intoTrack,
-            duration: pick.duration, source: .robot)
+            duration: pick.duration, source: .robot, why: chosen.why)
         timeline.replaceAll(with: [entry] + timeline.entries, firstStart: now - intoTrack)
         outcome.changed = bump() || outcome.changed
         return outcome
@@ -139,7 +142,7 @@ public struct StationState: Sendable, Equatable {
     /// Tops the schedule up to the robot's horizon. Only call while on the air.
     public mutating func fill(
         at now: EpochMillis, robot: RobotDJ, pool: [PoolTrack], fallback: [PoolTrack],
-        artistOf: (TrackID) -> String?, using rng: inout some RandomNumberGenerator
+        artistOf: (TrackID) -> String?, taste: TasteModel = TasteModel(), using rng: inout some RandomNumberGenerator
     ) -> Outcome {
         var outcome = settle(at: now)
         guard pausedAt == nil, robot.needsFill(timeline, at: now) else { return outcome }
@@ -148,11 +151,12 @@ public struct StationState: Sendable, Equatable {
         var lastArtist = (timeline.entries.last ?? recentHistory.last).flatMap { artistOf($0.trackID) }
         var added = false
         while robot.needsFill(timeline, at: now),
-            let pick = robot.pick(from: source, recent: recent, lastArtist: lastArtist, using: &rng)
+            let chosen = robot.choose(from: source, recent: recent, lastArtist: lastArtist, taste: taste, using: &rng)
         {
+            let pick = chosen.track
             let entry = TimelineEntry(
                 id: EntryIDs.make(using: &rng), trackID: pick.id, start: now, duration: pick.duration,
-                source: .robot)
+                source: .robot, why: chosen.why)
             do {
                 try timeline.append(entry, at: now)
             } catch {

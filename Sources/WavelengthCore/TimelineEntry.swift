@@ -19,10 +19,12 @@ public struct TimelineEntry: Sendable, Codable, Equatable, Identifiable {
     /// Where in the audio file playback begins (non-zero after a resume, later).
     public var offset: Int64
     public var source: EntrySource
+    /// Why the robot picked it, in one line ("Because the room liked …").
+    public var why: String?
 
     public init(
         id: EntryID, trackID: TrackID, start: EpochMillis, duration: Int64,
-        offset: Int64 = 0, source: EntrySource
+        offset: Int64 = 0, source: EntrySource, why: String? = nil
     ) {
         self.id = id
         self.trackID = trackID
@@ -30,6 +32,7 @@ public struct TimelineEntry: Sendable, Codable, Equatable, Identifiable {
         self.duration = duration
         self.offset = offset
         self.source = source
+        self.why = why
     }
 
     /// The seed's "expiration time": start plus duration.
@@ -40,15 +43,22 @@ public struct TimelineEntry: Sendable, Codable, Equatable, Identifiable {
     }
 }
 
-/// A track the robot DJ may pick, with what it needs to know to pick well.
+/// A track the robot DJ may pick, with what it needs to know to pick well:
+/// the artist (never twice in a row) and the tags its taste model learns from.
 public struct PoolTrack: Sendable, Equatable, Hashable {
     public var id: TrackID
     public var artist: String
     public var duration: Int64
+    public var album: String
+    public var genre: String?
+    public var year: Int?
 
-    public init(id: TrackID, artist: String, duration: Int64) {
+    public init(id: TrackID, artist: String, duration: Int64, album: String = "", genre: String? = nil, year: Int? = nil) {
         self.id = id
         self.artist = artist
         self.duration = duration
+        self.album = album
+        self.genre = genre
+        self.year = year
     }
 }

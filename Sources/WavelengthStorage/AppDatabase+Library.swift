@@ -131,8 +131,12 @@ extension AppDatabase: TrackRepository {
 
     public func poolTracks() async throws -> [PoolTrack] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, artist, durationMs FROM track WHERE durationMs > 0").map {
-                PoolTrack(id: $0["id"], artist: $0["artist"], duration: $0["durationMs"])
+            try Row.fetchAll(
+                db, sql: "SELECT id, artist, durationMs, album, genre, year FROM track WHERE durationMs > 0"
+            ).map {
+                PoolTrack(
+                    id: $0["id"], artist: $0["artist"], duration: $0["durationMs"], album: $0["album"],
+                    genre: $0["genre"], year: $0["year"])
             }
         }
     }

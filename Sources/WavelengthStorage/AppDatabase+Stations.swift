@@ -75,7 +75,13 @@ extension AppDatabase: StationRepository {
                 id: id, revision: record.revision, timeline: Timeline(entries: entries),
                 quietSince: record.quietSince, recentHistory: Array(recent), pausedAt: record.pausedAt)
             let party = try StationPartyRecord.fetchOne(db, key: id)?.queue ?? RequestQueue()
-            return LoadedStation(record: record, state: state, recentCommands: Array(commands), party: party)
+            let beliefs = try TasteBeliefRecord.filter(Column("stationID") == id).fetchAll(db)
+            let taste = TasteModel(
+                beliefs: Dictionary(
+                    beliefs.map { ($0.feature, TasteModel.Belief(mean: $0.mean, variance: $0.variance)) },
+                    uniquingKeysWith: { first, _ in first }))
+            return LoadedStation(
+                record: record, state: state, recentCommands: Array(commands), party: party, taste: taste)
         }
     }
 
@@ -100,6 +106,16 @@ extension AppDatabase: StationRepository {
             }
             if let party {
                 try StationPartyRecord(stationID: state.id, queue: party).save(db)
+            }
+            if let taste = save.taste {
+                for feature in taste.removed {
+                    _ = try TasteBeliefRecord.deleteOne(db, key: ["stationID": state.id, "feature": feature])
+                }
+                for (feature, belief) in taste.updated {
+                    try TasteBeliefRecord(
+                        stationID: state.id, feature: feature, mean: belief.mean, variance: belief.variance
+                    ).save(db)
+                }
             }
             if let thumb = save.thumb {
                 if let up = thumb.up {

@@ -152,6 +152,20 @@ extension AppDatabase {
                 t.primaryKey(["personID", "trackID"])
             }
         }
+        migrator.registerMigration("v8: the robot DJ learns: taste beliefs, and why it picked each entry") { db in
+            try db.alter(table: "timelineEntry") { t in
+                t.add(column: "why", .text)
+            }
+            // One row per feature a station's taste has learned (bounded by
+            // TasteModel.capacity); an event writes only the rows it moved.
+            try db.create(table: "tasteBelief") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("feature", .text).notNull()
+                t.column("mean", .double).notNull()
+                t.column("variance", .double).notNull()
+                t.primaryKey(["stationID", "feature"])
+            }
+        }
         return migrator
     }
 }

@@ -13,6 +13,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var pools: [StationID: [TrackID]] = [:]
     private var parties: [StationID: RequestQueue] = [:]
     private var thumbRows: [StationID: [Thumb]] = [:]
+    private var tastes: [StationID: TasteModel] = [:]
     private var trackRows: [TrackID: TrackRecord] = [:]
     /// While set, every save throws this.
     private var saveFailure: (any Error & Sendable)?
@@ -70,7 +71,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     public func loadStation(id: StationID) async throws -> LoadedStation? {
         guard let record = stations[id], let state = states[id] else { return nil }
         return LoadedStation(
-            record: record, state: state, recentCommands: commands[id] ?? [], party: parties[id] ?? RequestQueue())
+            record: record, state: state, recentCommands: commands[id] ?? [], party: parties[id] ?? RequestQueue(),
+            taste: tastes[id] ?? TasteModel())
     }
 
     public func saveStation(_ save: StationSave) async throws {
@@ -84,6 +86,11 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         plays[state.id, default: []] += played
         if let command { commands[state.id, default: []].append(command) }
         if let party { parties[state.id] = party }
+        if let taste = save.taste {
+            var model = tastes[state.id] ?? TasteModel()
+            model.apply(taste)
+            tastes[state.id] = model
+        }
         if let thumb = save.thumb {
             thumbRows[state.id, default: []].removeAll { $0.entryID == thumb.entryID && $0.personID == thumb.personID }
             if thumb.up != nil { thumbRows[state.id, default: []].append(thumb) }
@@ -165,7 +172,10 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     }
 
     public func poolTracks() async throws -> [PoolTrack] {
-        sortedTracks.filter { $0.durationMs > 0 }.map { PoolTrack(id: $0.id, artist: $0.artist, duration: $0.durationMs) }
+        sortedTracks.filter { $0.durationMs > 0 }.map {
+            PoolTrack(
+                id: $0.id, artist: $0.artist, duration: $0.durationMs, album: $0.album, genre: $0.genre, year: $0.year)
+        }
     }
 
     public func trackCount() async throws -> Int {

@@ -43,14 +43,18 @@ public struct LoadedStation: Sendable {
     public var recentCommands: [AppliedCommand]
     /// The party's queue as last saved; empty when there never was one.
     public var party: RequestQueue
+    /// What the robot DJ has learned about this station's room.
+    public var taste: TasteModel
 
     public init(
-        record: StationRecord, state: StationState, recentCommands: [AppliedCommand], party: RequestQueue = RequestQueue()
+        record: StationRecord, state: StationState, recentCommands: [AppliedCommand], party: RequestQueue = RequestQueue(),
+        taste: TasteModel = TasteModel()
     ) {
         self.record = record
         self.state = state
         self.recentCommands = recentCommands
         self.party = party
+        self.taste = taste
     }
 }
 

@@ -72,6 +72,9 @@ public struct EntryView: Sendable, Codable, Equatable {
     /// Where in the audio file playback of this entry begins.
     public var offsetMs: Int64
     public var source: EntrySource
+    /// Why the robot DJ picked it, in one line (robot picks only, when it
+    /// has learned something).
+    public var why: String?
 
     public init(entry: TimelineEntry, track: TrackSummary) {
         self.id = entry.id
@@ -81,6 +84,7 @@ public struct EntryView: Sendable, Codable, Equatable {
         self.durationMs = entry.duration
         self.offsetMs = entry.offset
         self.source = entry.source
+        self.why = entry.why
     }
 }
 

@@ -8,7 +8,9 @@ import WavelengthStorage
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks that print figures. Build with -c release for real numbers.",
-        subcommands: [BenchScan.self, BenchSearch.self, BenchFrequencies.self, BenchListeners.self])
+        subcommands: [
+            BenchScan.self, BenchSearch.self, BenchFrequencies.self, BenchListeners.self, BenchRobotDJ.self,
+        ])
 }
 
 /// Generates a tagged library, then times a first scan and an unchanged

@@ -83,6 +83,31 @@ struct AppDatabaseTests {
         #expect(try await db.station(frequency: "101.1")?.id == "s1")
     }
 
+    @Test func whatTheRobotLearnedAndWhyItPickedSurviveARestart() async throws {
+        let db = try AppDatabase.inMemory()
+        let record = StationRecord(
+            id: "s1", name: "One", owner: "me", ownerKeyHash: "h", frequency: "101.1", quietSince: nil, createdAt: 5)
+        _ = try await db.insertStation(record, now: 5, band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil)
+        let folk = PoolTrack(id: "t1", artist: "Ada", duration: 1000, album: "First", genre: "Folk", year: 1994)
+        var taste = TasteModel()
+        var timeline = Timeline()
+        try timeline.append(
+            TimelineEntry(id: "e1", trackID: "t1", start: 0, duration: 1000, source: .robot, why: "Because the room liked Ada"),
+            at: 0)
+        let state = StationState(id: "s1", timeline: timeline, quietSince: nil)
+        let first = taste.learn(.thumbUp, features: folk.tasteFeatures)
+        try await db.saveStation(StationSave(state: state, played: [], command: nil, taste: first))
+        var second = taste.learn(.skipped, features: ["track:t2"])
+        second.removed = ["decade:1990s"]  // as a trim reports a dropped belief
+        taste.apply(TasteModel.Change(removed: ["decade:1990s"]))
+        try await db.saveStation(StationSave(state: state, played: [], command: nil, taste: second))
+
+        let loaded = try #require(try await db.loadStation(id: "s1"))
+        #expect(loaded.taste == taste)
+        #expect(loaded.taste.beliefs["decade:1990s"] == nil)
+        #expect(loaded.state.timeline.entries.first?.why == "Because the room liked Ada")
+    }
+
     @Test func codesAreUniqueAmongLiveStationsAndQuietOnesGiveThemBack() async throws {
         let db = try AppDatabase.inMemory()
         func station(_ id: String, quietSince: EpochMillis?, visibility: StationVisibility = .public) -> StationRecord {

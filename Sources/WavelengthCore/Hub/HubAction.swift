@@ -91,16 +91,19 @@ public struct StationSave: Sendable, Equatable {
     public var party: RequestQueue?
     /// A thumb given (or taken back) with this event.
     public var thumb: Thumb?
+    /// What the robot's taste learned from this event (nil: nothing).
+    public var taste: TasteModel.Change?
 
     public init(
         state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue? = nil,
-        thumb: Thumb? = nil
+        thumb: Thumb? = nil, taste: TasteModel.Change? = nil
     ) {
         self.state = state
         self.played = played
         self.command = command
         self.party = party
         self.thumb = thumb
+        self.taste = taste
     }
 }
 

@@ -13,5 +13,10 @@ public struct RobotInputs: Sendable {
         self.artists = artists
     }
 
+    /// A track of the pool or the library, by id.
+    public func track(_ id: TrackID) -> PoolTrack? {
+        pool.first { $0.id == id } ?? fallback.first { $0.id == id }
+    }
+
     public static let none = RobotInputs(pool: [], fallback: [], artists: [:])
 }

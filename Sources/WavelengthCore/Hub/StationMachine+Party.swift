@@ -34,9 +34,11 @@ extension StationMachine {
 
     /// A save of the station as it is, carrying the queue when the station
     /// takes requests (requests and votes are saved with what they caused).
-    func save(_ outcome: StationState.Outcome, command: AppliedCommand?) -> StationSave {
+    /// What the robot's taste learned in the event goes with it.
+    mutating func save(_ outcome: StationState.Outcome, command: AppliedCommand?, thumb: Thumb? = nil) -> StationSave {
         StationSave(
-            state: station, played: outcome.played, command: command, party: party.takesRequests ? party.queue : nil)
+            state: station, played: outcome.played, command: command,
+            party: party.takesRequests && thumb == nil ? party.queue : nil, thumb: thumb, taste: takeTasteChange())
     }
 
     /// Applies one of the party's commands once (see `StationCommand.operation`).
@@ -69,9 +71,14 @@ extension StationMachine {
                 _ = try next.party.queue.request(
                     .init(trackID: trackID, durationMs: track.duration), id: EntryIDs.make(using: &rng), by: person,
                     named: asker.name, at: now, settings: party.settings, recentPlays: station.latestPlays(at: now))
+                next.learn(.requested, trackID: trackID, robot: robot)
                 actions += next.sendVotes(of: person)
             case .vote(let requestID, let vote):
-                _ = try next.party.queue.vote(vote, on: requestID, by: person)
+                let before = party.queue.votes(of: person)[requestID]
+                let voted = try next.party.queue.vote(vote, on: requestID, by: person)
+                if let vote, vote != before {
+                    next.learn(vote == .up ? .votedUp : .votedDown, trackID: voted.trackID, robot: robot)
+                }
                 actions += next.sendVotes(of: person)
             case .withdraw(let requestID):
                 _ = try next.party.queue.withdraw(requestID, by: person, isHost: asker.role >= .codj)
@@ -94,6 +101,7 @@ extension StationMachine {
                 }
                 next.party.skips.vote(by: person, on: entryID)
                 if next.party.skips.reached(on: entryID, listening: peopleListening, threshold: party.settings.skip) {
+                    next.learn(.skipped, trackID: current.trackID, robot: robot)
                     outcome.merge(
                         try next.station.apply(
                             .skip(entryID: entryID), at: now, lead: settings.commitLead, track: { _ in nil }, using: &rng))
@@ -114,7 +122,7 @@ extension StationMachine {
             outcome.merge(
                 next.station.fill(
                     at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                    artistOf: { robot.artists[$0] }, using: &rng))
+                    artistOf: { robot.artists[$0] }, taste: next.taste, using: &rng))
         }
         if !next.connections.isEmpty { outcome.merge(next.promoteRequest(at: now, using: &rng)) }
         self = next
@@ -133,7 +141,8 @@ extension StationMachine {
     /// (the robot DJ will learn from it), and the new counts go to the owner
     /// and co-DJs as feedback. Listeners know their own thumb from the ack.
     mutating func thumb(
-        _ up: Bool?, on entryID: EntryID, id commandID: String, by asker: Asker, at now: EpochMillis, appliedBefore: Int64?
+        _ up: Bool?, on entryID: EntryID, id commandID: String, by asker: Asker, at now: EpochMillis, appliedBefore: Int64?,
+        robot: RobotInputs
     ) throws(HubError) -> CommandResult {
         guard StationPermissions.allows(asker.role, .vote) else { throw .forbidden(.vote) }
         if let revision = ledger.revision(for: commandID) ?? appliedBefore {
@@ -148,12 +157,16 @@ extension StationMachine {
         } catch {
             throw .request(error)
         }
+        // A person's first thumb on a play teaches the robot; changing it
+        // later doesn't count twice.
+        let before = party.thumbs.entryID == entryID ? party.thumbs.thumbs[person] : nil
+        if let up, before == nil { learn(up ? .thumbUp : .thumbDown, trackID: current.trackID, robot: robot) }
         party.thumbs.set(up, by: person, on: entryID)
         let applied = AppliedCommand(id: commandID, revision: station.revision, appliedAt: now)
         ledger.record(commandID, revision: applied.revision)
         let given = Thumb(entryID: entryID, trackID: current.trackID, personID: person, up: up, at: now)
         let counts = party.thumbs.counts(on: entryID)
-        var actions: [HubAction] = [.save(StationSave(state: station, played: [], command: applied, thumb: given))]
+        var actions: [HubAction] = [.save(save(.init(), command: applied, thumb: given))]
         for connection in connections where !connection.closing && connection.seat.role >= .codj {
             actions.append(.send(connection.id, .thumbs(entryID: entryID, up: counts.up, down: counts.down)))
         }

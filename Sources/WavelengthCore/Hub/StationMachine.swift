@@ -45,6 +45,10 @@ public struct StationMachine: Sendable {
     public internal(set) var ledger: CommandLedger
     /// The party: mode, request settings, the queue and the skip votes.
     public internal(set) var party: PartyState
+    /// What this station's room likes, learned from its reactions.
+    public internal(set) var taste: TasteModel
+    /// What the taste learned since the last save.
+    var tasteChange = TasteModel.Change()
     /// Every open connection, in arrival order: the one list of who is here.
     public private(set) var connections: [Connection] = []
     /// The connection that holds the DJ booth.
@@ -64,10 +68,11 @@ public struct StationMachine: Sendable {
 
     public init(
         station: StationState, recentCommands: [AppliedCommand] = [], maxListeners: Int? = nil,
-        settings: Settings = Settings(), party: PartyState = PartyState()
+        settings: Settings = Settings(), party: PartyState = PartyState(), taste: TasteModel = TasteModel()
     ) {
         self.station = station
         self.party = party
+        self.taste = taste
         self.settings = settings
         self.maxListeners = maxListeners
         var ledger = CommandLedger()
@@ -107,11 +112,11 @@ public struct StationMachine: Sendable {
             let wasQuiet = !station.isOnAir
             var outcome = station.wake(
                 at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                artistOf: { robot.artists[$0] }, using: &rng)
+                artistOf: { robot.artists[$0] }, taste: taste, using: &rng)
             outcome.merge(
                 station.fill(
                     at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                    artistOf: { robot.artists[$0] }, using: &rng))
+                    artistOf: { robot.artists[$0] }, taste: taste, using: &rng))
             let promoted = promoteRequest(at: now, using: &rng)
             outcome.merge(promoted)
             // Waking clears `quietSince`, which storage must know too.
@@ -159,7 +164,7 @@ public struct StationMachine: Sendable {
         let wasOnAir = station.isOnAir
         let outcome = station.goQuiet(at: now)
         if outcome.needsSave || wasOnAir {
-            actions.append(.save(StationSave(state: station, played: outcome.played, command: nil)))
+            actions.append(.save(save(outcome, command: nil)))
         }
         return actions
     }
@@ -186,7 +191,8 @@ public struct StationMachine: Sendable {
         // so a co-DJ revoked while their command waited is refused.
         let asker = self.asker(origin)
         if case .thumb(let entryID, let up) = command {
-            return try thumb(up, on: entryID, id: commandID, by: asker, at: now, appliedBefore: appliedBefore)
+            return try thumb(
+                up, on: entryID, id: commandID, by: asker, at: now, appliedBefore: appliedBefore, robot: robot)
         }
         if command.operation != .command {
             return try partyCommand(
@@ -199,6 +205,13 @@ public struct StationMachine: Sendable {
             return CommandResult(revision: revision, duplicate: true, actions: [])
         }
         if let epoch, epoch != djEpoch { throw .staleEpoch(current: djEpoch, given: epoch) }
+        // A skip of the song playing tells the robot the room didn't want it.
+        var skipped: TrackID?
+        if case .skip(let entryID) = command, let current = station.timeline.current(at: station.timelineTime(at: now)),
+            entryID == nil || entryID == current.id
+        {
+            skipped = current.trackID
+        }
         var next = station
         var outcome: StationState.Outcome
         do {
@@ -214,9 +227,13 @@ public struct StationMachine: Sendable {
             outcome.merge(
                 next.fill(
                     at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                    artistOf: { robot.artists[$0] }, using: &rng))
+                    artistOf: { robot.artists[$0] }, taste: taste, using: &rng))
         }
         station = next
+        if !connections.isEmpty {
+            if let skipped { learn(.skipped, trackID: skipped, robot: robot) }
+            learnCompletions(outcome.played, robot: robot)
+        }
         // The DJ may have taken the request that was up next off the timeline.
         let promoted = connections.isEmpty ? StationState.Outcome() : promoteRequest(at: now, using: &rng)
         outcome.merge(promoted)
@@ -243,11 +260,12 @@ public struct StationMachine: Sendable {
             guard !connections.isEmpty else { return [] }
             var outcome = station.fill(
                 at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                artistOf: { robot.artists[$0] }, using: &rng)
+                artistOf: { robot.artists[$0] }, taste: taste, using: &rng)
             let promoted = promoteRequest(at: now, using: &rng)
             outcome.merge(promoted)
+            learnCompletions(outcome.played, robot: robot)
             var actions: [HubAction] = []
-            if outcome.needsSave {
+            if outcome.needsSave || !tasteChange.isEmpty {
                 actions.append(.save(save(outcome, command: nil)))
             }
             if outcome.changed { actions.append(.broadcastUpdate) }

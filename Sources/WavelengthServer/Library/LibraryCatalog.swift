@@ -29,7 +29,9 @@ actor LibraryCatalog {
 
     func poolTrack(_ id: TrackID) async throws -> PoolTrack? {
         guard let record = try await tracks.track(id: id) else { return nil }
-        return PoolTrack(id: record.id, artist: record.artist, duration: record.durationMs)
+        return PoolTrack(
+            id: record.id, artist: record.artist, duration: record.durationMs, album: record.album,
+            genre: record.genre, year: record.year)
     }
 
     /// Call after a scan so the next fill sees the new library.

@@ -41,7 +41,8 @@ actor StationHub {
             settings: context.machineSettings,
             party: PartyState(
                 mode: loaded.record.mode, settings: loaded.record.requestSettings ?? RequestSettings(),
-                queue: loaded.party))
+                queue: loaded.party),
+            taste: loaded.taste)
     }
 
     var listenerCount: Int { machine.listenerCount }

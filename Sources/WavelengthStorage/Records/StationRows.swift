@@ -14,6 +14,7 @@ struct TimelineEntryRecord: Codable, FetchableRecord, PersistableRecord {
     var duration: Int64
     var offset: Int64
     var source: String
+    var why: String?
 
     init(stationID: StationID, position: Int, entry: TimelineEntry) {
         self.stationID = stationID
@@ -24,12 +25,13 @@ struct TimelineEntryRecord: Codable, FetchableRecord, PersistableRecord {
         self.duration = entry.duration
         self.offset = entry.offset
         self.source = entry.source.rawValue
+        self.why = entry.why
     }
 
     var entry: TimelineEntry {
         TimelineEntry(
             id: id, trackID: trackID, start: start, duration: duration, offset: offset,
-            source: EntrySource(rawValue: source) ?? .robot)
+            source: EntrySource(rawValue: source) ?? .robot, why: why)
     }
 }
 
@@ -105,4 +107,14 @@ struct ThumbRecord: Codable, FetchableRecord, PersistableRecord {
     var thumb: Thumb {
         Thumb(entryID: entryID, trackID: trackID, personID: personID, up: up, at: at)
     }
+}
+
+/// One feature of a station's learned taste.
+struct TasteBeliefRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "tasteBelief"
+
+    var stationID: StationID
+    var feature: String
+    var mean: Double
+    var variance: Double
 }

@@ -78,6 +78,8 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
           `${localTime(entry.start)} · ${formatDuration(entry.durationMs)}`,
           entry.source === "dj" ? h("span", { class: "dj-badge" }, "DJ pick") : null,
         ),
+        // The robot says why it picked a song once it has learned the room.
+        entry.why ? h("span", { class: "upnext-why" }, entry.why) : null,
       ),
     );
     if (owner) {
