@@ -293,6 +293,8 @@ public actor StationClient {
             eventSink.yield(.hostOverride(kind: kind, trackID: trackID, requesterName: requesterName))
         case .thumbs(let entryID, let up, let down):
             eventSink.yield(.thumbs(entryID: entryID, up: up, down: down))
+        case .standing(let standing):
+            eventSink.yield(.standing(standing))
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

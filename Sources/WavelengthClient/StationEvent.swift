@@ -27,6 +27,8 @@ public enum StationEvent: Sendable {
     case hostOverride(kind: String, trackID: TrackID, requesterName: String)
     /// The thumbs on the song playing (sent to the owner and co-DJs).
     case thumbs(entryID: EntryID, up: Int, down: Int)
+    /// Your standing in the lobby: your ballot vote and your weight.
+    case standing(StandingView)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

@@ -18,6 +18,8 @@ public struct StationModel: Sendable, Equatable {
     public private(set) var party: PartyView?
     /// This person's own votes, by request.
     public private(set) var myVotes: [RequestID: Vote] = [:]
+    /// Your standing in the lobby (nil until a lobby sends it).
+    public private(set) var standing: StandingView?
 
     public init() {}
 
@@ -64,6 +66,8 @@ public struct StationModel: Sendable, Equatable {
             if let mine = view.myVotes { myVotes = mine }
         case .votes(let mine):
             myVotes = mine
+        case .standing(let mine):
+            standing = mine
         case .ack, .error, .pong, .removed, .ended, .hostOverride, .thumbs:
             break
         }

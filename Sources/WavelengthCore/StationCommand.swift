@@ -37,6 +37,13 @@ public enum StationCommand: Sendable, Equatable {
     /// every mode.
     case thumb(entryID: EntryID, up: Bool?)
 
+    // The lobby's commands. (`request` is a suggestion for the next ballot there.)
+
+    /// Vote for a candidate on the open ballot; a second vote replaces the first.
+    case ballotVote(ballotID: String, trackID: TrackID)
+    /// The host decides the ballot: it closes with this candidate as the winner.
+    case elect(ballotID: String, trackID: TrackID)
+
     public var op: String {
         switch self {
         case .append: "append"
@@ -55,6 +62,8 @@ public enum StationCommand: Sendable, Equatable {
         case .playRequestNow: "playRequestNow"
         case .voteSkip: "voteSkip"
         case .thumb: "thumb"
+        case .ballotVote: "ballotVote"
+        case .elect: "elect"
         }
     }
 
@@ -64,15 +73,15 @@ public enum StationCommand: Sendable, Equatable {
         switch self {
         case .append, .queueNext, .remove, .skip, .move, .pause, .resume, .seek: .command
         case .request, .withdraw: .request
-        case .vote, .voteSkip, .thumb: .vote
-        case .moveRequest, .vetoRequest, .playRequestNow: .arrangeRequests
+        case .vote, .voteSkip, .thumb, .ballotVote: .vote
+        case .moveRequest, .vetoRequest, .playRequestNow, .elect: .arrangeRequests
         }
     }
 
     /// The track a command names, which the server looks up before applying it.
     public var trackID: TrackID? {
         switch self {
-        case .append(let trackID), .queueNext(let trackID), .request(let trackID): trackID
+        case .append(let trackID), .queueNext(let trackID), .request(let trackID), .elect(_, let trackID): trackID
         default: nil
         }
     }
@@ -80,7 +89,7 @@ public enum StationCommand: Sendable, Equatable {
 
 extension StationCommand: Codable {
     private enum CodingKeys: String, CodingKey {
-        case op, trackID, entryID, toIndex, positionMs, requestID, vote, up
+        case op, trackID, entryID, toIndex, positionMs, requestID, vote, up, ballotID
     }
 
     public init(from decoder: any Decoder) throws {
@@ -115,6 +124,14 @@ extension StationCommand: Codable {
         case "vetoRequest": self = .vetoRequest(requestID: try container.decode(String.self, forKey: .requestID))
         case "playRequestNow": self = .playRequestNow(requestID: try container.decode(String.self, forKey: .requestID))
         case "voteSkip": self = .voteSkip(entryID: try container.decode(String.self, forKey: .entryID))
+        case "ballotVote":
+            self = .ballotVote(
+                ballotID: try container.decode(String.self, forKey: .ballotID),
+                trackID: try container.decode(String.self, forKey: .trackID))
+        case "elect":
+            self = .elect(
+                ballotID: try container.decode(String.self, forKey: .ballotID),
+                trackID: try container.decode(String.self, forKey: .trackID))
         case "thumb":
             self = .thumb(
                 entryID: try container.decode(String.self, forKey: .entryID),
@@ -124,7 +141,7 @@ extension StationCommand: Codable {
                 forKey: .op, in: container,
                 debugDescription:
                     "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip, move, pause, resume, seek, "
-                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow, voteSkip or thumb.")
+                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow, voteSkip, thumb, ballotVote or elect.")
         }
     }
 
@@ -157,6 +174,9 @@ extension StationCommand: Codable {
             try container.encode(toIndex, forKey: .toIndex)
         case .voteSkip(let entryID):
             try container.encode(entryID, forKey: .entryID)
+        case .ballotVote(let ballotID, let trackID), .elect(let ballotID, let trackID):
+            try container.encode(ballotID, forKey: .ballotID)
+            try container.encode(trackID, forKey: .trackID)
         case .thumb(let entryID, let up):
             try container.encode(entryID, forKey: .entryID)
             try container.encodeIfPresent(up, forKey: .up)

@@ -229,7 +229,8 @@ public struct StationState: Sendable, Equatable {
         case .move(let entryID, let toIndex):
             try next.refuseIfPlayed(entryID)
             try next.timeline.move(entryID, toIndex: toIndex, at: now)
-        case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .voteSkip, .thumb:
+        case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .voteSkip, .thumb, .ballotVote,
+            .elect:
             throw .notAnEdit(command.op)
         }
         _ = next.bump()
@@ -257,6 +258,33 @@ public struct StationState: Sendable, Equatable {
         // place rather than play it twice.
         for duplicate in next.timeline.upcoming(at: now) where duplicate.source == .robot && duplicate.trackID == request.trackID {
             _ = try next.timeline.remove(duplicate.id, at: now)
+        }
+        _ = next.bump()
+        outcome.changed = true
+        self = next
+        return outcome
+    }
+
+    /// Lines up the lobby's winner to start when the song playing ends. It
+    /// takes the place of the robot's pick that was next (and of any robot
+    /// pick of the same song), so the schedule doesn't grow by a song per
+    /// ballot.
+    public mutating func elect(
+        _ track: PoolTrack, entryID: EntryID, why: String?, at clockNow: EpochMillis
+    ) throws(TimelineError) -> Outcome {
+        var next = self
+        var outcome = next.settle(at: clockNow)
+        let now = next.timelineTime(at: clockNow)
+        let displaced = next.timeline.upcoming(at: now).first
+        let entry = TimelineEntry(
+            id: entryID, trackID: track.id, start: now, duration: track.duration, source: .elected, why: why)
+        try next.timeline.insertNext(entry, at: now)
+        if next.timeline.upcoming(at: now).first?.id != entryID {
+            try next.timeline.move(entryID, toIndex: 0, at: now)
+        }
+        for other in next.timeline.upcoming(at: now)
+        where other.source == .robot && (other.id == displaced?.id || other.trackID == track.id) {
+            _ = try next.timeline.remove(other.id, at: now)
         }
         _ = next.bump()
         outcome.changed = true

@@ -6,6 +6,8 @@ public enum EntrySource: String, Sendable, Codable, Equatable {
     case robot
     /// A listener's request, scheduled from the party's queue.
     case request
+    /// The winner of the lobby's ballot.
+    case elected
 }
 
 /// One scheduled play of a track, at an absolute instant on the server clock.

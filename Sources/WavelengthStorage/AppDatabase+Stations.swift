@@ -80,8 +80,12 @@ extension AppDatabase: StationRepository {
                 beliefs: Dictionary(
                     beliefs.map { ($0.feature, TasteModel.Belief(mean: $0.mean, variance: $0.variance)) },
                     uniquingKeysWith: { first, _ in first }))
+            let lobby = try StationLobbyRecord.fetchOne(db, key: id)?.saved
+            let standing = try CredibilityRecord.filter(Column("stationID") == id).limit(LobbyState.maxPeople).fetchAll(db)
             return LoadedStation(
-                record: record, state: state, recentCommands: Array(commands), party: party, taste: taste)
+                record: record, state: state, recentCommands: Array(commands), party: party, taste: taste,
+                lobby: lobby,
+                credibility: Dictionary(standing.map { ($0.personID, $0.credibility) }, uniquingKeysWith: { a, _ in a }))
         }
     }
 
@@ -116,6 +120,15 @@ extension AppDatabase: StationRepository {
                         stationID: state.id, feature: feature, mean: belief.mean, variance: belief.variance
                     ).save(db)
                 }
+            }
+            if let lobby = save.lobby {
+                try StationLobbyRecord(stationID: state.id, saved: lobby).save(db)
+            }
+            for (person, standing) in save.credibility {
+                try CredibilityRecord(
+                    stationID: state.id, personID: person, thumbsUp: standing.thumbsUp, thumbsDown: standing.thumbsDown,
+                    skips: standing.skips
+                ).save(db)
             }
             if let thumb = save.thumb {
                 if let up = thumb.up {

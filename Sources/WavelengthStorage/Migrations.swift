@@ -152,7 +152,7 @@ extension AppDatabase {
                 t.primaryKey(["personID", "trackID"])
             }
         }
-        migrator.registerMigration("v8: the robot DJ learns: taste beliefs, and why it picked each entry") { db in
+        migrator.registerMigration("v8: the robot DJ learns; the lobby's ballot and credibility") { db in
             try db.alter(table: "timelineEntry") { t in
                 t.add(column: "why", .text)
             }
@@ -164,6 +164,21 @@ extension AppDatabase {
                 t.column("mean", .double).notNull()
                 t.column("variance", .double).notNull()
                 t.primaryKey(["stationID", "feature"])
+            }
+            // The lobby's open ballot with its votes, suggestions and who
+            // backed recent winners, as JSON (bounded by LobbyState's limits).
+            try db.create(table: "stationLobby") { t in
+                t.column("stationID", .text).primaryKey().references("station", onDelete: .cascade)
+                t.column("saved", .text).notNull()
+            }
+            // How much each person's vote counts in a station's lobby.
+            try db.create(table: "credibility") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("personID", .text).notNull()
+                t.column("thumbsUp", .integer).notNull()
+                t.column("thumbsDown", .integer).notNull()
+                t.column("skips", .integer).notNull()
+                t.primaryKey(["stationID", "personID"])
             }
         }
         return migrator

@@ -14,6 +14,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var parties: [StationID: RequestQueue] = [:]
     private var thumbRows: [StationID: [Thumb]] = [:]
     private var tastes: [StationID: TasteModel] = [:]
+    private var lobbies: [StationID: LobbyState.Saved] = [:]
+    private var standings: [StationID: [String: Credibility]] = [:]
     private var trackRows: [TrackID: TrackRecord] = [:]
     /// While set, every save throws this.
     private var saveFailure: (any Error & Sendable)?
@@ -72,7 +74,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         guard let record = stations[id], let state = states[id] else { return nil }
         return LoadedStation(
             record: record, state: state, recentCommands: commands[id] ?? [], party: parties[id] ?? RequestQueue(),
-            taste: tastes[id] ?? TasteModel())
+            taste: tastes[id] ?? TasteModel(), lobby: lobbies[id], credibility: standings[id] ?? [:])
     }
 
     public func saveStation(_ save: StationSave) async throws {
@@ -86,6 +88,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         plays[state.id, default: []] += played
         if let command { commands[state.id, default: []].append(command) }
         if let party { parties[state.id] = party }
+        if let lobby = save.lobby { lobbies[state.id] = lobby }
+        standings[state.id, default: [:]].merge(save.credibility) { _, new in new }
         if let taste = save.taste {
             var model = tastes[state.id] ?? TasteModel()
             model.apply(taste)

@@ -45,16 +45,22 @@ public struct LoadedStation: Sendable {
     public var party: RequestQueue
     /// What the robot DJ has learned about this station's room.
     public var taste: TasteModel
+    /// The lobby's ballot and suggestions as last saved.
+    public var lobby: LobbyState.Saved?
+    /// Each person's standing in the lobby.
+    public var credibility: [String: Credibility]
 
     public init(
         record: StationRecord, state: StationState, recentCommands: [AppliedCommand], party: RequestQueue = RequestQueue(),
-        taste: TasteModel = TasteModel()
+        taste: TasteModel = TasteModel(), lobby: LobbyState.Saved? = nil, credibility: [String: Credibility] = [:]
     ) {
         self.record = record
         self.state = state
         self.recentCommands = recentCommands
         self.party = party
         self.taste = taste
+        self.lobby = lobby
+        self.credibility = credibility
     }
 }
 

@@ -42,6 +42,10 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case notPaused = "not_paused"
     case nothingPlaying = "nothing_playing"
     case notRequestsMode = "not_requests_mode"
+    case notLobbyMode = "not_lobby_mode"
+    case noBallot = "no_ballot"
+    case ballotClosed = "ballot_closed"
+    case notACandidate = "not_a_candidate"
     case notAvailable = "not_available"
     case notYours = "not_yours"
     case needsName = "needs_name"
@@ -118,6 +122,10 @@ extension ErrorCode {
             case .unknownRequest: .unknownRequest
             case .notYours: .notYours
             case .invalidSettings: .invalidSettings
+            case .notLobbyMode: .notLobbyMode
+            case .noBallot: .noBallot
+            case .ballotClosed: .ballotClosed
+            case .notACandidate: .notACandidate
             }
     }
 

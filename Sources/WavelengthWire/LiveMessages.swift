@@ -56,6 +56,10 @@ public enum ServerMessage: Sendable, Equatable {
     case hostOverride(kind: String, trackID: TrackID, requesterName: String)
     /// The thumbs on the song playing (to the owner and co-DJs).
     case thumbs(entryID: EntryID, up: Int, down: Int)
+    /// Your standing in the lobby: your vote on the open ballot, and how
+    /// much your vote counts and why. Sent on joining a lobby, after you
+    /// vote, when a ballot opens and when the room reacts to your picks.
+    case standing(StandingView)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -126,7 +130,7 @@ extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
         case serverReceived, serverSent, role, epoch, present, person, reason
-        case party, votes, kind, trackID, requesterName, entryID, up, down
+        case party, votes, kind, trackID, requesterName, entryID, up, down, standing
     }
 
     public var type: String {
@@ -147,6 +151,7 @@ extension ServerMessage: Codable {
         case .votes: "votes"
         case .hostOverride: "hostOverride"
         case .thumbs: "thumbs"
+        case .standing: "standing"
         }
     }
 
@@ -192,6 +197,7 @@ extension ServerMessage: Codable {
             self = .thumbs(
                 entryID: try c.decode(String.self, forKey: .entryID), up: try c.decode(Int.self, forKey: .up),
                 down: try c.decode(Int.self, forKey: .down))
+        case "standing": self = .standing(try c.decode(StandingView.self, forKey: .standing))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -241,6 +247,7 @@ extension ServerMessage: Codable {
             try c.encode(entryID, forKey: .entryID)
             try c.encode(up, forKey: .up)
             try c.encode(down, forKey: .down)
+        case .standing(let standing): try c.encode(standing, forKey: .standing)
         }
     }
 }

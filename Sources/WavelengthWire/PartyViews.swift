@@ -53,16 +53,79 @@ public struct PartyView: Sendable, Codable, Equatable {
     public var skip: SkipProgress?
     /// This person's own votes, by request (only in the copy sent to them).
     public var myVotes: [RequestID: Vote]?
+    /// The lobby's ballot for the next song (lobby mode only).
+    public var ballot: BallotView?
 
     public init(
         mode: ProgrammingMode, settings: RequestSettings, requests: [RequestView], skip: SkipProgress?,
-        myVotes: [RequestID: Vote]? = nil
+        myVotes: [RequestID: Vote]? = nil, ballot: BallotView? = nil
     ) {
         self.mode = mode
         self.settings = settings
         self.requests = requests
         self.skip = skip
         self.myVotes = myVotes
+        self.ballot = ballot
+    }
+}
+
+/// The lobby's ballot for the song after the one playing.
+public struct BallotView: Sendable, Codable, Equatable {
+    public struct Candidate: Sendable, Codable, Equatable {
+        public var track: TrackSummary
+        /// How many listeners suggested it (0: the robot's recommendation).
+        public var suggestions: Int
+        /// The weighted votes for it: always for the host and co-DJs, for
+        /// listeners only when the host shows counts.
+        public var votes: Double?
+
+        public init(track: TrackSummary, suggestions: Int, votes: Double?) {
+            self.track = track
+            self.suggestions = suggestions
+            self.votes = votes
+        }
+    }
+
+    public var id: String
+    /// The entry the winner follows.
+    public var follows: EntryID
+    public var candidates: [Candidate]
+    /// Votes are taken until this instant (server clock, ms).
+    public var closesAt: EpochMillis
+    /// The winner, once the ballot closed.
+    public var elected: TrackID?
+    /// Suggestions waiting for the next ballot.
+    public var waitingSuggestions: Int
+
+    public init(
+        id: String, follows: EntryID, candidates: [Candidate], closesAt: EpochMillis, elected: TrackID?,
+        waitingSuggestions: Int
+    ) {
+        self.id = id
+        self.follows = follows
+        self.candidates = candidates
+        self.closesAt = closesAt
+        self.elected = elected
+        self.waitingSuggestions = waitingSuggestions
+    }
+}
+
+/// One person's standing in a lobby.
+public struct StandingView: Sendable, Codable, Equatable {
+    /// The ballot open now, if any.
+    public var ballotID: String?
+    /// Your vote on it.
+    public var vote: TrackID?
+    /// How much your vote counts (1 with no evidence; 0.25…4).
+    public var weight: Double
+    /// Why, in one line.
+    public var explanation: String
+
+    public init(ballotID: String?, vote: TrackID?, weight: Double, explanation: String) {
+        self.ballotID = ballotID
+        self.vote = vote
+        self.weight = weight
+        self.explanation = explanation
     }
 }
 

@@ -41,12 +41,13 @@ struct StationHubTests {
     let manual = ManualClock()
     var clock: ManualClock.Wall { manual.wall }
     let store: InMemoryStore
+    let context: StationContext
     let hub: StationHub
 
     init() async throws {
         let wall = manual.wall
         store = InMemoryStore(tracks: (1...6).map(Self.track))
-        let context = StationContext(
+        context = StationContext(
             repository: store, catalog: LibraryCatalog(tracks: store), clock: wall, sleeper: manual,
             makeRandom: { AnyRandom(SeededRandom(seed: 42)) },
             machineSettings: .init(djGraceMillis: 20_000, commitLead: 300), logger: Logger(label: "test"))

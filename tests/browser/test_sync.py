@@ -76,9 +76,10 @@ def assert_together(a, b, label, entry_id=None):
     timing: printed here, measured against its target by
     bench/sync_bench.py, never asserted (a loaded machine delays audio)."""
     by_wall, by_own = spread_samples(a, b, entry_id=entry_id)
-    # Enough pairs to say both play it; how many fit in a 6 s track depends
-    # on the machine's load, so the bar is low.
-    assert len(by_wall) >= 5, f"{label}: too few samples on one entry ({len(by_wall)})"
+    # One pair taken while both pages played the entry says both play it at
+    # once. How many more fit in a 6 s track is a matter of the machine's
+    # load (a fresh-clone run under load got 3), so no count is asked for.
+    assert by_wall, f"{label}: the two pages never played the same entry at the same time"
     print(f"{label}: spread p50 {statistics.median(by_wall):.2f} ms, p95 {p95(by_wall):.2f} ms, "
           f"max {max(by_wall):.2f} ms (by each page's own clock: p95 {p95(by_own):.2f} ms)")
     return by_wall

@@ -36,6 +36,8 @@ public enum HubTimer: Sendable, Hashable {
     case promotion
     /// The listener count changed since it was last sent: send it now.
     case listenerCount
+    /// The lobby's ballot closes: elect the winner.
+    case ballot
 }
 
 /// The messages the machine decides to send; the wire layer spells them.
@@ -60,12 +62,17 @@ public enum HubNotice: Sendable, Equatable {
     case hostOverride(HostOverride)
     /// The thumbs on the song playing, for the DJ's feedback.
     case thumbs(entryID: EntryID, up: Int, down: Int)
+    /// One person's standing in the lobby: their vote on the open ballot,
+    /// their weight and why.
+    case standing(ballotID: String?, vote: TrackID?, weight: Double, explanation: String)
 }
 
 /// What the host did to a request, so the room knows why the order changed.
 public struct HostOverride: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable {
         case moved, vetoed, playedNow
+        /// The host decided the lobby's ballot.
+        case elected
     }
 
     public var kind: Kind
@@ -91,6 +98,10 @@ public struct StationSave: Sendable, Equatable {
     public var party: RequestQueue?
     /// A thumb given (or taken back) with this event.
     public var thumb: Thumb?
+    /// The lobby's ballot and suggestions, when the event changed them.
+    public var lobby: LobbyState.Saved?
+    /// The people whose credibility the event changed, with their new standing.
+    public var credibility: [String: Credibility] = [:]
     /// What the robot's taste learned from this event (nil: nothing).
     public var taste: TasteModel.Change?
 

@@ -36,9 +36,16 @@ extension StationMachine {
     /// takes requests (requests and votes are saved with what they caused).
     /// What the robot's taste learned in the event goes with it.
     mutating func save(_ outcome: StationState.Outcome, command: AppliedCommand?, thumb: Thumb? = nil) -> StationSave {
-        StationSave(
+        var save = StationSave(
             state: station, played: outcome.played, command: command,
             party: party.takesRequests && thumb == nil ? party.queue : nil, thumb: thumb, taste: takeTasteChange())
+        if lobbyChanged {
+            save.lobby = party.lobby.saved
+            lobbyChanged = false
+        }
+        save.credibility = credibilityChange
+        credibilityChange = [:]
+        return save
     }
 
     /// Applies one of the party's commands once (see `StationCommand.operation`).
@@ -51,7 +58,16 @@ extension StationMachine {
         if let revision = ledger.revision(for: commandID) ?? appliedBefore {
             return CommandResult(revision: revision, duplicate: true, actions: [])
         }
-        guard party.takesRequests else { throw .request(.notRequestsMode) }
+        let lobbyOnly: Bool =
+            switch command {
+            case .ballotVote, .elect: true
+            default: false
+            }
+        switch party.mode {
+        case .dj: throw .request(lobbyOnly ? .notLobbyMode : .notRequestsMode)
+        case .requests where lobbyOnly: throw .request(.notLobbyMode)
+        default: break
+        }
         guard let person = asker.personID else { throw .request(.needsName) }
         // Work on copies: a refusal leaves no trace.
         var next = self
@@ -59,6 +75,13 @@ extension StationMachine {
         var actions: [HubAction] = []
         do {
             try next.party.pace.admit(person, at: now)
+            let isVoteSkip: Bool = if case .voteSkip = command { true } else { false }
+            if party.isLobby, !isVoteSkip {
+                let (changed, lobbyActions) = try next.lobbyCommand(
+                    command, by: asker, person: person, at: now, track: track, robot: robot, using: &rng)
+                outcome.merge(changed)
+                actions += lobbyActions
+            } else {
             switch command {
             case .request(let trackID):
                 guard let track, track.id == trackID, track.duration > 0 else {
@@ -102,12 +125,14 @@ extension StationMachine {
                 next.party.skips.vote(by: person, on: entryID)
                 if next.party.skips.reached(on: entryID, listening: peopleListening, threshold: party.settings.skip) {
                     next.learn(.skipped, trackID: current.trackID, robot: robot)
+                    actions += next.backersReact(.skipped, to: current.id, by: nil)
                     outcome.merge(
                         try next.station.apply(
                             .skip(entryID: entryID), at: now, lead: settings.commitLead, track: { _ in nil }, using: &rng))
                 }
             default:
                 throw HubError.timeline(.notAnEdit(command.op))
+            }
             }
         } catch let error as RequestError {
             throw .request(error)
@@ -125,6 +150,8 @@ extension StationMachine {
                     artistOf: { robot.artists[$0] }, taste: next.taste, using: &rng))
         }
         if !next.connections.isEmpty { outcome.merge(next.promoteRequest(at: now, using: &rng)) }
+        // A skip voted through starts another song, with its own ballot.
+        if outcome.changed { actions += next.openBallot(at: now, robot: robot, using: &rng) }
         self = next
         let applied = AppliedCommand(id: commandID, revision: station.revision, appliedAt: now)
         ledger.record(commandID, revision: applied.revision)
@@ -160,7 +187,11 @@ extension StationMachine {
         // A person's first thumb on a play teaches the robot; changing it
         // later doesn't count twice.
         let before = party.thumbs.entryID == entryID ? party.thumbs.thumbs[person] : nil
-        if let up, before == nil { learn(up ? .thumbUp : .thumbDown, trackID: current.trackID, robot: robot) }
+        var reactions: [HubAction] = []
+        if let up, before == nil {
+            learn(up ? .thumbUp : .thumbDown, trackID: current.trackID, robot: robot)
+            reactions = backersReact(up ? .thumbUp : .thumbDown, to: entryID, by: person)
+        }
         party.thumbs.set(up, by: person, on: entryID)
         let applied = AppliedCommand(id: commandID, revision: station.revision, appliedAt: now)
         ledger.record(commandID, revision: applied.revision)
@@ -170,6 +201,7 @@ extension StationMachine {
         for connection in connections where !connection.closing && connection.seat.role >= .codj {
             actions.append(.send(connection.id, .thumbs(entryID: entryID, up: counts.up, down: counts.down)))
         }
+        actions += reactions
         return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
     }
 

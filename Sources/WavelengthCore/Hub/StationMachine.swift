@@ -49,6 +49,10 @@ public struct StationMachine: Sendable {
     public internal(set) var taste: TasteModel
     /// What the taste learned since the last save.
     var tasteChange = TasteModel.Change()
+    /// Whether the lobby's ballot or suggestions changed since the last save.
+    var lobbyChanged = false
+    /// Credibility that changed since the last save.
+    var credibilityChange: [String: Credibility] = [:]
     /// Every open connection, in arrival order: the one list of who is here.
     public private(set) var connections: [Connection] = []
     /// The connection that holds the DJ booth.
@@ -133,6 +137,13 @@ public struct StationMachine: Sendable {
         }
         actions.append(.send(id, .access(seat.role)))
         if party.mode != .dj { actions.append(.sendRequests(id)) }
+        if party.isLobby {
+            let opened = openBallot(at: now, robot: robot, using: &rng)
+            actions += opened
+            if let person = seat.personID, !opened.contains(where: { if case .send = $0 { true } else { false } }) {
+                actions += standings(of: [person]).filter { if case .send(id, _) = $0 { true } else { false } }
+            }
+        }
         actions += countChanged(at: now, except: id)
         if seat.role == .owner && dj != id || seat.role == .codj && dj == nil && timers[.promotion] == nil {
             // The owner (back) on the air takes the booth; a co-DJ takes an
@@ -160,7 +171,7 @@ public struct StationMachine: Sendable {
             return actions + countChanged(at: now, except: nil)
         }
         // Tree in the forest: nobody listens, so stop all work.
-        actions += cancelTimer(.tick) + cancelTimer(.promotion) + cancelTimer(.listenerCount)
+        actions += cancelTimer(.tick) + cancelTimer(.promotion) + cancelTimer(.listenerCount) + cancelTimer(.ballot)
         let wasOnAir = station.isOnAir
         let outcome = station.goQuiet(at: now)
         if outcome.needsSave || wasOnAir {
@@ -206,11 +217,11 @@ public struct StationMachine: Sendable {
         }
         if let epoch, epoch != djEpoch { throw .staleEpoch(current: djEpoch, given: epoch) }
         // A skip of the song playing tells the robot the room didn't want it.
-        var skipped: TrackID?
+        var skipped: TimelineEntry?
         if case .skip(let entryID) = command, let current = station.timeline.current(at: station.timelineTime(at: now)),
             entryID == nil || entryID == current.id
         {
-            skipped = current.trackID
+            skipped = current
         }
         var next = station
         var outcome: StationState.Outcome
@@ -230,18 +241,24 @@ public struct StationMachine: Sendable {
                     artistOf: { robot.artists[$0] }, taste: taste, using: &rng))
         }
         station = next
+        var reactions: [HubAction] = []
         if !connections.isEmpty {
-            if let skipped { learn(.skipped, trackID: skipped, robot: robot) }
+            if let skipped {
+                learn(.skipped, trackID: skipped.trackID, robot: robot)
+                reactions = backersReact(.skipped, to: skipped.id, by: nil)
+            }
             learnCompletions(outcome.played, robot: robot)
         }
         // The DJ may have taken the request that was up next off the timeline.
         let promoted = connections.isEmpty ? StationState.Outcome() : promoteRequest(at: now, using: &rng)
         outcome.merge(promoted)
         ledger.record(commandID, revision: applied.revision)
+        // A skip starts another song: its ballot opens.
+        let ballot = openBallot(at: now, robot: robot, using: &rng)
         var actions: [HubAction] = [.save(save(outcome, command: applied))]
         if !connections.isEmpty { actions.append(.broadcastUpdate) }
         if promoted.changed { actions.append(.broadcastRequests) }
-        actions += reschedule(at: now)
+        actions += reactions + ballot + reschedule(at: now)
         return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
     }
 
@@ -264,6 +281,8 @@ public struct StationMachine: Sendable {
             let promoted = promoteRequest(at: now, using: &rng)
             outcome.merge(promoted)
             learnCompletions(outcome.played, robot: robot)
+            // A new song: the ballot for the one after it opens.
+            let ballot = openBallot(at: now, robot: robot, using: &rng)
             var actions: [HubAction] = []
             if outcome.needsSave || !tasteChange.isEmpty {
                 actions.append(.save(save(outcome, command: nil)))
@@ -271,7 +290,9 @@ public struct StationMachine: Sendable {
             if outcome.changed { actions.append(.broadcastUpdate) }
             // A new song: its skip votes start from nothing.
             if promoted.changed || party.mode == .requests && outcome.changed { actions.append(.broadcastRequests) }
-            return actions + reschedule(at: now)
+            return actions + ballot + reschedule(at: now)
+        case .ballot:
+            return closeBallot(at: now, robot: robot, using: &rng)
         case .promotion:
             // The grace period is over either way: a co-DJ who arrives later
             // takes the empty booth on arrival. Listeners are never promoted.
@@ -307,12 +328,12 @@ public struct StationMachine: Sendable {
         return startTimer(.tick, at: next.expiration)
     }
 
-    private mutating func startTimer(_ timer: HubTimer, at instant: EpochMillis) -> [HubAction] {
+    mutating func startTimer(_ timer: HubTimer, at instant: EpochMillis) -> [HubAction] {
         timers[timer] = instant
         return [.startTimer(timer, at: instant)]
     }
 
-    private mutating func cancelTimer(_ timer: HubTimer) -> [HubAction] {
+    mutating func cancelTimer(_ timer: HubTimer) -> [HubAction] {
         guard timers.removeValue(forKey: timer) != nil else { return [] }
         return [.cancelTimer(timer)]
     }

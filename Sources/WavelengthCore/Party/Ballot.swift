@@ -1,8 +1,8 @@
 /// A lobby's election of the next song (seed 004): a few candidates from
 /// the base playlist, one vote per person, weighted by each voter's
 /// `Credibility`, closed early enough for every device to prepare the winner.
-public struct Ballot: Sendable, Equatable {
-    public struct Candidate: Sendable, Equatable {
+public struct Ballot: Sendable, Equatable, Codable {
+    public struct Candidate: Sendable, Equatable, Codable {
         public var trackID: TrackID
         /// Who put it up: listeners' suggestions, or the recommender.
         public var suggestedBy: [String]
@@ -79,6 +79,11 @@ public struct Ballot: Sendable, Equatable {
         guard isOpen(at: now) else { throw .closed }
         guard candidates.contains(where: { $0.trackID == trackID }) else { throw .notACandidate }
         votes[person] = trackID
+    }
+
+    /// The people who voted for `trackID`.
+    public func voters(for trackID: TrackID) -> Set<String> {
+        Set(votes.filter { $0.value == trackID }.keys)
     }
 
     /// Each candidate's weighted votes, in ballot order.

@@ -11,12 +11,19 @@ public struct PartyState: Sendable, Equatable {
     public var thumbs = ThumbTally()
     /// How fast each person sends the party's commands.
     public var pace = PartyPace()
+    /// The lobby's ballot, suggestions and credibility.
+    public var lobby: LobbyState
 
-    public init(mode: ProgrammingMode = .dj, settings: RequestSettings = RequestSettings(), queue: RequestQueue = RequestQueue()) {
+    public init(
+        mode: ProgrammingMode = .dj, settings: RequestSettings = RequestSettings(), queue: RequestQueue = RequestQueue(),
+        lobby: LobbyState = LobbyState()
+    ) {
         self.mode = mode
         self.settings = settings
         self.queue = queue
+        self.lobby = lobby
     }
 
     public var takesRequests: Bool { mode == .requests }
+    public var isLobby: Bool { mode == .lobby }
 }

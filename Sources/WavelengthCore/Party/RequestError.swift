@@ -1,7 +1,7 @@
 /// Why a request, a vote or a host's change to the queue was refused. Each
 /// changes nothing; the server maps them to HTTP and WebSocket error codes.
 public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The station isn't taking requests (its mode is not `requests`).
+    /// The station isn't taking requests or suggestions (its mode is `dj`).
     case notRequestsMode
     /// Requests come from the host's playlist, and this track isn't in it.
     case notAvailable
@@ -29,6 +29,14 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Only the requester (or the host) may withdraw a request.
     case notYours
     case invalidSettings(String)
+    /// Ballots are only held in lobby mode.
+    case notLobbyMode
+    /// No ballot is open (the song is too short, or it just changed).
+    case noBallot
+    /// The ballot closed: its winner is being lined up.
+    case ballotClosed
+    /// That song isn't on this ballot.
+    case notACandidate
 
     public var description: String {
         switch self {
@@ -46,6 +54,10 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownRequest: "That request isn't waiting any more (it played, or was taken back)."
         case .notYours: "Only the person who asked (or the host) can take a request back."
         case .invalidSettings(let message): message
+        case .notLobbyMode: "This station isn't a lobby right now."
+        case .noBallot: "There's no vote open right now: the next one opens when the next song starts."
+        case .ballotClosed: "That vote has closed: the winner is being lined up."
+        case .notACandidate: "That song isn't on this ballot."
         }
     }
 }

@@ -32,11 +32,6 @@ struct PartyController {
         let record = await hub.record
         _ = try await gate.require(.editSettings, context.caller, on: record)
         let patch = try await request.decode(as: PartySettingsPatch.self, context: context)
-        // The lobby's ballots are not taken yet: a station can't be put in a
-        // mode that would do nothing.
-        if patch.mode == .lobby {
-            throw APIError.badRequest("The lobby isn't available yet: choose dj or requests.", code: .invalidSettings)
-        }
         let settings: RequestSettings
         do {
             settings = try patch.applied(to: record.requestSettings ?? RequestSettings()).validated()

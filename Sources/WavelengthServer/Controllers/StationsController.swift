@@ -139,6 +139,7 @@ enum CommandValidation {
             case .vote(let id, _), .withdraw(let id), .moveRequest(let id, _), .vetoRequest(let id),
                 .playRequestNow(let id), .voteSkip(let id), .thumb(let id, _):
                 [id]
+            case .ballotVote(let ballot, let track), .elect(let ballot, let track): [ballot, track]
             case .skip(let id): [id].compactMap { $0 }
             case .pause, .resume, .seek: []
             }

@@ -29,6 +29,8 @@ extension HubNotice {
             .hostOverride(kind: change.kind.rawValue, trackID: change.trackID, requesterName: change.requesterName)
         case .thumbs(let entryID, let up, let down):
             .thumbs(entryID: entryID, up: up, down: down)
+        case .standing(let ballotID, let vote, let weight, let explanation):
+            .standing(StandingView(ballotID: ballotID, vote: vote, weight: weight, explanation: explanation))
         }
     }
 }

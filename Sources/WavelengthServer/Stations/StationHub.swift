@@ -41,7 +41,7 @@ actor StationHub {
             settings: context.machineSettings,
             party: PartyState(
                 mode: loaded.record.mode, settings: loaded.record.requestSettings ?? RequestSettings(),
-                queue: loaded.party),
+                queue: loaded.party, lobby: LobbyState(saved: loaded.lobby, credibility: loaded.credibility)),
             taste: loaded.taste)
     }
 
@@ -99,7 +99,8 @@ actor StationHub {
         // A crowd joining a party reads the queue's tracks from storage once,
         // not once per arrival: only tracks new to the queue are looked up,
         // and the cache holds no more than the queue does.
-        let waiting = Set(ordered.map(\.trackID))
+        let ballot = party.isLobby ? party.lobby.ballot : nil
+        let waiting = Set(ordered.map(\.trackID) + (ballot?.candidates.map(\.trackID) ?? []))
         let missing = waiting.filter { partyTracks[$0] == nil }
         if !missing.isEmpty {
             partyTracks.merge(try await context.catalog.summaries(for: Array(missing))) { _, fetched in fetched }
@@ -123,9 +124,25 @@ actor StationHub {
                 entryID: current.id, votes: party.skips.votes(on: current.id, listening: listening),
                 needed: party.settings.skip.votesNeeded(listening: listening.count))
         }
+        var ballotView: BallotView?
+        if let ballot {
+            let lobby = party.lobby
+            let tally = Dictionary(
+                ballot.tally(weight: { lobby.weight(of: $0) }).map { ($0.trackID, $0.votes) },
+                uniquingKeysWith: { a, _ in a })
+            ballotView = BallotView(
+                id: ballot.id, follows: ballot.follows,
+                candidates: ballot.candidates.map { candidate in
+                    BallotView.Candidate(
+                        track: tracks[candidate.trackID] ?? .unavailable(candidate.trackID, duration: 0),
+                        suggestions: candidate.suggestedBy.count,
+                        votes: showCounts ? (tally[candidate.trackID] ?? 0) : nil)
+                },
+                closesAt: ballot.closesAt, elected: lobby.elected, waitingSuggestions: lobby.suggestions.count)
+        }
         return PartyView(
             mode: party.mode, settings: party.settings, requests: requests, skip: skip,
-            myVotes: personID.map { party.queue.votes(of: $0) })
+            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView)
     }
 
     /// Summaries for the tracks of the timeline as it is now: from the cache
@@ -272,12 +289,19 @@ actor StationHub {
     func replace(record: StationRecord) async {
         await event { hub in
             hub.record = record
-            await hub.perform(
-                hub.mutate {
-                    $0.settingsChanged(
+            // A station becoming a lobby opens its first ballot at once.
+            let robot = record.mode == .lobby && hub.machine.listenerCount > 0 ? try? await hub.robotInputs() : nil
+            let now = hub.context.clock.now()
+            do {
+                try await hub.run { machine, rng in
+                    machine.settingsChanged(
                         maxListeners: record.maxListeners, mode: record.mode,
                         requests: record.requestSettings ?? RequestSettings())
-                })
+                        + (robot.map { machine.openBallot(at: now, robot: $0, using: &rng) } ?? [])
+                }
+            } catch {
+                hub.context.logger.error("Station \(hub.id) could not take its new settings: \(error)")
+            }
         }
     }
 
@@ -285,7 +309,7 @@ actor StationHub {
         await event { hub in
             guard hub.machine.timers[timer] == due else { return }
             do {
-                let robot = timer == .tick ? try await hub.robotInputs() : .none
+                let robot = timer == .tick || timer == .ballot ? try await hub.robotInputs() : .none
                 try await hub.run { machine, rng in
                     machine.timerFired(timer, due: due, at: hub.context.clock.now(), robot: robot, using: &rng)
                 }

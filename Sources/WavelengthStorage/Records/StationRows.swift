@@ -118,3 +118,26 @@ struct TasteBeliefRecord: Codable, FetchableRecord, PersistableRecord {
     var mean: Double
     var variance: Double
 }
+
+/// A station's lobby: the ballot, its votes and the suggestions.
+struct StationLobbyRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "stationLobby"
+
+    var stationID: StationID
+    var saved: LobbyState.Saved
+}
+
+/// One person's standing in one station's lobby.
+struct CredibilityRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "credibility"
+
+    var stationID: StationID
+    var personID: String
+    var thumbsUp: Int
+    var thumbsDown: Int
+    var skips: Int
+
+    var credibility: Credibility {
+        Credibility(thumbsUp: thumbsUp, thumbsDown: thumbsDown, skips: skips)
+    }
+}

@@ -1,0 +1,179 @@
+/// The lobby (seed 004) as events of the station machine: a ballot for the
+/// song after the one playing opens when that song starts, each person has
+/// one vote weighted by their credibility, and the ballot closes early
+/// enough for every device to prepare the winner (`LobbyState`). The winner
+/// starts exactly when the song ends; a tie goes to the robot's taste.
+extension StationMachine {
+    /// Opens the ballot for the song after the one playing, when the station
+    /// is a lobby on the air with people listening and none is open for it.
+    /// A ballot that survived a restart gets its timer back.
+    public mutating func openBallot(at now: EpochMillis, robot: RobotInputs, using rng: inout some RandomNumberGenerator)
+        -> [HubAction]
+    {
+        guard party.isLobby, station.isOnAir, station.pausedAt == nil, !connections.isEmpty,
+            let current = station.timeline.current(at: now)
+        else { return [] }
+        if let ballot = party.lobby.ballot, ballot.follows == current.id {
+            guard party.lobby.elected == nil, ballot.isOpen(at: now), timers[.ballot] != ballot.closesAt else { return [] }
+            return startTimer(.ballot, at: ballot.closesAt)
+        }
+        let closesAt = Ballot.closingTime(
+            songEndsAt: current.expiration, commitLead: settings.commitLead, prepare: LobbyState.prepareMillis)
+        guard closesAt - now >= LobbyState.minimumVotingMillis else { return [] }
+        let played = station.latestPlays(at: now)
+        let recent = Set(played.prefix(max(1, party.settings.noRepeatWithin)))
+        let pool = settings.robot.effectivePool(robot.pool, fallback: robot.fallback)
+        let allowed = settings.robot.candidates(
+            from: pool, recent: played.reversed(), lastArtist: robot.artists[current.trackID])
+        let candidates = Ballot.candidates(
+            suggestions: party.lobby.suggestions.map { ($0.trackID, $0.personID) },
+            recommended: recommend(from: allowed, count: Ballot.maxCandidates, using: &rng), recent: recent)
+        guard !candidates.isEmpty else { return [] }
+        party.lobby.serial += 1
+        party.lobby.ballot = Ballot(
+            id: "b\(party.lobby.serial)", follows: current.id, candidates: candidates, closesAt: closesAt)
+        party.lobby.elected = nil
+        party.lobby.consumeSuggestions(for: Set(candidates.map(\.trackID)))
+        lobbyChanged = true
+        var actions = startTimer(.ballot, at: closesAt)
+        actions.append(.broadcastRequests)
+        // Everyone's vote starts afresh.
+        actions += standings(of: peopleListening)
+        return actions
+    }
+
+    /// The ballot closes: its winner is lined up after the song playing.
+    mutating func closeBallot(at now: EpochMillis, robot: RobotInputs, using rng: inout some RandomNumberGenerator)
+        -> [HubAction]
+    {
+        guard party.isLobby, let ballot = party.lobby.ballot, party.lobby.elected == nil,
+            let current = station.timeline.current(at: station.timelineTime(at: now)), current.id == ballot.follows
+        else { return [] }
+        let lobby = party.lobby
+        let winner = ballot.winner(
+            weight: { lobby.weight(of: $0) },
+            recommender: { trackID in robot.track(trackID).map { self.taste.appeal($0.tasteFeatures) } ?? 0 })
+        guard let winner, let track = robot.track(winner) else { return [] }
+        var outcome: StationState.Outcome
+        do {
+            outcome = try elect(track, from: ballot, why: electedReason(ballot, winner), at: now, using: &rng)
+        } catch {
+            return []  // a full timeline: the robot's pick stands
+        }
+        outcome.merge(
+            station.fill(
+                at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
+                artistOf: { robot.artists[$0] }, taste: taste, using: &rng))
+        return [.save(save(outcome, command: nil)), .broadcastUpdate, .broadcastRequests] + reschedule(at: now)
+    }
+
+    /// Puts `track` on the timeline as the ballot's winner and remembers who
+    /// backed it.
+    mutating func elect(
+        _ track: PoolTrack, from ballot: Ballot, why: String?, at now: EpochMillis,
+        using rng: inout some RandomNumberGenerator
+    ) throws(TimelineError) -> StationState.Outcome {
+        let entryID = EntryIDs.make(using: &rng)
+        let outcome = try station.elect(track, entryID: entryID, why: why, at: now)
+        let suggesters = ballot.candidates.first { $0.trackID == track.id }?.suggestedBy ?? []
+        party.lobby.elected = track.id
+        party.lobby.backed(entryID, by: ballot.voters(for: track.id).union(suggesters))
+        lobbyChanged = true
+        return outcome
+    }
+
+    /// The lobby's commands, on a copy of the machine (see `partyCommand`).
+    mutating func lobbyCommand(
+        _ command: StationCommand, by asker: Asker, person: String, at now: EpochMillis, track: PoolTrack?,
+        robot: RobotInputs, using rng: inout some RandomNumberGenerator
+    ) throws -> (StationState.Outcome, [HubAction]) {
+        switch command {
+        case .request(let trackID):
+            guard let track, track.id == trackID, track.duration > 0 else { throw TimelineError.unknownTrack(trackID) }
+            if let maxMillis = party.settings.maxTrackMillis, track.duration > maxMillis {
+                throw RequestError.tooLong(maxMillis: maxMillis)
+            }
+            let within = party.settings.noRepeatWithin
+            if within > 0, station.latestPlays(at: now).prefix(within).contains(trackID) {
+                throw RequestError.playedRecently(within: within)
+            }
+            try party.lobby.suggest(trackID, by: person)
+            learn(.requested, trackID: trackID, robot: robot)
+            lobbyChanged = true
+            return (.init(), [])
+        case .ballotVote(let ballotID, let trackID):
+            guard var ballot = party.lobby.ballot else { throw RequestError.noBallot }
+            guard ballot.id == ballotID, party.lobby.elected == nil else { throw RequestError.ballotClosed }
+            do {
+                try ballot.vote(for: trackID, by: person, at: now)
+            } catch {
+                throw error == .closed ? RequestError.ballotClosed : RequestError.notACandidate
+            }
+            party.lobby.ballot = ballot
+            lobbyChanged = true
+            return (.init(), standings(of: [person]))
+        case .elect(let ballotID, let trackID):
+            guard let ballot = party.lobby.ballot else { throw RequestError.noBallot }
+            guard ballot.id == ballotID, party.lobby.elected == nil, ballot.isOpen(at: now) else {
+                throw RequestError.ballotClosed
+            }
+            // The host may pick any song, on the ballot or not.
+            guard let chosen = robot.track(trackID) ?? track.flatMap({ $0.id == trackID ? $0 : nil }), chosen.duration > 0
+            else { throw TimelineError.unknownTrack(trackID) }
+            let outcome = try elect(chosen, from: ballot, why: "The host's choice", at: now, using: &rng)
+            let notice = HostOverride(kind: .elected, trackID: trackID, requesterName: asker.name)
+            return (outcome, cancelTimer(.ballot) + [.broadcast(.hostOverride(notice), except: nil)])
+        default:
+            throw RequestError.notRequestsMode
+        }
+    }
+
+    /// The room reacted to an entry: the people who backed it gain or lose
+    /// standing, and are told.
+    mutating func backersReact(_ reaction: Credibility.Reaction, to entryID: EntryID, by reactor: String?)
+        -> [HubAction]
+    {
+        let changed = party.lobby.roomReacted(reaction, to: entryID, by: reactor)
+        guard !changed.isEmpty else { return [] }
+        for person in changed { credibilityChange[person] = party.lobby.credibility[person] }
+        return standings(of: Set(changed))
+    }
+
+    /// Each of these people's standing, to each of their connections.
+    func standings(of people: Set<String>) -> [HubAction] {
+        guard party.isLobby else { return [] }
+        let ballot = party.lobby.ballot
+        let open = party.lobby.elected == nil ? ballot : nil
+        return connections.compactMap { connection in
+            guard !connection.closing, let person = connection.seat.personID, people.contains(person) else { return nil }
+            let credibility = party.lobby.credibility[person] ?? Credibility()
+            return .send(
+                connection.id,
+                .standing(
+                    ballotID: open?.id, vote: open?.votes[person], weight: credibility.weight,
+                    explanation: credibility.explanation))
+        }
+    }
+
+    /// Candidates for a ballot: the allowed tracks the room's taste rates
+    /// highest in one Thompson draw (so the ballot explores too), or a
+    /// random few while it knows nothing.
+    private func recommend(from allowed: [PoolTrack], count: Int, using rng: inout some RandomNumberGenerator)
+        -> [TrackID]
+    {
+        var drawn: [String: Double] = [:]
+        let scored = allowed.map { track in
+            (track.id, taste.isEmpty ? Double.random(in: 0..<1, using: &rng) : taste.sample(track.tasteFeatures, drawn: &drawn, using: &rng))
+        }
+        return scored.sorted { $0.1 > $1.1 }.prefix(count).map(\.0)
+    }
+
+    private func electedReason(_ ballot: Ballot, _ winner: TrackID) -> String {
+        let voters = ballot.voters(for: winner).count
+        switch voters {
+        case 0: return "Nobody voted: the robot's favourite"
+        case 1: return "Voted in by 1 listener"
+        default: return "Voted in by \(voters) listeners"
+        }
+    }
+}

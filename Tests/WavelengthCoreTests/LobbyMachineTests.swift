@@ -1,0 +1,200 @@
+import Testing
+@testable import WavelengthCore
+
+/// The lobby as events of the station machine: a ballot opens for the song
+/// after the one playing, votes are weighted by credibility, the ballot
+/// closes early enough for devices to prepare, and the winner starts
+/// exactly when the song ends. A hand-moved clock and seeded randomness.
+@Suite("Lobby machine")
+struct LobbyMachineTests {
+    let t0: EpochMillis = 50_000_000
+    let robot = RobotInputs(
+        pool: Fixtures.tracks, fallback: Fixtures.tracks,
+        artists: Dictionary(uniqueKeysWithValues: Fixtures.tracks.map { ($0.id, $0.artist) }))
+    let host = Seat(personID: "host", name: "Host", role: .owner)
+    let ann = Seat(personID: "ann", name: "Ann", role: .listener)
+    let bo = Seat(personID: "bo", name: "Bo", role: .listener)
+    let cy = Seat(personID: "cy", name: "Cy", role: .listener)
+
+    /// A lobby on the air: the host (connection 1), Ann (2), Bo (3), Cy (4).
+    func lobby(credibility: [String: Credibility] = [:]) throws -> StationMachine {
+        var machine = StationMachine(
+            station: StationState(id: "s1", quietSince: t0 - 1000), settings: .init(commitLead: 300),
+            party: PartyState(mode: .lobby, lobby: LobbyState(credibility: credibility)))
+        for (index, seat) in [host, ann, bo, cy].enumerated() {
+            var rng = SeededRandom(seed: UInt64(index))
+            _ = try machine.connect(
+                ConnectionID(UInt64(index + 1)), seat: seat, since: nil, at: t0, robot: robot, using: &rng)
+        }
+        return machine
+    }
+
+    func send(
+        _ machine: inout StationMachine, _ command: StationCommand, id: String, from connection: UInt64,
+        at now: EpochMillis? = nil
+    ) throws(HubError) -> StationMachine.CommandResult {
+        var rng = SeededRandom(seed: 11)
+        return try machine.command(
+            command, id: id, epoch: nil, from: .connection(ConnectionID(connection)), at: now ?? t0,
+            track: command.trackID.flatMap(Fixtures.track), robot: robot, using: &rng)
+    }
+
+    func close(_ machine: inout StationMachine) -> [HubAction] {
+        var rng = SeededRandom(seed: 12)
+        let due = machine.timers[.ballot]!
+        return machine.timerFired(.ballot, due: due, at: due, robot: robot, using: &rng)
+    }
+
+    @Test func aBallotOpensForTheSongAfterTheOneThatPlaysAndClosesInTimeToPrepare() throws {
+        let machine = try lobby()
+        let current = try #require(machine.station.timeline.current(at: t0))
+        let ballot = try #require(machine.party.lobby.ballot)
+        #expect(ballot.follows == current.id)
+        #expect(!ballot.candidates.isEmpty && ballot.candidates.count <= Ballot.maxCandidates)
+        #expect(!ballot.candidates.contains { $0.trackID == current.trackID })
+        #expect(ballot.closesAt == current.expiration - 300 - LobbyState.prepareMillis)
+        #expect(machine.timers[.ballot] == ballot.closesAt)
+    }
+
+    @Test func theWinnerStartsExactlyWhenTheSongEndsInThePlaceOfTheRobotsPick() throws {
+        var machine = try lobby()
+        let current = try #require(machine.station.timeline.current(at: t0))
+        let ballot = try #require(machine.party.lobby.ballot)
+        let (a, b) = (ballot.candidates[0].trackID, ballot.candidates[1].trackID)
+        let upcomingBefore = machine.station.timeline.upcoming(at: t0).count
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: a), id: "v1", from: 2)
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: b), id: "v2", from: 3)
+        let last = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: b), id: "v3", from: 4)
+        // A vote is saved with the ballot it changed: it survives a crash.
+        let voteSave = try #require(last.actions.compactMap { if case .save(let s) = $0 { s } else { nil } }.first)
+        #expect(voteSave.lobby?.ballot?.votes["cy"] == b)
+        #expect(last.actions.contains(.send(ConnectionID(4), .standing(ballotID: ballot.id, vote: b, weight: 1, explanation: Credibility().explanation))))
+
+        let actions = close(&machine)
+        let next = try #require(machine.station.timeline.upcoming(at: t0).first)
+        #expect(next.trackID == b)
+        #expect(next.source == .elected)
+        #expect(next.start == current.expiration)
+        #expect(next.why == "Voted in by 2 listeners")
+        #expect(machine.station.timeline.upcoming(at: t0).count >= upcomingBefore)
+        #expect(machine.party.lobby.elected == b)
+        #expect(actions.contains(.broadcastUpdate))
+        #expect(actions.contains { if case .save(let s) = $0 { s.lobby?.elected == b } else { false } })
+        // Late votes are refused and change nothing.
+        #expect(throws: HubError.request(.ballotClosed)) {
+            try send(&machine, .ballotVote(ballotID: ballot.id, trackID: a), id: "v4", from: 2)
+        }
+    }
+
+    @Test func credibilityWeighsVotesAndIsNeverZero() throws {
+        // Ann's picks went down well; Bo's and Cy's did not.
+        var machine = try lobby(credibility: [
+            "ann": Credibility(thumbsUp: 10), "bo": Credibility(thumbsDown: 10), "cy": Credibility(skips: 10),
+        ])
+        let ballot = try #require(machine.party.lobby.ballot)
+        let (a, b) = (ballot.candidates[0].trackID, ballot.candidates[1].trackID)
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: a), id: "v1", from: 2)
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: b), id: "v2", from: 3)
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: b), id: "v3", from: 4)
+        #expect(machine.party.lobby.weight(of: "cy") > 0)
+        _ = close(&machine)
+        #expect(machine.station.timeline.upcoming(at: t0).first?.trackID == a)
+    }
+
+    @Test func theRoomsReactionToAWinnerMovesItsBackersStandingButNotTheReactors() throws {
+        var machine = try lobby()
+        let ballot = try #require(machine.party.lobby.ballot)
+        let winner = ballot.candidates[0].trackID
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: winner), id: "v1", from: 2)
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: winner), id: "v2", from: 3)
+        _ = close(&machine)
+        let elected = try #require(machine.station.timeline.upcoming(at: t0).first)
+        // The winner starts; Ann likes it, Cy skips... thumbs it down.
+        let at = elected.start + 1000
+        var rng = SeededRandom(seed: 3)
+        _ = machine.timerFired(.tick, due: machine.timers[.tick]!, at: elected.start, robot: robot, using: &rng)
+        let up = try send(&machine, .thumb(entryID: elected.id, up: true), id: "t1", from: 2, at: at)
+        #expect(machine.party.lobby.credibility["bo"]?.thumbsUp == 1)
+        #expect(machine.party.lobby.credibility["ann"] == nil)  // no vouching for yourself
+        let save = try #require(up.actions.compactMap { if case .save(let s) = $0 { s } else { nil } }.first)
+        #expect(save.credibility["bo"]?.thumbsUp == 1)
+        #expect(up.actions.contains { if case .send(ConnectionID(3), .standing) = $0 { true } else { false } })
+        _ = try send(&machine, .thumb(entryID: elected.id, up: false), id: "t2", from: 4, at: at)
+        #expect(machine.party.lobby.credibility["ann"]?.thumbsDown == 1)
+        #expect(machine.party.lobby.credibility["bo"]?.thumbsDown == 1)
+    }
+
+    @Test func aSuggestionGoesOnTheNextBallot() throws {
+        var machine = try lobby()
+        let current = try #require(machine.station.timeline.current(at: t0))
+        let first = try #require(machine.party.lobby.ballot)
+        let suggested = try #require(
+            Fixtures.tracks.map(\.id).first { id in
+                id != current.trackID && !first.candidates.contains { $0.trackID == id }
+            } ?? first.candidates.first?.trackID)
+        _ = try send(&machine, .request(trackID: suggested), id: "s1", from: 2)
+        #expect(machine.party.lobby.suggestions == [.init(trackID: suggested, personID: "ann")])
+        _ = close(&machine)
+        var rng = SeededRandom(seed: 3)
+        let tick = machine.timers[.tick]!
+        _ = machine.timerFired(.tick, due: tick, at: tick, robot: robot, using: &rng)
+        let second = try #require(machine.party.lobby.ballot)
+        #expect(second.id != first.id)
+        if !machine.station.latestPlays(at: tick).prefix(RequestSettings().noRepeatWithin).contains(suggested) {
+            #expect(second.candidates.contains { $0.trackID == suggested && $0.suggestedBy == ["ann"] })
+        }
+    }
+
+    @Test func theHostCanDecideTheBallotAndEveryoneIsTold() throws {
+        var machine = try lobby()
+        let ballot = try #require(machine.party.lobby.ballot)
+        let current = try #require(machine.station.timeline.current(at: t0))
+        let chosen = Fixtures.tracks.first { $0.id != current.trackID }!.id
+        #expect(throws: HubError.forbidden(.arrangeRequests)) {
+            try send(&machine, .elect(ballotID: ballot.id, trackID: chosen), id: "e0", from: 2)
+        }
+        let result = try send(&machine, .elect(ballotID: ballot.id, trackID: chosen), id: "e1", from: 1)
+        #expect(machine.station.timeline.upcoming(at: t0).first?.trackID == chosen)
+        #expect(machine.timers[.ballot] == nil)
+        #expect(
+            result.actions.contains(
+                .broadcast(.hostOverride(.init(kind: .elected, trackID: chosen, requesterName: "Host")), except: nil)))
+    }
+
+    @Test func badBallotVotesAreRefusedAndChangeNothing() throws {
+        var machine = try lobby()
+        let ballot = try #require(machine.party.lobby.ballot)
+        let current = try #require(machine.station.timeline.current(at: t0))
+        #expect(throws: HubError.request(.notACandidate)) {
+            try send(&machine, .ballotVote(ballotID: ballot.id, trackID: current.trackID), id: "x1", from: 2)
+        }
+        #expect(throws: HubError.request(.ballotClosed)) {
+            try send(&machine, .ballotVote(ballotID: "b999", trackID: ballot.candidates[0].trackID), id: "x2", from: 2)
+        }
+        #expect(throws: HubError.request(.ballotClosed)) {
+            try send(
+                &machine, .ballotVote(ballotID: ballot.id, trackID: ballot.candidates[0].trackID), id: "x3", from: 2,
+                at: ballot.closesAt)
+        }
+        #expect(machine.party.lobby.ballot?.votes.isEmpty == true)
+        // Outside a lobby there are no ballots.
+        var party = StationMachine(
+            station: StationState(id: "s2", quietSince: t0 - 1000), party: PartyState(mode: .requests))
+        var rng = SeededRandom(seed: 1)
+        _ = try party.connect(ConnectionID(1), seat: ann, since: nil, at: t0, robot: robot, using: &rng)
+        #expect(throws: HubError.request(.notLobbyMode)) {
+            try send(&party, .ballotVote(ballotID: "b1", trackID: "t1"), id: "x4", from: 1)
+        }
+    }
+
+    @Test func aSongTooShortToVoteOnGetsNoBallot() throws {
+        let short = [PoolTrack(id: "s1", artist: "A", duration: 6000), PoolTrack(id: "s2", artist: "B", duration: 6000)]
+        let inputs = RobotInputs(pool: short, fallback: short, artists: ["s1": "A", "s2": "B"])
+        var machine = StationMachine(
+            station: StationState(id: "s1", quietSince: t0 - 1000), party: PartyState(mode: .lobby))
+        var rng = SeededRandom(seed: 1)
+        _ = try machine.connect(ConnectionID(1), seat: host, since: nil, at: t0, robot: inputs, using: &rng)
+        #expect(machine.party.lobby.ballot == nil)
+        #expect(machine.timers[.ballot] == nil)
+    }
+}
