@@ -115,6 +115,8 @@ MUTATIONS = [
      "settings state: people: what the owner and a co-DJ may do"),
     ("views/station/party.js", "request.requesterID === personID", "request.requesterID !== personID",
      "party: rows keep the server's order, with your own votes and your own requests"),
+    ("views/station/lobby.js", "standing.ballotID === ballot.id", "standing.ballotID !== ballot.id",
+     "lobby: your vote counts only on the ballot it was cast on"),
 ]
 
 

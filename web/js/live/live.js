@@ -410,6 +410,9 @@ export class LiveConnection extends EventTarget {
       case "votes":
         this.emit("votes", { votes: message.votes || {} });
         break;
+      case "standing":
+        this.emit("standing", { standing: message.standing });
+        break;
       case "thumbs":
         this.emit("thumbs", { entryID: message.entryID, up: message.up, down: message.down });
         break;

@@ -3,7 +3,7 @@
 // Views read it; DJ commands go through it.
 //
 // Events: "change" ({reason}: snapshot | timeline | listeners | connection |
-// role | party | thumbs), "removed" ({person, reason, self}), "ended", "denied"
+// role | party (requests, votes, the ballot, standing) | thumbs), "removed" ({person, reason, self}), "ended", "denied"
 // ({code, message}), "override" ({kind, trackID, requesterName}: the host
 // moved, vetoed or played a request now) and "servererror".
 
@@ -43,6 +43,8 @@ export class StationSession extends EventTarget {
     this.party = null;
     /** Your own votes, by request id. */
     this.myVotes = {};
+    /** Your standing in a lobby: {ballotID, vote, weight, explanation}. */
+    this.standing = null;
     /** The room's thumbs on the song playing ({entryID, up, down}), for the DJ. */
     this.thumbs = null;
   }
@@ -68,6 +70,7 @@ export class StationSession extends EventTarget {
       this.set(party.myVotes ? { party, myVotes: party.myVotes } : { party }, "party");
     });
     live.addEventListener("votes", (e) => this.set({ myVotes: e.detail.votes }, "party"));
+    live.addEventListener("standing", (e) => this.set({ standing: e.detail.standing }, "party"));
     live.addEventListener("override", (e) => this.emit("override", e.detail));
     live.addEventListener("thumbs", (e) => this.set({ thumbs: e.detail }, "thumbs"));
     live.addEventListener("removed", (e) => {

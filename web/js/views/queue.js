@@ -77,6 +77,7 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
           { class: "upnext-when" },
           `${localTime(entry.start)} · ${formatDuration(entry.durationMs)}`,
           entry.source === "dj" ? h("span", { class: "dj-badge" }, "DJ pick") : null,
+          entry.source === "elected" ? h("span", { class: "dj-badge" }, "Voted in") : null,
         ),
         // The robot says why it picked a song once it has learned the room.
         entry.why ? h("span", { class: "upnext-why" }, entry.why) : null,

@@ -1,5 +1,6 @@
-// "Who picks the music": the DJ, or the party (listeners request and vote,
-// seed 001), with the host's rules. The owner changes them and everyone
+// "Who picks the music": the DJ, the party (listeners request and vote,
+// seed 001) or the lobby (the next song is elected, seed 004), with the
+// host's rules. The owner changes them and everyone
 // listening sees the change at once (PATCH …/party); a co-DJ sees them
 // read-only.
 
@@ -11,7 +12,14 @@ import { errorText, say, status } from "./widgets.js";
 const MODES = [
   { value: "dj", label: "The DJ", line: "You and your co-DJs pick; the robot DJ fills the gaps." },
   { value: "requests", label: "The party", line: "Listeners request songs and vote; fair turns, and you can override." },
+  { value: "lobby", label: "The lobby", line: "Everyone votes on the next song; picks the room liked count for more." },
 ];
+
+const SAVED = {
+  dj: "Saved. The DJ picks the music.",
+  requests: "Saved. Listeners can request and vote now.",
+  lobby: "Saved. The next song goes to a vote when the next one starts.",
+};
 
 export function createPartyForm(state) {
   const modeInputs = MODES.map((m) =>
@@ -95,7 +103,7 @@ async function saveParty(state, form, event) {
   try {
     form.party = await request(`${state.base}/party`, { method: "PATCH", body });
     renderParty(state, form);
-    say(form.partyStatus, body.mode === "requests" ? "Saved. Listeners can request and vote now." : "Saved. The DJ picks the music.");
+    say(form.partyStatus, SAVED[body.mode] || SAVED.dj);
   } catch (error) {
     say(form.partyStatus, errorText(error), "error");
   } finally {

@@ -12,6 +12,7 @@ import { createControls } from "./controls.js";
 import { createHeader } from "./header.js";
 import { createHistory } from "./history.js";
 import { createNowPlaying } from "./now-playing.js";
+import { createLobbyPanel } from "./lobby.js";
 import { createPartyPanel } from "./party.js";
 import { joinParty, partyCommand, voteSkip } from "./party-actions.js";
 import { createPlaybackDetails } from "./playback-details.js";
@@ -58,7 +59,17 @@ export function createLayout(view) {
     onSkipVote: () => voteSkip(view),
     onJoin: (name) => joinParty(view, name),
   });
-  const queueCol = h("div", { class: "queue-col" }, party.el, queue.el, history.panel, booth.ownerTools);
+  // The lobby's ballot (lobby mode), in the same place.
+  const lobby = createLobbyPanel(
+    {
+      onVote: (ballotID, trackID) => partyCommand(view, { op: "ballotVote", ballotID, trackID }),
+      onElect: (ballotID, trackID) => partyCommand(view, { op: "elect", ballotID, trackID }),
+      onSuggest: (track) => partyCommand(view, { op: "request", trackID: track.id }, `Suggested ${track.title} for the next vote.`),
+      onJoin: (name) => joinParty(view, name),
+    },
+    { serverNow: () => clock.now() },
+  );
+  const queueCol = h("div", { class: "queue-col" }, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -79,5 +90,5 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, reactions, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, lobby, reactions, addCol, grid, settingsHost });
 }

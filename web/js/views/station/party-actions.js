@@ -6,6 +6,7 @@
 import { session as me } from "../../api/session.js";
 import { toast } from "../../ui/toast.js";
 import { command, current } from "./actions.js";
+import { lobbyModel } from "./lobby.js";
 import { partyModel } from "./party.js";
 import { refreshLiked } from "./reaction-actions.js";
 import { isDJ } from "./state.js";
@@ -33,7 +34,8 @@ export async function joinParty(view, name) {
   if (view.state.session) view.state.session.reconnect();
   renderParty(view);
   refreshLiked(view);
-  toast(`You're in as ${name}. Request away.`);
+  const lobby = view.state.session && view.state.session.party && view.state.session.party.mode === "lobby";
+  toast(lobby ? `You're in as ${name}. Vote away.` : `You're in as ${name}. Request away.`);
 }
 
 /** Shows the party as it is now. */
@@ -52,13 +54,23 @@ export function renderParty(view) {
       currentEntryID: entry ? entry.id : null,
     }),
   );
+  if (view.lobby) {
+    view.lobby.render(
+      lobbyModel(session.party, { standing: session.standing, staff: isDJ(state), named: Boolean(person), serverNow: view.clock.now() }),
+    );
+  }
 }
 
 /** Tells the room what the host did; names the song from the queue before the change. */
 export function announceOverride(view, { kind, trackID, requesterName }) {
   const party = view.state.session && view.state.session.party;
   const request = party && (party.requests || []).find((r) => r.track.id === trackID);
-  const title = request ? request.track.title : "a request";
+  const candidate = party && party.ballot && party.ballot.candidates.find((c) => c.track.id === trackID);
+  const title = request ? request.track.title : candidate ? candidate.track.title : "a request";
+  if (kind === "elected") {
+    toast(`The host picked ${candidate ? title : "the next song"} over the vote.`);
+    return;
+  }
   const by = requesterName ? ` (asked by ${requesterName})` : "";
   const text =
     kind === "vetoed" ? `The host said no to ${title}${by}.`

@@ -7,8 +7,9 @@
 // `partyModel` is pure (what to show); `createPartyPanel` builds the DOM and
 // `render` fills it. Everything from tags or people goes in as text.
 
-import { api } from "../../api/api.js";
 import { h, fill, artwork } from "../../ui/dom.js";
+import { createGuestJoin } from "./guest-join.js";
+import { createSongSearch } from "./song-search.js";
 
 /** What the panel shows, from the session's party and who you are. */
 export function partyModel(party, { myVotes = {}, staff = false, personID = null, named = false, currentEntryID = null } = {}) {
@@ -61,115 +62,9 @@ export function createPartyPanel(actions) {
   const empty = h("p", { class: "empty requests-empty" }, "No requests yet. Find a song and ask for it.");
   const closed = h("p", { class: "hint party-closed", hidden: true }, "The host has closed requests for now. You can still vote.");
 
-  // Joining as a guest: a name, so each person votes once.
-  const nameInput = h("input", { id: "party-name", class: "input", type: "text", maxlength: "40", autocomplete: "nickname", required: true });
-  const joinStatus = h("p", { class: "hint party-join-status", role: "status" });
-  const joinForm = h(
-    "form",
-    {
-      class: "party-join",
-      hidden: true,
-      novalidate: true,
-      onsubmit: async (event) => {
-        event.preventDefault();
-        const name = nameInput.value.trim();
-        if (!name) {
-          joinStatus.textContent = "Type the name the room will see.";
-          nameInput.focus();
-          return;
-        }
-        joinStatus.textContent = "Joining…";
-        try {
-          await actions.onJoin(name);
-          joinStatus.textContent = "";
-        } catch (error) {
-          joinStatus.textContent = (error && error.message) || "Couldn't join. Try again.";
-        }
-      },
-    },
-    h("label", { for: "party-name", class: "label" }, "Your name, to request and vote"),
-    h("div", { class: "party-join-row" }, nameInput, h("button", { class: "btn btn-primary", type: "submit" }, "Join the party")),
-    joinStatus,
-  );
-
-  // Find a song to request, as you type.
-  const searchInput = h("input", {
-    id: "party-search",
-    class: "input",
-    type: "search",
-    placeholder: "Artist, song or album",
-    autocomplete: "off",
-    "aria-controls": "party-results",
-  });
-  const results = h("ul", { id: "party-results", class: "party-results", "aria-label": "Songs you can request" });
-  const searchStatus = h("p", { class: "hint party-search-status", role: "status" });
-  const search = h(
-    "div",
-    { class: "party-search", hidden: true },
-    h("label", { for: "party-search", class: "label" }, "Request a song"),
-    searchInput,
-    searchStatus,
-    results,
-  );
-  let searchTimer = null;
-  let searchAbort = null;
-  searchInput.addEventListener("input", () => {
-    clearTimeout(searchTimer);
-    searchTimer = setTimeout(runSearch, 180);
-  });
-
-  async function runSearch() {
-    const q = searchInput.value.trim();
-    if (searchAbort) searchAbort.abort();
-    if (!q) {
-      fill(results);
-      searchStatus.textContent = "";
-      results.dataset.query = "";
-      return;
-    }
-    searchAbort = new AbortController();
-    searchStatus.textContent = "Searching…";
-    try {
-      const answer = await api.search(q, { limit: 8, signal: searchAbort.signal });
-      const tracks = answer.tracks || [];
-      searchStatus.textContent = tracks.length ? "" : "No songs match.";
-      fill(results, tracks.map(resultRow));
-      // Which search these are the results of (tests wait for theirs).
-      results.dataset.query = q;
-    } catch (error) {
-      if (error.name === "AbortError") return;
-      searchStatus.textContent = "Search failed. Check your connection and try again.";
-    }
-  }
-
-  function resultRow(track) {
-    const button = h(
-      "button",
-      {
-        class: "btn btn-secondary btn-request",
-        type: "button",
-        dataset: { trackId: track.id },
-        "aria-label": `Request ${track.title} by ${track.artist}`,
-        onclick: async () => {
-          button.disabled = true;
-          try {
-            await actions.onRequest(track);
-            button.textContent = "Asked";
-          } catch {
-            button.disabled = false;
-          }
-        },
-      },
-      "Request",
-    );
-    return h(
-      "li",
-      { class: "party-result" },
-      artwork(track, { size: "sm" }),
-      h("span", { class: "track-text" }, h("span", { class: "track-title" }, track.title), h("span", { class: "track-artist" }, track.artist)),
-      button,
-    );
-  }
+  // Joining as a guest (one vote per person), and finding a song to request.
+  const join = createGuestJoin({ id: "party-name", label: "Your name, to request and vote", button: "Join the party", onJoin: actions.onJoin });
+  const search = createSongSearch({ id: "party-search", resultsID: "party-results", label: "Request a song", verb: "Request", done: "Asked", onPick: actions.onRequest });
 
   // Vote to skip the song that plays.
   const skipButton = h("button", { class: "btn btn-secondary btn-skip-vote", type: "button", onclick: () => actions.onSkipVote() }, "Vote to skip");
@@ -182,8 +77,8 @@ export function createPartyPanel(actions) {
     h("h2", { id: "party-heading", class: "section-title" }, "Requests ", count),
     rules,
     skipRow,
-    joinForm,
-    search,
+    join.el,
+    search.el,
     closed,
     list,
     empty,
@@ -244,8 +139,8 @@ export function createPartyPanel(actions) {
     if (!model.visible) return;
     rules.textContent = model.rules;
     count.textContent = model.count ? String(model.count) : "";
-    joinForm.hidden = model.named;
-    search.hidden = !model.named || !model.open;
+    join.el.hidden = model.named;
+    search.el.hidden = !model.named || !model.open;
     closed.hidden = model.open;
     skipRow.hidden = !model.named || !model.skip;
     if (model.skip) {
@@ -273,6 +168,6 @@ export function createPartyPanel(actions) {
     votedToSkip(entryID) {
       votedSkipOn = entryID;
     },
-    focusSearch: () => searchInput.focus(),
+    focusSearch: () => search.focus(),
   };
 }

@@ -1,0 +1,107 @@
+"""The lobby in three real browsers: the host makes the station a lobby in
+its settings; two guests join by name and vote on the ballot for the next
+song; the ballot closes on its own, the winner is lined up "Voted in", and
+all three browsers hear it start together when the song before it ends.
+Every wait is for an event on the page, never a fixed sleep; how far apart
+the browsers are is printed, not asserted (bench/sync_bench.py measures it)."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from conftest import DESKTOP, PHONE
+from helpers import assert_fits, find, text_of, wait_for
+from test_private import call, click, log_in, no_alert, ok, party_station, settings_ready, signup, station_screen, type_into
+from test_sync import assert_together, report
+
+
+def join_lobby(d, server, sid: str, name: str) -> None:
+    d.get(f"{server.base}/#/station/{sid}")
+    wait_for(d, lambda d: (station_screen(d) or {}).get("state") == "ready")
+    wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".lobby-panel").is_displayed(), "no lobby panel")
+    wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".lobby-panel .party-join").is_displayed())
+    type_into(d, "#lobby-name", name)
+    click(d, ".lobby-panel .party-join .btn-primary")
+    wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".lobby-panel .party-search").is_displayed(), "never joined")
+    wait_for(d, lambda d: (station_screen(d) or {}).get("connection") == "live")
+    # Reconnected as the guest: the lobby says how much their vote counts.
+    wait_for(d, lambda d: "Your vote counts 1×" in (text_of(d, ".lobby-weight") or ""), "no standing shown")
+
+
+def plays(d, entry_id: str) -> bool:
+    r = report(d)
+    return r["mode"] == "webaudio" and r["state"] == "playing" and r["positionMs"] is not None and r["entryID"] == entry_id
+
+
+def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_server, browser, shot):
+    host = signup(demo_server, display_name="Lobby Host")
+    station, _ = party_station(demo_server, host, "Gym Lobby", visibility="public")
+    sid = station["id"]
+
+    # The host makes the station a lobby in its settings.
+    h = browser(DESKTOP)
+    log_in(h, demo_server, host, f"/station/{sid}/settings")
+    wait_for(h, settings_ready)
+    click(h, "label[for='mode-lobby']")
+    click(h, ".party-form .btn-primary")
+    wait_for(h, lambda h: "goes to a vote" in (text_of(h, "#party-status") or ""))
+    h.get(f"{demo_server.base}/#/station/{sid}")
+    wait_for(h, lambda h: (station_screen(h) or {}).get("role") == "owner")
+    wait_for(h, lambda h: h.find_element(By.CSS_SELECTOR, ".lobby-panel").is_displayed())
+
+    # The shortest demo song plays now, so its ballot closes soon: the host
+    # puts it next and skips to it. Its ballot opens when it starts.
+    tracks = ok(call(demo_server, "GET", "/api/library/tracks?limit=200"))
+    shortest = min((t for t in tracks if t["durationMs"] > 20_000), key=lambda t: t["durationMs"])
+    ok(call(demo_server, "POST", f"/api/stations/{sid}/commands",
+            {"id": "next", "command": {"op": "queueNext", "trackID": shortest["id"]}}, host.token))
+    ok(call(demo_server, "POST", f"/api/stations/{sid}/commands", {"id": "cut", "command": {"op": "skip"}}, host.token))
+
+    def ballot_after_shortest(_):
+        window = ok(call(demo_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
+        current = window.get("current")
+        if not current or current["track"]["id"] != shortest["id"]:
+            return None
+        party = ok(call(demo_server, "GET", f"/api/stations/{sid}/party", token=host.token))
+        ballot = party.get("ballot")
+        return (current, ballot) if ballot and ballot["follows"] == current["id"] else None
+
+    current, ballot = wait_for(h, ballot_after_shortest, "no ballot opened for the song after the shortest")
+    choice = ballot["candidates"][-1]["track"]
+
+    # Two guests join by name and vote for the same song.
+    ann = browser(PHONE)
+    join_lobby(ann, demo_server, sid, "Ann")
+    bo = browser(PHONE)
+    join_lobby(bo, demo_server, sid, "Bo")
+    vote = f".btn-ballot[data-track-id='{choice['id']}']"
+    for d in (ann, bo):
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, vote) and find(d, vote).is_enabled(), "the ballot never showed")
+        click(d, vote)
+        wait_for(d, lambda d: find(d, vote).get_attribute("aria-pressed") == "true", "the vote was never taken")
+    shot(ann, "ballot-voted")
+    assert_fits(ann, "lobby", [".lobby-panel", vote])
+    # Guests don't see counts; the host sees two votes.
+    assert "votes" not in (text_of(ann, f".ballot-row[data-track-id='{choice['id']}'] .ballot-note") or "")
+    wait_for(h, lambda d: "2 votes" in (text_of(d, f".ballot-row[data-track-id='{choice['id']}'] .ballot-note") or ""))
+    shot(h, "host-sees-ballot")
+
+    # The ballot closes on its own; the winner is lined up for when the song ends.
+    def elected(_):
+        window = ok(call(demo_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
+        return next((e for e in window["upNext"] if e["source"] == "elected"), None)
+
+    entry = wait_for(h, elected, "the ballot never elected a song")
+    assert entry["track"]["id"] == choice["id"]
+    assert entry["start"] == current["expiration"]
+    for d in (h, ann, bo):
+        wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, f".upnext-row[data-track-id='{choice['id']}'] .dj-badge"),
+                 "the winner never showed in Up Next")
+    assert "Voted in" in text_of(ann, f".upnext-row[data-track-id='{choice['id']}'] .dj-badge")
+
+    # When the song ends, all three hear the winner start together.
+    for d in (h, ann, bo):
+        wait_for(d, lambda d: plays(d, entry["id"]), "the winner never played")
+    assert_together(ann, bo, "the lobby's winner, two guests", entry_id=entry["id"])
+    assert_together(h, ann, "the lobby's winner, host and guest", entry_id=entry["id"])
+    assert no_alert(ann) and no_alert(bo) and no_alert(h)
