@@ -55,10 +55,12 @@ public struct PartyView: Sendable, Codable, Equatable {
     public var myVotes: [RequestID: Vote]?
     /// The lobby's ballot for the next song (lobby mode only).
     public var ballot: BallotView?
+    /// This person's standing in the lobby (only in the copy sent to them).
+    public var standing: StandingView?
 
     public init(
         mode: ProgrammingMode, settings: RequestSettings, requests: [RequestView], skip: SkipProgress?,
-        myVotes: [RequestID: Vote]? = nil, ballot: BallotView? = nil
+        myVotes: [RequestID: Vote]? = nil, ballot: BallotView? = nil, standing: StandingView? = nil
     ) {
         self.mode = mode
         self.settings = settings
@@ -66,6 +68,7 @@ public struct PartyView: Sendable, Codable, Equatable {
         self.skip = skip
         self.myVotes = myVotes
         self.ballot = ballot
+        self.standing = standing
     }
 }
 

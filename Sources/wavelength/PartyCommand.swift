@@ -8,7 +8,9 @@ import WavelengthWire
 struct PartyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "party",
-        abstract: "A station's party: list the requests, request a song (--request), or vote on one (--vote).")
+        abstract:
+            "A station's party or lobby: list the requests or the ballot, request (or suggest) a song (--request), "
+            + "vote on a request (--vote) or on the ballot (--ballot N).")
 
     @Argument(help: "A frequency such as 107.3, or a station id.")
     var station: String
@@ -27,10 +29,17 @@ struct PartyCommand: AsyncParsableCommand {
     @Flag(help: "With --vote: take your vote back.")
     var clear = false
 
+    @Option(help: "In a lobby: vote for candidate N (1, 2, …) of the open ballot, as the list shows it.")
+    var ballot: Int?
 
     func validate() throws {
-        if request != nil && vote != nil { throw ValidationError("Request or vote, not both at once.") }
-        if (request != nil || vote != nil) && !options.named {
+        if [request != nil, vote != nil, ballot != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("One of --request, --vote and --ballot at a time.")
+        }
+        if let ballot, !(1...Ballot.maxCandidates).contains(ballot) {
+            throw ValidationError("--ballot takes a candidate's number, 1 to \(Ballot.maxCandidates).")
+        }
+        if (request != nil || vote != nil || ballot != nil) && !options.named {
             throw ValidationError("Requests and votes need a name: --handle (a user) or --guest NAME.")
         }
         if let request, request.trimmingCharacters(in: .whitespaces).isEmpty || request.count > 200 {
@@ -50,6 +59,8 @@ struct PartyCommand: AsyncParsableCommand {
                     "POST", "/api/stations/\(id)/commands",
                     body: CommandRequest(id: UUID().uuidString, command: .vote(requestID: vote, vote: choice)))
                 print(clear ? "Vote taken back." : "Voted \(down ? "down" : "up").")
+            } else if let ballot {
+                try await voteOnBallot(ballot, on: id, account: account)
             }
             try await list(id, account: account)
         } catch AccountClient.Failure.refused(_, let code, let message) {
@@ -67,10 +78,30 @@ struct PartyCommand: AsyncParsableCommand {
         print("Asked for \(track.title) — \(track.artist).")
     }
 
+    private func voteOnBallot(_ number: Int, on id: String, account: AccountClient) async throws {
+        let party: PartyView = try await account.call("GET", "/api/stations/\(id)/party")
+        guard party.mode == .lobby else { throw Refused(description: "This station isn't a lobby right now.") }
+        guard let ballot = party.ballot, ballot.elected == nil else {
+            throw Refused(description: "There's no vote open right now: the next opens when the next song starts.")
+        }
+        guard number <= ballot.candidates.count else {
+            throw Refused(description: "This ballot has \(ballot.candidates.count) candidates.")
+        }
+        let track = ballot.candidates[number - 1].track
+        let _: CommandAck = try await account.call(
+            "POST", "/api/stations/\(id)/commands",
+            body: CommandRequest(id: UUID().uuidString, command: .ballotVote(ballotID: ballot.id, trackID: track.id)))
+        print("Voted for \(track.title) — \(track.artist).")
+    }
+
     private func list(_ id: String, account: AccountClient) async throws {
         let party: PartyView = try await account.call("GET", "/api/stations/\(id)/party")
+        if party.mode == .lobby {
+            listBallot(party)
+            return
+        }
         guard party.mode == .requests else {
-            print("This station isn't taking requests (the \(party.mode.rawValue == "dj" ? "DJ picks" : "lobby votes")).")
+            print("This station isn't taking requests (the DJ picks).")
             return
         }
         if let skip = party.skip { print("Skip vote: \(skip.votes) of \(skip.needed).") }
@@ -83,6 +114,28 @@ struct PartyCommand: AsyncParsableCommand {
             let mine = party.myVotes?[request.id].map { " (you: \($0.rawValue))" } ?? ""
             print("\(index + 1). \(request.track.title) — \(request.track.artist), asked by \(request.requesterName)\(counts)\(mine)  [\(request.id)]")
         }
+    }
+}
+
+extension PartyCommand {
+    fileprivate func listBallot(_ party: PartyView) {
+        guard let ballot = party.ballot else {
+            print("No vote open yet: the next opens when the next song starts.")
+            return
+        }
+        if let elected = ballot.elected, let winner = ballot.candidates.first(where: { $0.track.id == elected }) {
+            print("The vote is in: \(winner.track.title) — \(winner.track.artist) plays next.")
+        } else {
+            let seconds = max(0, (ballot.closesAt - Int64(Date().timeIntervalSince1970 * 1000)) / 1000)
+            print("Vote for the next song (closes in about \(seconds) s):")
+        }
+        for (index, candidate) in ballot.candidates.enumerated() {
+            let votes = candidate.votes.map { String(format: " · %.2f votes", $0) } ?? ""
+            let by = candidate.suggestions > 0 ? "suggested by \(candidate.suggestions)" : "the robot's pick"
+            let mine = party.standing?.vote == candidate.track.id ? "  ← your vote" : ""
+            print("\(index + 1). \(candidate.track.title) — \(candidate.track.artist) (\(by)\(votes))\(mine)")
+        }
+        if let standing = party.standing { print(standing.explanation) }
     }
 }
 

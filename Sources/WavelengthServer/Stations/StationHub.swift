@@ -140,9 +140,17 @@ actor StationHub {
                 },
                 closesAt: ballot.closesAt, elected: lobby.elected, waitingSuggestions: lobby.suggestions.count)
         }
+        var standing: StandingView?
+        if party.isLobby, let personID {
+            let credibility = party.lobby.credibility[personID] ?? Credibility()
+            let open = party.lobby.elected == nil ? ballot : nil
+            standing = StandingView(
+                ballotID: open?.id, vote: open?.votes[personID], weight: credibility.weight,
+                explanation: credibility.explanation)
+        }
         return PartyView(
             mode: party.mode, settings: party.settings, requests: requests, skip: skip,
-            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView)
+            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView, standing: standing)
     }
 
     /// Summaries for the tracks of the timeline as it is now: from the cache

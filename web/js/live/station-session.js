@@ -67,7 +67,10 @@ export class StationSession extends EventTarget {
     live.addEventListener("access", (e) => this.setRole(e.detail.role));
     live.addEventListener("party", (e) => {
       const { party } = e.detail;
-      this.set(party.myVotes ? { party, myVotes: party.myVotes } : { party }, "party");
+      const change = { party };
+      if (party.myVotes) change.myVotes = party.myVotes;
+      if (party.standing) change.standing = party.standing;
+      this.set(change, "party");
     });
     live.addEventListener("votes", (e) => this.set({ myVotes: e.detail.votes }, "party"));
     live.addEventListener("standing", (e) => this.set({ standing: e.detail.standing }, "party"));
