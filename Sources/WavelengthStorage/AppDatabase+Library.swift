@@ -145,3 +145,29 @@ extension AppDatabase: TrackRepository {
         try await writer.read { db in try TrackRecord.fetchCount(db) }
     }
 }
+
+extension AppDatabase: LoudnessRepository {
+    public func tracksToAnalyze(limit: Int) async throws -> [TrackRecord] {
+        try await writer.read { db in
+            try TrackRecord.filter(Column("analyzedAt") == nil && Column("durationMs") > 0)
+                .order(Column("addedAt"), Column("id")).limit(limit).fetchAll(db)
+        }
+    }
+
+    public func saveLoudness(trackID: TrackID, reading: LoudnessReading?, at: EpochMillis) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE track SET loudness = ?, loudnessRange = ?, truePeak = ?, analyzedAt = ? WHERE id = ?",
+                arguments: [reading?.integrated, reading?.range, reading?.truePeak, at, trackID])
+        }
+    }
+
+    public func analysisCounts() async throws -> (analyzed: Int, total: Int) {
+        try await writer.read { db in
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM track WHERE durationMs > 0") ?? 0
+            let done =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM track WHERE durationMs > 0 AND analyzedAt IS NOT NULL") ?? 0
+            return (done, total)
+        }
+    }
+}

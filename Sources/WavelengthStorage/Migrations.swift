@@ -152,10 +152,20 @@ extension AppDatabase {
                 t.primaryKey(["personID", "trackID"])
             }
         }
-        migrator.registerMigration("v8: the robot DJ learns; the lobby's ballot and credibility") { db in
+        migrator.registerMigration("v8: the robot DJ learns; the lobby's ballot and credibility; loudness") { db in
             try db.alter(table: "timelineEntry") { t in
                 t.add(column: "why", .text)
             }
+            // EBU R128 loudness from the background analysis; `analyzedAt`
+            // set (with no loudness) when a file couldn't be measured. A
+            // scan that rewrites a track's row clears all four.
+            try db.alter(table: "track") { t in
+                t.add(column: "loudness", .double)
+                t.add(column: "loudnessRange", .double)
+                t.add(column: "truePeak", .double)
+                t.add(column: "analyzedAt", .integer)
+            }
+            try db.create(index: "track_unanalyzed", on: "track", columns: ["analyzedAt"])
             // One row per feature a station's taste has learned (bounded by
             // TasteModel.capacity); an event writes only the rows it moved.
             try db.create(table: "tasteBelief") { t in

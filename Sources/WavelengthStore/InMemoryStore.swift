@@ -1,4 +1,5 @@
 import WavelengthCore
+import WavelengthLibrary
 
 /// Stations and library tracks kept in memory, behind the same protocols
 /// as the SQLite database: for tests of the station hub that need no
@@ -188,5 +189,25 @@ public actor InMemoryStore: StationRepository, TrackRepository {
 
     private var sortedTracks: [TrackRecord] {
         trackRows.values.sorted { $0.id < $1.id }
+    }
+}
+
+extension InMemoryStore: LoudnessRepository {
+    public func tracksToAnalyze(limit: Int) async throws -> [TrackRecord] {
+        Array(
+            trackRows.values.filter { $0.analyzedAt == nil && $0.durationMs > 0 }
+                .sorted { ($0.addedAt, $0.id) < ($1.addedAt, $1.id) }.prefix(limit))
+    }
+
+    public func saveLoudness(trackID: TrackID, reading: LoudnessReading?, at: EpochMillis) async throws {
+        trackRows[trackID]?.loudness = reading?.integrated
+        trackRows[trackID]?.loudnessRange = reading?.range
+        trackRows[trackID]?.truePeak = reading?.truePeak
+        trackRows[trackID]?.analyzedAt = at
+    }
+
+    public func analysisCounts() async throws -> (analyzed: Int, total: Int) {
+        let playable = trackRows.values.filter { $0.durationMs > 0 }
+        return (playable.count { $0.analyzedAt != nil }, playable.count)
     }
 }

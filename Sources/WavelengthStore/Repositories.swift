@@ -1,4 +1,5 @@
 import WavelengthCore
+import WavelengthLibrary
 
 /// Everything the server needs to keep stations. `AppDatabase` is the real
 /// one; the protocol keeps the server testable and ready for PostgreSQL.
@@ -135,4 +136,15 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stationLimit(let limit): "An account has at most \(limit) stations."
         }
     }
+}
+
+/// The background loudness analysis: which tracks wait, and their readings.
+public protocol LoudnessRepository: Sendable {
+    /// Playable tracks never analysed (or changed since), oldest first.
+    func tracksToAnalyze(limit: Int) async throws -> [TrackRecord]
+    /// Records a track's reading; nil when it couldn't be measured, so it
+    /// isn't tried again until the file changes.
+    func saveLoudness(trackID: TrackID, reading: LoudnessReading?, at: EpochMillis) async throws
+    /// How many playable tracks were analysed, of how many.
+    func analysisCounts() async throws -> (analyzed: Int, total: Int)
 }

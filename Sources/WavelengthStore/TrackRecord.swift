@@ -24,6 +24,13 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var artworkPath: String?
     public var lyricsPath: String?
     public var addedAt: Int64
+    /// EBU R128 integrated loudness (LUFS), loudness range (LU) and true
+    /// peak (dBTP), once the background analysis measured the file.
+    public var loudness: Double?
+    public var loudnessRange: Double?
+    public var truePeak: Double?
+    /// When the analysis looked at the file (also when it couldn't measure it).
+    public var analyzedAt: Int64?
 
     public init(id: String, file: ScannedFile, addedAt: Int64) {
         let m = file.metadata

@@ -17,11 +17,16 @@ public struct TrackSummary: Sendable, Codable, Equatable {
     public var audioURL: String
     /// Where to fetch cover art, when there is any.
     public var artworkURL: String?
+    /// The gain in dB that brings the track to the target loudness (−14
+    /// LUFS) without its true peak passing −1 dBTP; absent until the
+    /// background analysis measured it. Players apply it, so every track
+    /// plays at one loudness.
+    public var gainDb: Double?
 
     public init(
         id: TrackID, title: String, artist: String, album: String, albumArtist: String, trackNumber: Int?,
         discNumber: Int?, year: Int?, genre: String?, durationMs: Int64, format: String, audioURL: String,
-        artworkURL: String?
+        artworkURL: String?, gainDb: Double? = nil
     ) {
         self.id = id
         self.title = title
@@ -36,6 +41,7 @@ public struct TrackSummary: Sendable, Codable, Equatable {
         self.format = format
         self.audioURL = audioURL
         self.artworkURL = artworkURL
+        self.gainDb = gainDb
     }
 }
 
@@ -193,5 +199,21 @@ public struct AlbumSummary: Sendable, Codable, Equatable {
         self.year = year
         self.trackCount = trackCount
         self.artworkURL = artworkURL
+    }
+}
+
+/// How far the background loudness analysis has come.
+public struct AnalysisProgress: Sendable, Codable, Equatable {
+    /// Playable tracks measured (or found unmeasurable).
+    public var analyzed: Int
+    /// Playable tracks in the library.
+    public var total: Int
+    /// Whether it is measuring now.
+    public var running: Bool
+
+    public init(analyzed: Int, total: Int, running: Bool) {
+        self.analyzed = analyzed
+        self.total = total
+        self.running = running
     }
 }

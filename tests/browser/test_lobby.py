@@ -49,6 +49,11 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_
     wait_for(h, lambda h: (station_screen(h) or {}).get("role") == "owner")
     wait_for(h, lambda h: h.find_element(By.CSS_SELECTOR, ".lobby-panel").is_displayed())
 
+    # The server has measured every song's loudness (in the background
+    # after its scan), so the winner comes with its gain.
+    wait_for(h, lambda _: (lambda p: p["analyzed"] == p["total"] > 0)(ok(call(demo_server, "GET", "/api/library/analysis"))),
+             "the loudness analysis never finished")
+
     # The shortest demo song plays now, so its ballot closes soon: the host
     # puts it next and skips to it. Its ballot opens when it starts.
     tracks = ok(call(demo_server, "GET", "/api/library/tracks?limit=200"))
@@ -102,6 +107,10 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_
     # When the song ends, all three hear the winner start together.
     for d in (h, ann, bo):
         wait_for(d, lambda d: plays(d, entry["id"]), "the winner never played")
+    # Each browser plays it at the gain that brings it to one loudness.
+    assert isinstance(entry["track"].get("gainDb"), (int, float)), entry["track"]
+    for d in (h, ann, bo):
+        assert abs(report(d)["details"]["voice"]["levelDb"] - entry["track"]["gainDb"]) < 1e-9
     assert_together(ann, bo, "the lobby's winner, two guests", entry_id=entry["id"])
     assert_together(h, ann, "the lobby's winner, host and guest", entry_id=entry["id"])
     assert no_alert(ann) and no_alert(bo) and no_alert(h)

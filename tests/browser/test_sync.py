@@ -142,8 +142,12 @@ def test_two_listeners_agree_through_a_skip_and_a_track_change(tone_server, brow
     # (The DJ's picks queue up in the order they were picked.)
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": long["id"]})
-    current = tone_server.timeline(station["id"])["current"]
-    timeline = tone_server.skip(station["id"], key, current["id"])
+    timeline = tone_server.timeline(station["id"])
+    current = timeline["current"]
+    if current["track"]["id"] != short["id"]:
+        # (On a loaded machine the song before may have ended on its own
+        # while the picks were queued: then the short one already plays.)
+        timeline = tone_server.skip(station["id"], key, current["id"])
     short_entry, next_entry = timeline["current"], timeline["upNext"][0]
     assert short_entry["track"]["id"] == short["id"]
     assert next_entry["track"]["id"] == long["id"]

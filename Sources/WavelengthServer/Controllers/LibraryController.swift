@@ -5,12 +5,19 @@ import WavelengthWire
 /// Find-as-you-type search and browsing by artist, album and song.
 struct LibraryController {
     let tracks: any TrackRepository
+    let loudness: LoudnessAnalysis
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/library/search", use: search)
         router.get("/api/library/artists", use: artists)
         router.get("/api/library/albums", use: albums)
         router.get("/api/library/tracks", use: list)
+        router.get("/api/library/analysis", use: analysis)
+    }
+
+    /// How far the background loudness analysis has come.
+    @Sendable func analysis(_ request: Request, context: AppRequestContext) async throws -> AnalysisProgress {
+        try await loudness.progress()
     }
 
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> SearchResponse {

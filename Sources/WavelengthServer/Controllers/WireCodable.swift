@@ -12,6 +12,7 @@ extension TrackSummary: ResponseEncodable {}
 extension EntryView: ResponseEncodable {}
 extension ArtistSummary: ResponseEncodable {}
 extension AlbumSummary: ResponseEncodable {}
+extension AnalysisProgress: ResponseEncodable {}
 extension StationPool: ResponseEncodable {}
 extension StationAccess: ResponseEncodable {}
 extension PartyView: ResponseEncodable {}

@@ -1,3 +1,4 @@
+import WavelengthCore
 import WavelengthStorage
 import WavelengthWire
 
@@ -8,7 +9,8 @@ extension TrackSummary {
             albumArtist: record.albumArtist, trackNumber: record.trackNumber, discNumber: record.discNumber,
             year: record.year, genre: record.genre, durationMs: record.durationMs, format: record.format,
             audioURL: "/api/tracks/\(record.id)/audio",
-            artworkURL: record.hasArtwork ? "/api/tracks/\(record.id)/artwork" : nil)
+            artworkURL: record.hasArtwork ? "/api/tracks/\(record.id)/artwork" : nil,
+            gainDb: record.loudness.map { Loudness.gainDb(integrated: $0, truePeak: record.truePeak) })
     }
 
     /// Stands in for a track that left the library while still on a timeline.

@@ -27,6 +27,9 @@ struct TestServer {
         // Every test client shares one address; tests of these limits set their own.
         configuration.signupsPerHour = 100_000
         configuration.guestsPerHour = 100_000
+        // Measuring loudness costs CPU every live test would share; the
+        // test of the analysis turns it on.
+        configuration.analyzeLoudness = false
         configure(&configuration)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)

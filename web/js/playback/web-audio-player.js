@@ -90,6 +90,12 @@ function timingKey(entry) {
   return `${entry.track.id}|${entry.start}|${entry.offsetMs || 0}`;
 }
 
+/** The track's loudness gain in dB (0 until the server has measured it). */
+export function levelDb(entry) {
+  const gain = entry && entry.track ? entry.track.gainDb : null;
+  return typeof gain === "number" && Number.isFinite(gain) ? Math.max(-24, Math.min(12, gain)) : 0;
+}
+
 class Voice {
   constructor(player, entry, item, startCtx, fileOffset, fadeIn, rate = 1) {
     const ctx = player.ctx;
@@ -110,8 +116,14 @@ class Voice {
     this.source = ctx.createBufferSource();
     this.source.buffer = this.buffer;
     if (rate !== 1) this.source.playbackRate.value = rate;
+    // Every track at one loudness: the server's measured gain (dB) for it,
+    // on a node of its own so fades never touch it.
+    this.levelDb = levelDb(entry);
+    this.level = ctx.createGain();
+    this.level.gain.value = 10 ** (this.levelDb / 20);
     this.gain = ctx.createGain();
-    this.source.connect(this.gain);
+    this.source.connect(this.level);
+    this.level.connect(this.gain);
     this.gain.connect(player.master);
     if (fadeIn) {
       this.gain.gain.setValueAtTime(0, startCtx);
@@ -183,6 +195,7 @@ class Voice {
     } catch {}
     try {
       this.source.disconnect();
+      this.level.disconnect();
       this.gain.disconnect();
     } catch {}
   }
@@ -905,6 +918,7 @@ export class WebAudioPlayer extends PlayerBase {
             startServer: this.clock.serverAt(this.audioClock.perfAt(voice.startCtx)),
             fileOffset: voice.fileOffset,
             base: voice.base,
+            levelDb: voice.levelDb,
             complete: voice.buffer === (item && item.complete ? item.buffer : null),
           }
         : null,
