@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v12";
+const VERSION = "wavelength-shell-v13";
 const SHELL = [
   "/",
   "/index.html",
@@ -77,6 +77,7 @@ const SHELL = [
   "/js/views/station/reactions.js",
   "/js/views/station/role.js",
   "/js/views/station/room-mode.js",
+  "/js/views/station/room-level.js",
   "/js/views/station/room.js",
   "/js/views/station/settings-overlay.js",
   "/js/views/station/state.js",

@@ -6,8 +6,10 @@ import Subprocess
 public protocol AudioOutput: Sendable {
     var name: String { get }
     /// Starts `url` so that its position `fileOffsetMs` sounds at client
-    /// clock time `at` (which may be a moment ago: catch up from there).
-    func play(url: String, fileOffsetMs: Double, at: Double) async throws
+    /// clock time `at` (which may be a moment ago: catch up from there),
+    /// with `gainDb` applied (the track's loudness gain and the station's
+    /// level: `SoundView.gainDb(for:)`).
+    func play(url: String, fileOffsetMs: Double, at: Double, gainDb: Double) async throws
     func stop() async
     /// The file position being heard now, in ms, when known.
     func position() async -> Double?
@@ -19,13 +21,16 @@ public actor SilentAudioOutput: AudioOutput {
     public nonisolated let name = "silent"
     private let clock: any ClientClock
     private var started: (at: Double, offset: Double)?
+    /// The gain it was last asked to play at.
+    public private(set) var gainDb: Double?
 
     public init(clock: any ClientClock = MonotonicClock()) {
         self.clock = clock
     }
 
-    public func play(url: String, fileOffsetMs: Double, at: Double) async throws {
+    public func play(url: String, fileOffsetMs: Double, at: Double, gainDb: Double) async throws {
         started = (at, fileOffsetMs)
+        self.gainDb = gainDb
     }
 
     public func stop() async {
@@ -69,12 +74,12 @@ public actor FFmpegAudioOutput: AudioOutput {
         self.clock = clock
     }
 
-    public func play(url: String, fileOffsetMs: Double, at: Double) async throws {
+    public func play(url: String, fileOffsetMs: Double, at: Double, gainDb: Double) async throws {
         await stop()
         let fileOffsetMs = fileOffsetMs + (clock.now() - at)
         let arguments =
             ["-nostdin", "-v", "error", "-ss", String(format: "%.3f", max(0, fileOffsetMs) / 1000), "-i", url, "-vn"]
-            + deviceArguments
+            + ["-af", String(format: "volume=%.2fdB", gainDb)] + deviceArguments
         // Told once ffmpeg has started, or why it could not be.
         let (spawned, spawning) = AsyncThrowingStream<Void, any Error>.makeStream()
         player = Task {

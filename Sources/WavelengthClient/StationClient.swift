@@ -295,6 +295,8 @@ public actor StationClient {
             eventSink.yield(.thumbs(entryID: entryID, up: up, down: down))
         case .standing(let standing):
             eventSink.yield(.standing(standing))
+        case .sound(let sound):
+            eventSink.yield(.sound(sound))
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

@@ -29,6 +29,8 @@ public enum StationEvent: Sendable {
     case thumbs(entryID: EntryID, up: Int, down: Int)
     /// Your standing in the lobby: your ballot vote and your weight.
     case standing(StandingView)
+    /// The station's loudness target or level changed (from `since`).
+    case sound(SoundView)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

@@ -20,6 +20,8 @@ public struct StationModel: Sendable, Equatable {
     public private(set) var myVotes: [RequestID: Vote] = [:]
     /// Your standing in the lobby (nil until a lobby sends it).
     public private(set) var standing: StandingView?
+    /// How loud the station plays (the standard until the server says).
+    public private(set) var sound = SoundView.standard
 
     public init() {}
 
@@ -45,6 +47,7 @@ public struct StationModel: Sendable, Equatable {
         switch sequenced.message {
         case .snapshot(let snapshot):
             station = snapshot.station
+            if let sound = snapshot.station.sound { self.sound = sound }
             listeners = snapshot.listeners
             accept(snapshot.timeline)
             return .none
@@ -68,6 +71,8 @@ public struct StationModel: Sendable, Equatable {
             myVotes = mine
         case .standing(let mine):
             standing = mine
+        case .sound(let sound):
+            self.sound = sound
         case .ack, .error, .pong, .removed, .ended, .hostOverride, .thumbs:
             break
         }

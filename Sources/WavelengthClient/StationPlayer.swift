@@ -14,6 +14,9 @@ public actor StationPlayer {
         public var actualMs: Double?
         /// The client-clock instant both positions describe.
         public var local: Double?
+        /// The gain the output plays at: the track's loudness gain and the
+        /// station's level.
+        public var gainDb: Double?
         public var syncErrorMs: Double? {
             guard let expectedMs, let actualMs else { return nil }
             return actualMs - expectedMs
@@ -26,6 +29,7 @@ public actor StationPlayer {
     private let cooldown: Double
     private let clock: any ClientClock
     private var playing: EntryID?
+    private var playingGain: Double?
     private var lastCorrection = -Double.infinity
     public private(set) var status = Status()
 
@@ -71,19 +75,27 @@ public actor StationPlayer {
             return
         }
         let url = await absolute(entry.track.audioURL)
+        let gain = await gain(for: entry)
         if playing != entry.id {
-            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local)
+            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)
             playing = entry.id
+            playingGain = gain
             lastCorrection = clock.now()
             if firstSoundAt == nil { firstSoundAt = lastCorrection }
             await client.setPlaying(true)
+        } else if let playingGain, abs(gain - playingGain) > 0.01 {
+            // The room's level moved: the same place, at the new gain.
+            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)
+            self.playingGain = gain
+            lastCorrection = clock.now()
         } else if let actual = await output.position(), abs(actual - plan.fileOffsetMs) > maxDrift,
             clock.now() - lastCorrection > cooldown
         {
-            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local)
+            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)
             lastCorrection = clock.now()
         }
-        status = Status(entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position())
+        status = Status(
+            entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position(), gainDb: playingGain)
     }
 
     /// Where playback is and should be at this moment (not at the last step).
@@ -94,6 +106,16 @@ public actor StationPlayer {
         // Bring the output's answer back to the instant the plan describes.
         return Status(
             entry: entry, expectedMs: plan.fileOffsetMs, actualMs: actual - (clock.now() - local), local: local)
+    }
+
+    /// The gain for `entry` now: a new level counts from its instant on
+    /// (until then the track keeps the gain it plays at).
+    private func gain(for entry: EntryView) async -> Double {
+        let sound = await client.model.sound
+        let target = sound.gainDb(for: entry.track)
+        guard playing == entry.id, let playingGain, let now = await client.serverNow(), Double(sound.since) > now
+        else { return target }
+        return playingGain
     }
 
     private func absolute(_ path: String) async -> String {

@@ -11,6 +11,10 @@ public enum Loudness {
     public static let peakCeiling: Double = -1
     public static let boostLimit: Double = 12
     public static let cutLimit: Double = -24
+    /// The targets a station may choose: EBU R128 broadcast (−23) to loud.
+    public static let targetRange: ClosedRange<Double> = -24 ... -8
+    /// The quietest a track is ever played, target and level together.
+    static let floor: Double = -60
 
     /// The gain in dB for a track measured at `integrated` LUFS with its
     /// true peak at `truePeak` dBTP; 0 when it was never measured.
@@ -19,6 +23,24 @@ public enum Loudness {
         var gain = target - integrated
         if let truePeak, truePeak.isFinite { gain = min(gain, peakCeiling - truePeak) }
         return min(boostLimit, max(cutLimit, gain))
+    }
+
+    /// The most gain a track with its true peak at `truePeak` takes before
+    /// it would pass the ceiling; nil when never measured.
+    public static func headroomDb(truePeak: Double?) -> Double? {
+        guard let truePeak, truePeak.isFinite else { return nil }
+        return peakCeiling - truePeak
+    }
+
+    /// What a player applies to a track: its gain at the default target
+    /// moved by `offset` (the station's target and level), still never past
+    /// its headroom. A track never measured is never boosted, since its
+    /// peak is unknown.
+    public static func playbackGain(trackGain: Double?, headroom: Double?, offset: Double) -> Double {
+        guard let trackGain, trackGain.isFinite else { return max(floor, min(0, offset)) }
+        var gain = trackGain + offset
+        if let headroom, headroom.isFinite { gain = min(gain, headroom) }
+        return max(floor, min(boostLimit, gain))
     }
 
     /// The same gain as a linear factor for audio samples.

@@ -44,6 +44,13 @@ public enum StationCommand: Sendable, Equatable {
     /// The host decides the ballot: it closes with this candidate as the winner.
     case elect(ballotID: String, trackID: TrackID)
 
+    // The room's level (when the host lets the room vote it).
+
+    /// Vote the station's level up or down (nil takes the vote back).
+    case volumeVote(up: Bool?)
+    /// The host sets the level, in dB from the loudness target.
+    case setVolume(levelDb: Double)
+
     public var op: String {
         switch self {
         case .append: "append"
@@ -64,6 +71,8 @@ public enum StationCommand: Sendable, Equatable {
         case .thumb: "thumb"
         case .ballotVote: "ballotVote"
         case .elect: "elect"
+        case .volumeVote: "volumeVote"
+        case .setVolume: "setVolume"
         }
     }
 
@@ -73,8 +82,8 @@ public enum StationCommand: Sendable, Equatable {
         switch self {
         case .append, .queueNext, .remove, .skip, .move, .pause, .resume, .seek: .command
         case .request, .withdraw: .request
-        case .vote, .voteSkip, .thumb, .ballotVote: .vote
-        case .moveRequest, .vetoRequest, .playRequestNow, .elect: .arrangeRequests
+        case .vote, .voteSkip, .thumb, .ballotVote, .volumeVote: .vote
+        case .moveRequest, .vetoRequest, .playRequestNow, .elect, .setVolume: .arrangeRequests
         }
     }
 
@@ -89,7 +98,7 @@ public enum StationCommand: Sendable, Equatable {
 
 extension StationCommand: Codable {
     private enum CodingKeys: String, CodingKey {
-        case op, trackID, entryID, toIndex, positionMs, requestID, vote, up, ballotID
+        case op, trackID, entryID, toIndex, positionMs, requestID, vote, up, ballotID, levelDb
     }
 
     public init(from decoder: any Decoder) throws {
@@ -136,12 +145,21 @@ extension StationCommand: Codable {
             self = .thumb(
                 entryID: try container.decode(String.self, forKey: .entryID),
                 up: try container.decodeIfPresent(Bool.self, forKey: .up))
+        case "volumeVote": self = .volumeVote(up: try container.decodeIfPresent(Bool.self, forKey: .up))
+        case "setVolume":
+            let level = try container.decode(Double.self, forKey: .levelDb)
+            guard level.isFinite else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .levelDb, in: container, debugDescription: "A level is a number of dB.")
+            }
+            self = .setVolume(levelDb: level)
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .op, in: container,
                 debugDescription:
                     "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip, move, pause, resume, seek, "
-                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow, voteSkip, thumb, ballotVote or elect.")
+                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow, voteSkip, thumb, ballotVote, elect, "
+                    + "volumeVote or setVolume.")
         }
     }
 
@@ -180,6 +198,10 @@ extension StationCommand: Codable {
         case .thumb(let entryID, let up):
             try container.encode(entryID, forKey: .entryID)
             try container.encodeIfPresent(up, forKey: .up)
+        case .volumeVote(let up):
+            try container.encodeIfPresent(up, forKey: .up)
+        case .setVolume(let levelDb):
+            try container.encode(levelDb, forKey: .levelDb)
         }
     }
 }

@@ -230,7 +230,7 @@ public struct StationState: Sendable, Equatable {
             try next.refuseIfPlayed(entryID)
             try next.timeline.move(entryID, toIndex: toIndex, at: now)
         case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .voteSkip, .thumb, .ballotVote,
-            .elect:
+            .elect, .volumeVote, .setVolume:
             throw .notAnEdit(command.op)
         }
         _ = next.bump()

@@ -46,6 +46,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case noBallot = "no_ballot"
     case ballotClosed = "ballot_closed"
     case notACandidate = "not_a_candidate"
+    case volumeVotingOff = "volume_voting_off"
     case notAvailable = "not_available"
     case notYours = "not_yours"
     case needsName = "needs_name"
@@ -126,6 +127,7 @@ extension ErrorCode {
             case .noBallot: .noBallot
             case .ballotClosed: .ballotClosed
             case .notACandidate: .notACandidate
+            case .volumeVotingOff: .volumeVotingOff
             }
     }
 

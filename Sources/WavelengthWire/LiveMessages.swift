@@ -60,6 +60,9 @@ public enum ServerMessage: Sendable, Equatable {
     /// much your vote counts and why. Sent on joining a lobby, after you
     /// vote, when a ballot opens and when the room reacts to your picks.
     case standing(StandingView)
+    /// The station's loudness target or level changed: players move to it
+    /// at `since`, together.
+    case sound(SoundView)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -130,7 +133,7 @@ extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
         case serverReceived, serverSent, role, epoch, present, person, reason
-        case party, votes, kind, trackID, requesterName, entryID, up, down, standing
+        case party, votes, kind, trackID, requesterName, entryID, up, down, standing, sound
     }
 
     public var type: String {
@@ -152,6 +155,7 @@ extension ServerMessage: Codable {
         case .hostOverride: "hostOverride"
         case .thumbs: "thumbs"
         case .standing: "standing"
+        case .sound: "sound"
         }
     }
 
@@ -198,6 +202,7 @@ extension ServerMessage: Codable {
                 entryID: try c.decode(String.self, forKey: .entryID), up: try c.decode(Int.self, forKey: .up),
                 down: try c.decode(Int.self, forKey: .down))
         case "standing": self = .standing(try c.decode(StandingView.self, forKey: .standing))
+        case "sound": self = .sound(try c.decode(SoundView.self, forKey: .sound))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -248,6 +253,7 @@ extension ServerMessage: Codable {
             try c.encode(up, forKey: .up)
             try c.encode(down, forKey: .down)
         case .standing(let standing): try c.encode(standing, forKey: .standing)
+        case .sound(let sound): try c.encode(sound, forKey: .sound)
         }
     }
 }

@@ -57,11 +57,15 @@ public struct PartyView: Sendable, Codable, Equatable {
     public var ballot: BallotView?
     /// This person's standing in the lobby (only in the copy sent to them).
     public var standing: StandingView?
+    /// The vote on the room's level (while the host allows volume voting).
+    public var volume: VolumeView?
 
     public init(
         mode: ProgrammingMode, settings: RequestSettings, requests: [RequestView], skip: SkipProgress?,
-        myVotes: [RequestID: Vote]? = nil, ballot: BallotView? = nil, standing: StandingView? = nil
+        myVotes: [RequestID: Vote]? = nil, ballot: BallotView? = nil, standing: StandingView? = nil,
+        volume: VolumeView? = nil
     ) {
+        self.volume = volume
         self.mode = mode
         self.settings = settings
         self.requests = requests
@@ -69,6 +73,32 @@ public struct PartyView: Sendable, Codable, Equatable {
         self.myVotes = myVotes
         self.ballot = ballot
         self.standing = standing
+    }
+}
+
+/// The room's vote on the level: the votes each way among the people
+/// listening, how many move it a step, and this person's own.
+public struct VolumeView: Sendable, Codable, Equatable {
+    public var levelDb: Double
+    public var up: Int
+    public var down: Int
+    public var needed: Int
+    /// "up" or "down" (only in the copy sent to that person).
+    public var mine: StationVolume.Direction?
+    public var canGoUp: Bool
+    public var canGoDown: Bool
+
+    public init(
+        levelDb: Double, up: Int, down: Int, needed: Int, mine: StationVolume.Direction?, canGoUp: Bool,
+        canGoDown: Bool
+    ) {
+        self.levelDb = levelDb
+        self.up = up
+        self.down = down
+        self.needed = needed
+        self.mine = mine
+        self.canGoUp = canGoUp
+        self.canGoDown = canGoDown
     }
 }
 
@@ -144,11 +174,24 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
     public var noRepeatWithin: Int?
     public var showVoteCounts: Bool?
     public var skip: SkipThreshold?
+    /// A lobby type: its preset comes first, then any other field given.
+    public var kind: LobbyKind?
+    public var chat: Bool?
+    public var lyrics: Bool?
+    public var volumeVoting: Bool?
+    public var loudnessTarget: Double?
 
     public init(
         mode: ProgrammingMode? = nil, open: Bool? = nil, poolOnly: Bool? = nil, maxPendingPerPerson: Int? = nil,
-        maxTrackMillis: Int64? = nil, noRepeatWithin: Int? = nil, showVoteCounts: Bool? = nil, skip: SkipThreshold? = nil
+        maxTrackMillis: Int64? = nil, noRepeatWithin: Int? = nil, showVoteCounts: Bool? = nil, skip: SkipThreshold? = nil,
+        kind: LobbyKind? = nil, chat: Bool? = nil, lyrics: Bool? = nil, volumeVoting: Bool? = nil,
+        loudnessTarget: Double? = nil
     ) {
+        self.kind = kind
+        self.chat = chat
+        self.lyrics = lyrics
+        self.volumeVoting = volumeVoting
+        self.loudnessTarget = loudnessTarget
         self.mode = mode
         self.open = open
         self.poolOnly = poolOnly
@@ -162,6 +205,11 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
     /// The settings after this change.
     public func applied(to settings: RequestSettings) -> RequestSettings {
         var next = settings
+        if let kind { next = kind.preset(next) }
+        if let chat { next.chat = chat }
+        if let lyrics { next.lyrics = lyrics }
+        if let volumeVoting { next.volumeVoting = volumeVoting }
+        if let loudnessTarget { next.loudnessTarget = loudnessTarget }
         if let open { next.open = open }
         if let poolOnly { next.poolOnly = poolOnly }
         if let maxPendingPerPerson { next.maxPendingPerPerson = maxPendingPerPerson }

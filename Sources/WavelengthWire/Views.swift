@@ -22,12 +22,16 @@ public struct TrackSummary: Sendable, Codable, Equatable {
     /// background analysis measured it. Players apply it, so every track
     /// plays at one loudness.
     public var gainDb: Double?
+    /// The most gain the track takes before its true peak passes −1 dBTP
+    /// (a louder station target or level stops there); absent until measured.
+    public var headroomDb: Double?
 
     public init(
         id: TrackID, title: String, artist: String, album: String, albumArtist: String, trackNumber: Int?,
         discNumber: Int?, year: Int?, genre: String?, durationMs: Int64, format: String, audioURL: String,
-        artworkURL: String?, gainDb: Double? = nil
+        artworkURL: String?, gainDb: Double? = nil, headroomDb: Double? = nil
     ) {
+        self.headroomDb = headroomDb
         self.id = id
         self.title = title
         self.artist = artist
@@ -150,13 +154,16 @@ public struct StationView: Sendable, Codable, Equatable {
     public var role: StationRole
     /// Who decides what plays: `dj`, `requests` (the party) or `lobby`.
     public var mode: ProgrammingMode
+    /// How loud it plays (absent from servers before loudness targets).
+    public var sound: SoundView?
 
     public init(
         id: StationID, name: String, owner: String, ownerID: String? = nil, frequency: String?,
         visibility: StationVisibility = .public, maxListeners: Int? = nil, revision: Int64, listeners: Int,
         onAir: Bool, nowPlaying: TrackSummary?, createdAt: EpochMillis, role: StationRole = .none,
-        mode: ProgrammingMode = .dj
+        mode: ProgrammingMode = .dj, sound: SoundView? = nil
     ) {
+        self.sound = sound
         self.mode = mode
         self.id = id
         self.name = name
@@ -215,5 +222,37 @@ public struct AnalysisProgress: Sendable, Codable, Equatable {
         self.analyzed = analyzed
         self.total = total
         self.running = running
+    }
+}
+
+/// How loud a station plays: each track brought to `targetLufs`, then moved
+/// by the room's `levelDb` from the server instant `since` on (every player
+/// changes at that instant, so the room hears it together).
+public struct SoundView: Sendable, Codable, Equatable {
+    public var targetLufs: Double
+    public var levelDb: Double
+    public var since: EpochMillis
+    /// Who moved the level last, in words.
+    public var reason: String?
+
+    public init(targetLufs: Double, levelDb: Double, since: EpochMillis, reason: String?) {
+        self.targetLufs = targetLufs
+        self.levelDb = levelDb
+        self.since = since
+        self.reason = reason
+    }
+
+    public init(_ sound: StationSound) {
+        self.init(targetLufs: sound.target, levelDb: sound.levelDb, since: sound.since, reason: sound.reason)
+    }
+
+    public static let standard = SoundView(targetLufs: Loudness.defaultTarget, levelDb: 0, since: 0, reason: nil)
+
+    /// The gain in dB a player applies to `track` (web players do the same
+    /// sum in `web-audio-player.js`).
+    public func gainDb(for track: TrackSummary) -> Double {
+        Loudness.playbackGain(
+            trackGain: track.gainDb, headroom: track.headroomDb,
+            offset: targetLufs - Loudness.defaultTarget + levelDb)
     }
 }

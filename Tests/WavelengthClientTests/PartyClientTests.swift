@@ -60,4 +60,49 @@ struct PartyClientTests {
             await sdk.stop()
         }
     }
+
+    /// The host turns the room down; the SDK's player plays every track at
+    /// the new gain from the instant the server named.
+    @Test func thePlayerFollowsTheStationsLevel() async throws {
+        let server = try await LiveServer.make()
+        try await buildApplication(server.services).test(.live) { client in
+            let host = try await client.signUp("Host")
+            let patch = try JSONEncoder().encode(PartySettingsPatch(mode: .requests))
+            _ = try await client.execute(
+                uri: "/api/stations/\(host.stationID)/party", method: .patch,
+                headers: [.authorization: "Bearer \(host.token)", .contentType: "application/json"],
+                body: ByteBuffer(bytes: patch))
+            let sdk = StationClient(
+                configuration: ClientConfiguration(serverURL: "http://127.0.0.1:\(client.port!)", stationID: host.stationID))
+            var events = sdk.events.makeAsyncIterator()
+            await sdk.start()
+            _ = try await next(&events) { if case .clock = $0 { true } else { false } }
+            let output = SilentAudioOutput()
+            let player = StationPlayer(client: sdk, output: output)
+            await player.step()
+            let playing = try #require(await player.status.entry)
+            #expect(await output.gainDb == SoundView.standard.gainDb(for: playing.track))
+
+            let body = try JSONEncoder().encode(CommandRequest(id: "quiet", command: .setVolume(levelDb: -6)))
+            let set = try await client.execute(
+                uri: "/api/stations/\(host.stationID)/commands", method: .post,
+                headers: [.authorization: "Bearer \(host.token)", .contentType: "application/json"],
+                body: ByteBuffer(bytes: body))
+            #expect(set.status == .ok)
+            guard case .sound(let sound) = try await next(&events, where: { if case .sound = $0 { true } else { false } })
+            else { return }
+            #expect(sound.levelDb == -6)
+            #expect(await sdk.model.sound == sound)
+            // The new level counts from its instant: wait for it on the server's clock.
+            while let now = await sdk.serverNow(), now < Double(sound.since) {
+                try await Task.sleep(for: .milliseconds(max(1, Int(Double(sound.since) - now))))
+            }
+            await player.step()
+            let entry = try #require(await player.status.entry)
+            #expect(await output.gainDb == sound.gainDb(for: entry.track))
+            #expect(await player.status.gainDb == sound.gainDb(for: entry.track))
+            #expect(sound.gainDb(for: entry.track) < SoundView.standard.gainDb(for: entry.track))
+            await sdk.stop()
+        }
+    }
 }

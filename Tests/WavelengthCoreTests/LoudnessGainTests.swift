@@ -22,4 +22,22 @@ struct LoudnessGainTests {
         #expect(abs(Loudness.factor(db: -6) - 0.501) < 0.001)
         #expect(Loudness.factor(db: 0) == 1)
     }
+
+    @Test func aStationsTargetAndLevelMoveTheGainButNeverPastTheHeadroom() {
+        // A track at -20 LUFS, peak -10 dBTP: +6 dB at -14, headroom 9 dB.
+        let gain = Loudness.gainDb(integrated: -20, truePeak: -10)
+        let headroom = Loudness.headroomDb(truePeak: -10)
+        #expect(headroom == 9)
+        #expect(Loudness.playbackGain(trackGain: gain, headroom: headroom, offset: 0) == 6)
+        // A quieter station (-23 LUFS) and a room that turned it down 3 dB.
+        #expect(Loudness.playbackGain(trackGain: gain, headroom: headroom, offset: -9 - 3) == -6)
+        // A louder one stops where the peak would pass -1 dBTP.
+        #expect(Loudness.playbackGain(trackGain: gain, headroom: headroom, offset: 5) == 9)
+    }
+
+    @Test func anUnmeasuredTrackIsTurnedDownButNeverBoosted() {
+        #expect(Loudness.playbackGain(trackGain: nil, headroom: nil, offset: 6) == 0)
+        #expect(Loudness.playbackGain(trackGain: nil, headroom: nil, offset: -6) == -6)
+        #expect(Loudness.headroomDb(truePeak: nil) == nil)
+    }
 }

@@ -59,9 +59,10 @@ def test_no_screen_scrolls_sideways(demo_server, browser, shot, width):
           [".party-panel", ".party-search input", ".request-row .btn-vote-up", ".request-row .btn-vote-down"])
     # The lobby: the neighbour's station elects its next song; the ballot
     # opens while someone listens (this browser).
-    auth_request(demo_server, "PATCH", f"/api/stations/{neighbour.station_id}/party", {"mode": "lobby"}, neighbour.token)
+    # A car lobby: the room votes the level too.
+    auth_request(demo_server, "PATCH", f"/api/stations/{neighbour.station_id}/party", {"mode": "lobby", "kind": "car"}, neighbour.token)
     check("lobby", f"#/station/{neighbour.station_id}", ".station-screen[data-state='ready'] .ballot-row .btn-ballot",
-          [".lobby-panel", ".ballot-row .btn-ballot", "#lobby-search", ".ballot-countdown"])
+          [".lobby-panel", ".ballot-row .btn-ballot", "#lobby-search", ".ballot-countdown", ".room-level"])
     check("settings", f"#/station/{owner.station_id}/settings", ".settings-screen[data-state='ready']",
           [".settings-screen h1"])
     check("library", "#/library", ".library-screen .artist-row", [".library-screen .seg[data-tab='songs']", ".library-screen .artist-row"])

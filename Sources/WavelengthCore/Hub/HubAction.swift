@@ -65,6 +65,8 @@ public enum HubNotice: Sendable, Equatable {
     /// One person's standing in the lobby: their vote on the open ballot,
     /// their weight and why.
     case standing(ballotID: String?, vote: TrackID?, weight: Double, explanation: String)
+    /// The station's loudness target or level changed.
+    case sound(StationSound)
 }
 
 /// What the host did to a request, so the room knows why the order changed.

@@ -75,8 +75,12 @@ extension StationMachine {
         var actions: [HubAction] = []
         do {
             try next.party.pace.admit(person, at: now)
-            let isVoteSkip: Bool = if case .voteSkip = command { true } else { false }
-            if party.isLobby, !isVoteSkip {
+            let everyMode: Bool =
+                switch command {
+                case .voteSkip, .volumeVote, .setVolume: true
+                default: false
+                }
+            if party.isLobby, !everyMode {
                 let (changed, lobbyActions) = try next.lobbyCommand(
                     command, by: asker, person: person, at: now, track: track, robot: robot, using: &rng)
                 outcome.merge(changed)
@@ -130,6 +134,19 @@ extension StationMachine {
                         try next.station.apply(
                             .skip(entryID: entryID), at: now, lead: settings.commitLead, track: { _ in nil }, using: &rng))
                 }
+            case .volumeVote(let up):
+                guard party.settings.volumeVoting else { throw HubError.request(.volumeVotingOff) }
+                let moved = next.party.lobby.volume.vote(
+                    up.map { $0 ? .up : .down }, by: person, listening: peopleListening, at: now)
+                next.lobbyChanged = true
+                if moved { actions.append(.broadcast(.sound(next.party.sound), except: nil)) }
+                // Their own vote, which the party sent to everyone leaves out.
+                actions += next.connections.filter { $0.seat.personID == person && !$0.closing }.map { .sendRequests($0.id) }
+            case .setVolume(let levelDb):
+                if next.party.lobby.volume.set(levelDb, at: now, reason: "\(asker.name) set the level") {
+                    actions.append(.broadcast(.sound(next.party.sound), except: nil))
+                }
+                next.lobbyChanged = true
             default:
                 throw HubError.timeline(.notAnEdit(command.op))
             }

@@ -32,6 +32,8 @@ public struct LobbyState: Sendable, Equatable {
     private var backedOrder: [EntryID] = []
     /// Ballots opened so far: the next ballot's id.
     public var serial = 0
+    /// The station's level and the votes on it.
+    public var volume = StationVolume()
 
     /// How long before the song ends a ballot closes, on top of the commit
     /// lead: the time every device needs to fetch and decode the winner.
@@ -58,12 +60,14 @@ public struct LobbyState: Sendable, Equatable {
         public var backers: [EntryID: Set<String>]
         public var backedOrder: [EntryID]
         public var serial: Int
+        /// Absent in lobbies saved before volume voting.
+        public var volume: StationVolume?
     }
 
     public var saved: Saved {
         Saved(
             ballot: ballot, elected: elected, suggestions: suggestions, backers: backers, backedOrder: backedOrder,
-            serial: serial)
+            serial: serial, volume: volume)
     }
 
     public init(saved: Saved?, credibility: [String: Credibility]) {
@@ -75,6 +79,7 @@ public struct LobbyState: Sendable, Equatable {
         backers = saved.backers
         backedOrder = saved.backedOrder
         serial = saved.serial
+        volume = saved.volume ?? StationVolume()
     }
 
     public func weight(of person: String) -> Double {

@@ -37,6 +37,8 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     case ballotClosed
     /// That song isn't on this ballot.
     case notACandidate
+    /// The host hasn't let the room vote the level.
+    case volumeVotingOff
 
     public var description: String {
         switch self {
@@ -58,6 +60,7 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noBallot: "There's no vote open right now: the next one opens when the next song starts."
         case .ballotClosed: "That vote has closed: the winner is being lined up."
         case .notACandidate: "That song isn't on this ballot."
+        case .volumeVotingOff: "The host hasn't turned on volume voting here."
         }
     }
 }

@@ -17,11 +17,28 @@ public struct RequestSettings: Sendable, Equatable, Codable {
     public var showVoteCounts: Bool
     /// How many listeners it takes to skip the current song.
     public var skip: SkipThreshold
+    /// The lobby's type (seed 004), whose preset set the fields below.
+    public var kind: LobbyKind
+    /// Whether the room has a chat (the chat itself is issue 14's).
+    public var chat: Bool
+    /// Whether listeners see the words in sync.
+    public var lyrics: Bool
+    /// Whether listeners vote the station's level up and down.
+    public var volumeVoting: Bool
+    /// The loudness every track is brought to, in LUFS.
+    public var loudnessTarget: Double
 
     public init(
         open: Bool = true, poolOnly: Bool = false, maxPendingPerPerson: Int = 3, maxTrackMillis: Int64? = 10 * 60_000,
-        noRepeatWithin: Int = 10, showVoteCounts: Bool = false, skip: SkipThreshold = .automatic
+        noRepeatWithin: Int = 10, showVoteCounts: Bool = false, skip: SkipThreshold = .automatic,
+        kind: LobbyKind = .party, chat: Bool = true, lyrics: Bool = true, volumeVoting: Bool = false,
+        loudnessTarget: Double = Loudness.defaultTarget
     ) {
+        self.kind = kind
+        self.chat = chat
+        self.lyrics = lyrics
+        self.volumeVoting = volumeVoting
+        self.loudnessTarget = loudnessTarget
         self.open = open
         self.poolOnly = poolOnly
         self.maxPendingPerPerson = maxPendingPerPerson
@@ -47,6 +64,52 @@ public struct RequestSettings: Sendable, Equatable, Codable {
             throw .invalidSettings("No repeats within must be 0–200 plays.")
         }
         _ = try skip.validated()
+        guard Loudness.targetRange.contains(loudnessTarget) else {
+            throw .invalidSettings("The loudness target must be −24 to −8 LUFS.")
+        }
         return self
+    }
+}
+
+extension RequestSettings {
+    private enum CodingKeys: String, CodingKey {
+        case open, poolOnly, maxPendingPerPerson, maxTrackMillis, noRepeatWithin, showVoteCounts, skip
+        case kind, chat, lyrics, volumeVoting, loudnessTarget
+    }
+
+    /// Settings saved before a field existed read as its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = RequestSettings()
+        self.init(
+            open: try c.decodeIfPresent(Bool.self, forKey: .open) ?? defaults.open,
+            poolOnly: try c.decodeIfPresent(Bool.self, forKey: .poolOnly) ?? defaults.poolOnly,
+            maxPendingPerPerson: try c.decodeIfPresent(Int.self, forKey: .maxPendingPerPerson)
+                ?? defaults.maxPendingPerPerson,
+            maxTrackMillis: try c.decodeIfPresent(Int64.self, forKey: .maxTrackMillis),
+            noRepeatWithin: try c.decodeIfPresent(Int.self, forKey: .noRepeatWithin) ?? defaults.noRepeatWithin,
+            showVoteCounts: try c.decodeIfPresent(Bool.self, forKey: .showVoteCounts) ?? defaults.showVoteCounts,
+            skip: try c.decodeIfPresent(SkipThreshold.self, forKey: .skip) ?? defaults.skip,
+            kind: try c.decodeIfPresent(LobbyKind.self, forKey: .kind) ?? defaults.kind,
+            chat: try c.decodeIfPresent(Bool.self, forKey: .chat) ?? defaults.chat,
+            lyrics: try c.decodeIfPresent(Bool.self, forKey: .lyrics) ?? defaults.lyrics,
+            volumeVoting: try c.decodeIfPresent(Bool.self, forKey: .volumeVoting) ?? defaults.volumeVoting,
+            loudnessTarget: try c.decodeIfPresent(Double.self, forKey: .loudnessTarget) ?? defaults.loudnessTarget)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(open, forKey: .open)
+        try c.encode(poolOnly, forKey: .poolOnly)
+        try c.encode(maxPendingPerPerson, forKey: .maxPendingPerPerson)
+        try c.encodeIfPresent(maxTrackMillis, forKey: .maxTrackMillis)
+        try c.encode(noRepeatWithin, forKey: .noRepeatWithin)
+        try c.encode(showVoteCounts, forKey: .showVoteCounts)
+        try c.encode(skip, forKey: .skip)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(chat, forKey: .chat)
+        try c.encode(lyrics, forKey: .lyrics)
+        try c.encode(volumeVoting, forKey: .volumeVoting)
+        try c.encode(loudnessTarget, forKey: .loudnessTarget)
     }
 }

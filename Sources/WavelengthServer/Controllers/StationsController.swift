@@ -141,7 +141,7 @@ enum CommandValidation {
                 [id]
             case .ballotVote(let ballot, let track), .elect(let ballot, let track): [ballot, track]
             case .skip(let id): [id].compactMap { $0 }
-            case .pause, .resume, .seek: []
+            case .pause, .resume, .seek, .volumeVote, .setVolume: []
             }
         for id in ids where id.isEmpty || id.utf8.count > WireLimits.maxIDLength {
             throw APIError.badRequest("An id in the command is empty or too long.", code: .invalidId)

@@ -10,7 +10,8 @@ extension TrackSummary {
             year: record.year, genre: record.genre, durationMs: record.durationMs, format: record.format,
             audioURL: "/api/tracks/\(record.id)/audio",
             artworkURL: record.hasArtwork ? "/api/tracks/\(record.id)/artwork" : nil,
-            gainDb: record.loudness.map { Loudness.gainDb(integrated: $0, truePeak: record.truePeak) })
+            gainDb: record.loudness.map { Loudness.gainDb(integrated: $0, truePeak: record.truePeak) },
+            headroomDb: record.loudness == nil ? nil : Loudness.headroomDb(truePeak: record.truePeak))
     }
 
     /// Stands in for a track that left the library while still on a timeline.

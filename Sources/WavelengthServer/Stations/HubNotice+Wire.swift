@@ -31,6 +31,8 @@ extension HubNotice {
             .thumbs(entryID: entryID, up: up, down: down)
         case .standing(let ballotID, let vote, let weight, let explanation):
             .standing(StandingView(ballotID: ballotID, vote: vote, weight: weight, explanation: explanation))
+        case .sound(let sound):
+            .sound(SoundView(sound))
         }
     }
 }

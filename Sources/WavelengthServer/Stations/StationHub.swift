@@ -87,7 +87,7 @@ actor StationHub {
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
             revision: state.revision, listeners: machine.listenerCount, onAir: state.isOnAir && machine.listenerCount > 0,
-            nowPlaying: track, createdAt: record.createdAt, mode: record.mode)
+            nowPlaying: track, createdAt: record.createdAt, mode: record.mode, sound: SoundView(machine.party.sound))
     }
 
     /// The party as one connection may see it: vote counts for the host and
@@ -148,9 +148,19 @@ actor StationHub {
                 ballotID: open?.id, vote: open?.votes[personID], weight: credibility.weight,
                 explanation: credibility.explanation)
         }
+        var volume: VolumeView?
+        if party.settings.volumeVoting, party.mode != .dj {
+            let level = party.lobby.volume
+            let listening = machine.peopleListening
+            volume = VolumeView(
+                levelDb: level.levelDb, up: level.count(.up, listening: listening),
+                down: level.count(.down, listening: listening),
+                needed: SkipThreshold.automatic.votesNeeded(listening: listening.count),
+                mine: personID.flatMap { level.votes[$0] }, canGoUp: level.canMove(.up), canGoDown: level.canMove(.down))
+        }
         return PartyView(
             mode: party.mode, settings: party.settings, requests: requests, skip: skip,
-            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView, standing: standing)
+            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView, standing: standing, volume: volume)
     }
 
     /// Summaries for the tracks of the timeline as it is now: from the cache
@@ -320,6 +330,12 @@ actor StationHub {
                 let robot = timer == .tick || timer == .ballot ? try await hub.robotInputs() : .none
                 try await hub.run { machine, rng in
                     machine.timerFired(timer, due: due, at: hub.context.clock.now(), robot: robot, using: &rng)
+                }
+                if timer == .ballot, hub.machine.party.lobby.elected == nil {
+                    // The robot's pick stands; worth knowing when it happens.
+                    let ballot = hub.machine.party.lobby.ballot
+                    hub.context.logger.warning(
+                        "Station \(hub.id) closed ballot \(ballot?.id ?? "-") with no winner (due \(due), now \(hub.context.clock.now()), follows \(ballot?.follows ?? "-"), playing \(hub.machine.station.timeline.current(at: hub.context.clock.now())?.id ?? "-"))")
                 }
             } catch {
                 hub.context.logger.error("Station \(hub.id) could not advance: \(error)")

@@ -73,7 +73,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .invalidSettings: .badRequest
             case .tooFast: .tooManyRequests
             case .notRequestsMode, .notAvailable, .alreadyScheduled, .closed, .tooManyPending, .tooLong,
-                .playedRecently, .vetoed, .queueFull, .notLobbyMode, .noBallot, .ballotClosed, .notACandidate:
+                .playedRecently, .vetoed, .queueFull, .notLobbyMode, .noBallot, .ballotClosed, .notACandidate,
+                .volumeVotingOff:
                 .conflict
             }
         self.init(status, code: ErrorCode(error), error.description)

@@ -413,6 +413,9 @@ export class LiveConnection extends EventTarget {
       case "standing":
         this.emit("standing", { standing: message.standing });
         break;
+      case "sound":
+        this.emit("sound", { sound: message.sound });
+        break;
       case "thumbs":
         this.emit("thumbs", { entryID: message.entryID, up: message.up, down: message.down });
         break;

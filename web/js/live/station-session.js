@@ -3,7 +3,7 @@
 // Views read it; DJ commands go through it.
 //
 // Events: "change" ({reason}: snapshot | timeline | listeners | connection |
-// role | party (requests, votes, the ballot, standing) | thumbs), "removed" ({person, reason, self}), "ended", "denied"
+// role | party (requests, votes, the ballot, standing) | thumbs | sound), "removed" ({person, reason, self}), "ended", "denied"
 // ({code, message}), "override" ({kind, trackID, requesterName}: the host
 // moved, vetoed or played a request now) and "servererror".
 
@@ -74,6 +74,7 @@ export class StationSession extends EventTarget {
     });
     live.addEventListener("votes", (e) => this.set({ myVotes: e.detail.votes }, "party"));
     live.addEventListener("standing", (e) => this.set({ standing: e.detail.standing }, "party"));
+    live.addEventListener("sound", (e) => this.set({ station: { ...this.station, sound: e.detail.sound } }, "sound"));
     live.addEventListener("override", (e) => this.emit("override", e.detail));
     live.addEventListener("thumbs", (e) => this.set({ thumbs: e.detail }, "thumbs"));
     live.addEventListener("removed", (e) => {

@@ -50,6 +50,11 @@ export class PlayerBase extends EventTarget {
     this.reconcile();
   }
 
+  /** The station's loudness target and level ({targetLufs, levelDb, since}). */
+  setSound(sound) {
+    this.sound = sound;
+  }
+
   /** Tuning in or playing again: time to first sound counts from `tunedAt`. */
   wantSound(tunedAt) {
     this.tunedAt = tunedAt;

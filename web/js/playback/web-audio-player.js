@@ -32,6 +32,8 @@ const PREPARE_AHEAD_MS = 10_000;
 // How far beyond the render clock a start is placed (main-thread slack).
 const START_MARGIN_S = 0.012;
 const FADE_S = 0.005;
+// A level change ramps over this long, so it never clicks.
+const LEVEL_RAMP_S = 0.2;
 // Beyond this the source is re-sought rather than pulled in by the rate:
 // at 0.2 % a 20 ms error would take 10 s, and two devices 20 ms apart in
 // one room already sound like an echo.
@@ -90,10 +92,22 @@ function timingKey(entry) {
   return `${entry.track.id}|${entry.start}|${entry.offsetMs || 0}`;
 }
 
-/** The track's loudness gain in dB (0 until the server has measured it). */
-export function levelDb(entry) {
-  const gain = entry && entry.track ? entry.track.gainDb : null;
-  return typeof gain === "number" && Number.isFinite(gain) ? Math.max(-24, Math.min(12, gain)) : 0;
+const DEFAULT_TARGET_LUFS = -14;
+const finite = (x) => typeof x === "number" && Number.isFinite(x);
+
+/**
+ * The gain in dB a track plays at: its loudness gain (measured by the
+ * server at the default target), moved by the station's target and level
+ * (`sound`), never past the track's headroom. A track never measured is
+ * never boosted. The same sum as `Loudness.playbackGain` on the server.
+ */
+export function levelDb(entry, sound = null) {
+  const track = entry && entry.track;
+  const offset = sound ? (finite(sound.targetLufs) ? sound.targetLufs - DEFAULT_TARGET_LUFS : 0) + (finite(sound.levelDb) ? sound.levelDb : 0) : 0;
+  if (!track || !finite(track.gainDb)) return Math.max(-60, Math.min(0, offset));
+  let gain = track.gainDb + offset;
+  if (finite(track.headroomDb)) gain = Math.min(gain, track.headroomDb);
+  return Math.max(-60, Math.min(12, gain));
 }
 
 class Voice {
@@ -118,7 +132,7 @@ class Voice {
     if (rate !== 1) this.source.playbackRate.value = rate;
     // Every track at one loudness: the server's measured gain (dB) for it,
     // on a node of its own so fades never touch it.
-    this.levelDb = levelDb(entry);
+    this.levelDb = levelDb(entry, player.sound);
     this.level = ctx.createGain();
     this.level.gain.value = 10 ** (this.levelDb / 20);
     this.gain = ctx.createGain();
@@ -186,6 +200,17 @@ class Voice {
     }
   }
 
+  /** Moves the loudness gain to `db` from context time `at`, with a short ramp. */
+  setLevel(db, at) {
+    if (db === this.levelDb) return;
+    const g = this.level.gain;
+    const from = Math.max(this.ctx.currentTime, at);
+    g.cancelScheduledValues(from);
+    g.setValueAtTime(10 ** (this.levelDb / 20), from);
+    g.linearRampToValueAtTime(10 ** (db / 20), from + LEVEL_RAMP_S);
+    this.levelDb = db;
+  }
+
   dispose() {
     if (this.disposed) return;
     this.disposed = true;
@@ -219,6 +244,7 @@ export class WebAudioPlayer extends PlayerBase {
     this.errors = []; // recent {at, errorMs}
     this.wakeTimer = null;
     this.idleTimer = null;
+    this.sound = null; // the station's {targetLufs, levelDb, since}
     clock.addEventListener("sync", () => {
       if (this.wantPlay && !this.currentVoice()) this.reconcile();
     });
@@ -522,6 +548,18 @@ export class WebAudioPlayer extends PlayerBase {
     if (this.audioClock.source === "output-timestamp") return true;
     if (!this.runningSince) this.runningSince = performance.now();
     return performance.now() - this.runningSince > 300;
+  }
+
+  /**
+   * The station's loudness target or level changed: every voice moves to
+   * it at the server instant `sound.since`, so the room hears it together.
+   */
+  setSound(sound) {
+    if (!sound) return;
+    this.sound = sound;
+    if (!this.ctx || !this.audioClock) return;
+    const at = finite(sound.since) ? this.ctxAtServer(sound.since) : this.ctx.currentTime;
+    for (const voice of this.voices.values()) voice.setLevel(levelDb(voice.entry, sound), at);
   }
 
   /** The context time at which server time `server` is heard. */

@@ -15,6 +15,23 @@ const MODES = [
   { value: "lobby", label: "The lobby", line: "Everyone votes on the next song; picks the room liked count for more." },
 ];
 
+// Seed 004's lobby types; each sets sensible defaults (the server's presets).
+const KINDS = [
+  { value: "party", label: "Party", line: "Chat and lyrics on." },
+  { value: "gym", label: "Gym", line: "Short tracks, no reading; the room votes the level." },
+  { value: "car", label: "Car", line: "Nothing to read but lyrics; the room votes the level." },
+  { value: "radio", label: "Radio", line: "One request each, long memory for repeats." },
+];
+
+// Loudness targets in LUFS: every song is brought to this level.
+const TARGETS = [
+  { value: -23, label: "Broadcast, −23 LUFS (quiet, most headroom)" },
+  { value: -18, label: "Gentle, −18 LUFS" },
+  { value: -14, label: "Streaming, −14 LUFS (default)" },
+  { value: -11, label: "Loud, −11 LUFS" },
+  { value: -9, label: "Club, −9 LUFS" },
+];
+
 const SAVED = {
   dj: "Saved. The DJ picks the music.",
   requests: "Saved. Listeners can request and vote now.",
@@ -41,10 +58,17 @@ export function createPartyForm(state) {
   const perPerson = h("select", { id: "party-per-person", class: "input" }, [1, 2, 3, 5, 10].map((n) => h("option", { value: String(n) }, String(n))));
   const showCounts = h("input", { id: "party-show-counts", type: "checkbox" });
   const open = h("input", { id: "party-open", type: "checkbox" });
+  const kind = h("select", { id: "party-kind", class: "input", "aria-describedby": "party-kind-line" }, KINDS.map((k) => h("option", { value: k.value }, k.label)));
+  const kindLine = h("p", { class: "hint", id: "party-kind-line" });
+  const chat = h("input", { id: "party-chat", type: "checkbox" });
+  const lyrics = h("input", { id: "party-lyrics", type: "checkbox" });
+  const volumeVoting = h("input", { id: "party-volume-voting", type: "checkbox" });
+  const target = h("select", { id: "party-target", class: "input" }, TARGETS.map((t) => h("option", { value: String(t.value) }, t.label)));
   const saveButton = h("button", { class: "btn btn-primary btn-wide", type: "submit" }, "Save");
   const partyStatus = status("party-status");
   const coNote = h("p", { class: "hint codj-note" }, "Only the owner can change these.");
-  const form = { modeInputs, perPerson, showCounts, open, saveButton, partyStatus, coNote, party: null };
+  const form = { modeInputs, perPerson, showCounts, open, kind, kindLine, chat, lyrics, volumeVoting, target, saveButton, partyStatus, coNote, party: null };
+  kind.addEventListener("change", () => applyKind(state, form));
   form.el = h(
     "form",
     { class: "panel party-form", "aria-labelledby": "party-form-heading", novalidate: true, onsubmit: (e) => saveParty(state, form, e) },
@@ -56,6 +80,14 @@ export function createPartyForm(state) {
     perPerson,
     h("label", { class: "check-row", for: "party-show-counts" }, showCounts, " Show vote counts to everyone"),
     h("p", { class: "hint" }, "Hidden by default, so moving a song up doesn't look strange. You and your co-DJs always see them."),
+    h("label", { for: "party-kind", class: "label" }, "Room type"),
+    kind,
+    kindLine,
+    h("label", { class: "check-row", for: "party-chat" }, chat, " Chat"),
+    h("label", { class: "check-row", for: "party-lyrics" }, lyrics, " Lyrics in sync"),
+    h("label", { class: "check-row", for: "party-volume-voting" }, volumeVoting, " Listeners vote the level up and down"),
+    h("label", { for: "party-target", class: "label" }, "Every song plays at"),
+    target,
     saveButton,
     partyStatus,
   );
@@ -76,7 +108,9 @@ export async function loadParty(state, form) {
 export function renderParty(state, form) {
   const owner = isOwner(state);
   form.coNote.hidden = owner;
-  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.open]) input.disabled = !owner;
+  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.open, form.kind, form.chat, form.lyrics, form.volumeVoting, form.target]) {
+    input.disabled = !owner;
+  }
   form.saveButton.hidden = !owner;
   const party = form.party;
   if (!party) return;
@@ -86,6 +120,31 @@ export function renderParty(state, form) {
   const per = String(party.settings.maxPendingPerPerson);
   if (![...form.perPerson.options].some((o) => o.value === per)) form.perPerson.append(h("option", { value: per }, per));
   form.perPerson.value = per;
+  const settings = party.settings;
+  form.kind.value = settings.kind || "party";
+  const kind = KINDS.find((k) => k.value === form.kind.value);
+  form.kindLine.textContent = kind ? kind.line : "";
+  form.chat.checked = settings.chat !== false;
+  form.lyrics.checked = settings.lyrics !== false;
+  form.volumeVoting.checked = Boolean(settings.volumeVoting);
+  const lufs = String(typeof settings.loudnessTarget === "number" ? settings.loudnessTarget : -14);
+  if (![...form.target.options].some((o) => o.value === lufs)) form.target.append(h("option", { value: lufs }, `${lufs} LUFS`));
+  form.target.value = lufs;
+}
+
+/** A room type is a preset: it applies at once, and the form shows what it set. */
+async function applyKind(state, form) {
+  if (!isOwner(state)) return;
+  const kind = form.kind.value;
+  say(form.partyStatus, "Saving…");
+  try {
+    form.party = await request(`${state.base}/party`, { method: "PATCH", body: { kind } });
+    renderParty(state, form);
+    const label = (KINDS.find((k) => k.value === kind) || KINDS[0]).label;
+    say(form.partyStatus, `Saved. ${label} defaults are set; change any of them below.`);
+  } catch (error) {
+    say(form.partyStatus, errorText(error), "error");
+  }
 }
 
 async function saveParty(state, form, event) {
@@ -97,6 +156,10 @@ async function saveParty(state, form, event) {
     open: form.open.checked,
     showVoteCounts: form.showCounts.checked,
     maxPendingPerPerson: Number(form.perPerson.value),
+    chat: form.chat.checked,
+    lyrics: form.lyrics.checked,
+    volumeVoting: form.volumeVoting.checked,
+    loudnessTarget: Number(form.target.value),
   };
   form.saveButton.disabled = true;
   say(form.partyStatus, "Saving…");

@@ -17,6 +17,7 @@ import { createPartyPanel } from "./party.js";
 import { joinParty, partyCommand, voteSkip } from "./party-actions.js";
 import { createPlaybackDetails } from "./playback-details.js";
 import { createReactions } from "./reactions.js";
+import { createLevelPanel } from "./room-level.js";
 import { likeTrack, thumb } from "./reaction-actions.js";
 import { openSettingsHere } from "./settings-overlay.js";
 import { isDJ } from "./state.js";
@@ -38,7 +39,12 @@ export function createLayout(view) {
     onThumb: (entryID, up) => thumb(view, entryID, up),
     onLike: (trackID, like) => likeTrack(view, trackID, like),
   });
-  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, np.progress, np.times, controls.transport, controls.flipRow, details.el);
+  // The room's level, when the host lets the room vote it.
+  const level = createLevelPanel({
+    onVote: (up) => partyCommand(view, up === null ? { op: "volumeVote" } : { op: "volumeVote", up }),
+    onReset: () => partyCommand(view, { op: "setVolume", levelDb: 0 }, "The level is back to the station's loudness."),
+  });
+  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el);
 
   // Up Next and history.
   const queue = createQueue({
@@ -90,5 +96,5 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, lobby, reactions, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, lobby, level, reactions, addCol, grid, settingsHost });
 }

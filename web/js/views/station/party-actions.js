@@ -8,6 +8,7 @@ import { toast } from "../../ui/toast.js";
 import { command, current } from "./actions.js";
 import { lobbyModel } from "./lobby.js";
 import { partyModel } from "./party.js";
+import { levelModel } from "./room-level.js";
 import { refreshLiked } from "./reaction-actions.js";
 import { isDJ } from "./state.js";
 
@@ -54,6 +55,7 @@ export function renderParty(view) {
       currentEntryID: entry ? entry.id : null,
     }),
   );
+  if (view.level) view.level.render(levelModel(session.party, { named: Boolean(person), staff: isDJ(state) }));
   if (view.lobby) {
     view.lobby.render(
       lobbyModel(session.party, { standing: session.standing, staff: isDJ(state), named: Boolean(person), serverNow: view.clock.now() }),

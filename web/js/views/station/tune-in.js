@@ -48,6 +48,8 @@ function onChange(view, reason) {
   const { state, player } = view;
   const { session } = state;
   if (state.destroyed || state.over) return;
+  if (reason === "snapshot" || reason === "sound") player.setSound(session.station.sound);
+  if (reason === "sound" && session.station.sound && session.station.sound.reason) toast(`${session.station.sound.reason}.`);
   if (reason === "snapshot" || reason === "timeline") {
     player.setTimeline(session.timeline);
     if (reason === "snapshot") player.recover();
