@@ -198,3 +198,29 @@ struct LobbyMachineTests {
         #expect(machine.timers[.ballot] == nil)
     }
 }
+
+/// One lobby at a time (seed 004).
+extension LobbyMachineTests {
+    @Test func joiningAnotherLobbyClosesAListenersConnectionsHereButNeverTheHosts() throws {
+        var machine = try lobby()
+        let actions = machine.leftForAnotherLobby(personID: "ann", name: "Ann")
+        #expect(actions.contains(.broadcast(.removed(personID: "ann", name: "Ann", reason: "another-lobby"), except: nil)))
+        #expect(actions.contains(.close(ConnectionID(2))))
+        // Said once: her connection is already closing.
+        #expect(machine.leftForAnotherLobby(personID: "ann", name: "Ann").isEmpty)
+        // Someone not here, and the host who runs it, are left alone.
+        #expect(machine.leftForAnotherLobby(personID: "zed", name: "Zed").isEmpty)
+        #expect(machine.leftForAnotherLobby(personID: "host", name: "Host").isEmpty)
+    }
+
+    @Test func theMembershipNamesTheLobbyToLeaveAndStaysBounded() {
+        var lobbies = LobbyMembership(capacity: 10)
+        #expect(lobbies.entered("ann", station: "a") == nil)
+        #expect(lobbies.entered("ann", station: "a") == nil)
+        #expect(lobbies.entered("ann", station: "b") == "a")
+        #expect(lobbies.lobby(of: "ann") == "b")
+        for i in 0..<30 { _ = lobbies.entered("p\(i)", station: "c") }
+        #expect(lobbies.count <= 10)
+        #expect(lobbies.lobby(of: "p29") == "c")
+    }
+}

@@ -122,3 +122,31 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_
     assert_together(ann, bo, "the lobby's winner, two guests", entry_id=entry["id"])
     assert_together(h, ann, "the lobby's winner, host and guest", entry_id=entry["id"])
     assert no_alert(ann) and no_alert(bo) and no_alert(h)
+
+
+def test_joining_a_second_lobby_leaves_the_first(demo_server, browser, shot):
+    first_host = signup(demo_server, display_name="First Host")
+    second_host = signup(demo_server, display_name="Second Host")
+    lobbies = []
+    for host, name in ((first_host, "Car Lobby"), (second_host, "Gym Lobby")):
+        station, _ = party_station(demo_server, host, name, visibility="public")
+        ok(call(demo_server, "PATCH", f"/api/stations/{station['id']}/party", {"mode": "lobby"}, host.token))
+        lobbies.append(station["id"])
+
+    # Ann joins the first lobby by name, then opens the second in a new tab.
+    ann = browser(PHONE)
+    join_lobby(ann, demo_server, lobbies[0], "Ann")
+    first_tab = ann.current_window_handle
+    ann.switch_to.new_window("tab")
+    ann.get(f"{demo_server.base}/#/station/{lobbies[1]}")
+    wait_for(ann, lambda d: (station_screen(d) or {}).get("connection") == "live")
+    wait_for(ann, lambda d: "Your vote counts 1×" in (text_of(d, ".lobby-weight") or ""), "not in the second lobby as Ann")
+
+    # The first tab says why the music stopped, and offers the way back.
+    ann.switch_to.window(first_tab)
+    wait_for(ann, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-over[data-reason='another_lobby']"), "the first lobby never let Ann go")
+    assert "one at a time" in text_of(ann, ".over-line")
+    shot(ann, "left-for-another-lobby")
+    assert_fits(ann, "another lobby", [".over-card", ".over-actions .btn-primary"])
+    click(ann, ".over-actions .btn-primary")
+    wait_for(ann, lambda d: (station_screen(d) or {}).get("connection") == "live", "never got back into the first lobby")

@@ -139,6 +139,20 @@ extension StationMachine {
         return standings(of: Set(changed))
     }
 
+    /// Why a person's connections to a lobby closed: they joined another.
+    public static let anotherLobby = "another-lobby"
+
+    /// `personID` joined another lobby: a person is in one lobby at a time
+    /// (seed 004), so their connections here close, and the room is told.
+    /// Nothing happens when they aren't here, when this is no longer a lobby,
+    /// or when they run it (the owner and co-DJs host a lobby, they aren't
+    /// its members).
+    public mutating func leftForAnotherLobby(personID: String, name: String) -> [HubAction] {
+        let here = connections.filter { $0.seat.personID == personID && !$0.closing }
+        guard party.isLobby, !here.isEmpty, here.allSatisfy({ $0.seat.role < .codj }) else { return [] }
+        return remove(personID: personID, name: name, reason: Self.anotherLobby)
+    }
+
     /// Each of these people's standing, to each of their connections.
     func standings(of people: Set<String>) -> [HubAction] {
         guard party.isLobby else { return [] }

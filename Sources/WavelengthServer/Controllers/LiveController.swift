@@ -109,6 +109,9 @@ struct LiveController {
             let connection = ConnectionIDs.next()
             // A full station says so; the hub never counted the listener.
             try await hub.connect(connection, queue: outbox, since: since, seat: seat)
+            if let person = seat.personID, await hub.record.mode == .lobby {
+                await directory.enteredLobby(personID: person, name: seat.name, stationID: id)
+            }
             return .admitted(hub, connection)
         } catch let error as APIError {
             return .refused(error.code, error.message)

@@ -9,6 +9,8 @@ actor StationDirectory {
     private let context: StationContext
     private let access: any StationAccessRepository
     private var hubs: [StationID: StationHub] = [:]
+    /// Which lobby each person is in: one at a time.
+    private var lobbies = LobbyMembership()
     /// The codes stations are handed.
     private let band: FrequencyBand
     /// How many stations one account may own, its own station included.
@@ -34,6 +36,14 @@ actor StationDirectory {
         let hub = StationHub(loaded: loaded, context: context)
         hubs[id] = hub
         return hub
+    }
+
+    /// `personID` is now listening to the lobby `stationID`: they leave the
+    /// lobby they were in before (seed 004: one lobby at a time). The state
+    /// is this node's; with several nodes it would move to shared storage.
+    func enteredLobby(personID: String, name: String, stationID: StationID) async {
+        guard let previous = lobbies.entered(personID, station: stationID), let hub = hubs[previous] else { return }
+        await hub.leftForAnotherLobby(personID: personID, name: name)
     }
 
     func hub(frequency: String) async throws -> StationHub? {

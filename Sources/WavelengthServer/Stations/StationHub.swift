@@ -286,6 +286,13 @@ actor StationHub {
         }
     }
 
+    /// `personID` joined another lobby; see `StationMachine.leftForAnotherLobby`.
+    func leftForAnotherLobby(personID: String, name: String) async {
+        await event { hub in
+            await hub.perform(hub.mutate { $0.leftForAnotherLobby(personID: personID, name: name) })
+        }
+    }
+
     /// Who may listen changed: connections whose person no longer may are
     /// told why and closed. `allowed` holds the people who still may; an
     /// anonymous connection stays only when `anonymousMayStay`.

@@ -79,6 +79,9 @@ function overNotice(stationID, over, { title, line, hostEnded }) {
   if (hostEnded) {
     actions.append(h("button", { class: "btn btn-primary", type: "button", onclick: () => navigate(stationPath(stationID)) }, "Back on the air"));
   }
+  if (over === "another_lobby") {
+    actions.append(h("button", { class: "btn btn-primary", type: "button", onclick: () => navigate(stationPath(stationID)) }, "Back to this lobby"));
+  }
   if (over === "station_full") {
     actions.append(h("button", { class: "btn btn-primary", type: "button", onclick: () => navigate(stationPath(stationID)) }, "Try again"));
   }

@@ -141,6 +141,7 @@ const OVER_TEXT = {
   removed: (name) => [`You were removed from ${mid(name)}`, "The host took you off this station, so the music has stopped here."],
   banned: (name) => [`You were banned from ${mid(name)}`, "The host banned you from this station. You can't tune back in."],
   left: (name) => [`You left ${mid(name)}`, "You left this station from another window or device."],
+  another_lobby: (name) => [`You left ${mid(name)}`, "You joined another lobby, and you can be in one at a time. Tune back in whenever you like."],
   ended: (name) => ["The host ended this session", `${lead(name)} is off the air. Thanks for listening.`],
   ended_by_you: () => ["You ended this session", "Everyone was disconnected and the access code was released. Your listeners join again with a new code or an invite."],
   sign_in_required: (name) => [`${lead(name)} is private`, "Ask the host for its frequency and access code, or for an invite link."],

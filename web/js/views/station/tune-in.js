@@ -87,11 +87,11 @@ function openSession(view) {
     if (state.destroyed) return;
     const { person, reason, self } = event.detail;
     if (self) {
-      showOver(view, reason === "banned" ? "banned" : reason === "left" ? "left" : "removed");
+      showOver(view, reason === "banned" ? "banned" : reason === "left" ? "left" : reason === "another-lobby" ? "another_lobby" : "removed");
       return;
     }
     const name = (person && person.name) || "Someone";
-    toast(reason === "left" ? `${name} left` : `${name} was removed`);
+    toast(reason === "left" ? `${name} left` : reason === "another-lobby" ? `${name} left for another lobby` : `${name} was removed`);
   });
   session.addEventListener("ended", () => showOver(view, "ended"));
   session.addEventListener("denied", (event) => showOver(view, "denied", event.detail));
