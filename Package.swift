@@ -50,6 +50,12 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // aubio, for each track's tempo and onset rate (the robot DJ's audio features).
+        .systemLibrary(
+            name: "CAubio",
+            pkgConfig: "aubio",
+            providers: [.apt(["libaubio-dev"])]
+        ),
         // Invite links as QR codes: SVG and PNG.
         .target(name: "WavelengthQR", dependencies: ["CQRencode", "CPNG"], swiftSettings: strict),
         // Pure domain: stations, the timeline, the robot DJ. No I/O.
@@ -60,7 +66,7 @@ let package = Package(
         .target(
             name: "WavelengthLibrary",
             dependencies: [
-                "CFFmpeg",
+                "CFFmpeg", "CAubio",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),

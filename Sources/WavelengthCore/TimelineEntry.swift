@@ -54,13 +54,22 @@ public struct PoolTrack: Sendable, Equatable, Hashable {
     public var album: String
     public var genre: String?
     public var year: Int?
+    /// Beats per minute and onsets per second, once the audio analysis
+    /// measured them.
+    public var tempo: Double?
+    public var onsetRate: Double?
 
-    public init(id: TrackID, artist: String, duration: Int64, album: String = "", genre: String? = nil, year: Int? = nil) {
+    public init(
+        id: TrackID, artist: String, duration: Int64, album: String = "", genre: String? = nil, year: Int? = nil,
+        tempo: Double? = nil, onsetRate: Double? = nil
+    ) {
         self.id = id
         self.artist = artist
         self.duration = duration
         self.album = album
         self.genre = genre
         self.year = year
+        self.tempo = tempo
+        self.onsetRate = onsetRate
     }
 }

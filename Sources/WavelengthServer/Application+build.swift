@@ -24,7 +24,7 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         server: .http1LiveWebSocketsAnsweringMalformedRequests(
             webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
-        services: [services.liveSockets, services.loudness],
+        services: [services.liveSockets, services.analysis],
         onServerRunning: { channel in
             logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
         },
@@ -74,7 +74,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         directory: services.directory, access: database, gate: gate, clock: services.clock,
         publicURL: services.configuration.publicURL, trustedProxies: Set(services.configuration.trustedProxies)
     ).addRoutes(to: router)
-    LibraryController(tracks: database, loudness: services.loudness).addRoutes(to: router)
+    LibraryController(tracks: database, audioAnalysis: services.analysis).addRoutes(to: router)
     TracksController(
         tracks: database, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
     ).addRoutes(to: router)
@@ -102,8 +102,8 @@ public struct ServerServices: Sendable {
     let libraryRoots: LibraryRoots
     /// Every open live WebSocket (a service: it closes them when the server stops).
     let liveSockets = LiveSockets()
-    /// The background loudness analysis (a service: it runs after the scan).
-    let loudness: LoudnessAnalysis
+    /// The background audio analysis (a service: it runs after the scan).
+    let analysis: AudioAnalysis
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.
@@ -153,9 +153,9 @@ public struct ServerServices: Sendable {
             auth: try await AuthService.make(
                 people: database, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
             attempts: attempts, libraryRoots: LibraryRoots(roots),
-            loudness: LoudnessAnalysis(
+            analysis: AudioAnalysis(
                 store: database, roots: LibraryRoots(roots), clock: clock, logger: logger,
-                enabled: configuration.analyzeLoudness))
+                enabled: configuration.analyzeAudio, analyzed: { await catalog.invalidate() }))
         try await services.ensureFirstStation()
         return services
     }

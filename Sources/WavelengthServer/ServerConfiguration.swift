@@ -45,8 +45,8 @@ public struct ServerConfiguration: Sendable {
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
     /// believed (exact addresses).
     public var trustedProxies: [String] = []
-    /// Measure every track's loudness in the background after the scan.
-    public var analyzeLoudness = true
+    /// Measure every track's loudness and rhythm in the background after the scan.
+    public var analyzeAudio = true
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,

@@ -132,11 +132,12 @@ extension AppDatabase: TrackRepository {
     public func poolTracks() async throws -> [PoolTrack] {
         try await writer.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, artist, durationMs, album, genre, year FROM track WHERE durationMs > 0"
+                db,
+                sql: "SELECT id, artist, durationMs, album, genre, year, tempo, onsetRate FROM track WHERE durationMs > 0"
             ).map {
                 PoolTrack(
                     id: $0["id"], artist: $0["artist"], duration: $0["durationMs"], album: $0["album"],
-                    genre: $0["genre"], year: $0["year"])
+                    genre: $0["genre"], year: $0["year"], tempo: $0["tempo"], onsetRate: $0["onsetRate"])
             }
         }
     }
@@ -146,7 +147,7 @@ extension AppDatabase: TrackRepository {
     }
 }
 
-extension AppDatabase: LoudnessRepository {
+extension AppDatabase: AnalysisRepository {
     public func tracksToAnalyze(limit: Int) async throws -> [TrackRecord] {
         try await writer.read { db in
             try TrackRecord.filter(Column("analyzedAt") == nil && Column("durationMs") > 0)
@@ -154,11 +155,18 @@ extension AppDatabase: LoudnessRepository {
         }
     }
 
-    public func saveLoudness(trackID: TrackID, reading: LoudnessReading?, at: EpochMillis) async throws {
+    public func saveAnalysis(trackID: TrackID, features: AudioFeatures, at: EpochMillis) async throws {
+        let loudness = features.loudness
+        let rhythm = features.rhythm
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE track SET loudness = ?, loudnessRange = ?, truePeak = ?, analyzedAt = ? WHERE id = ?",
-                arguments: [reading?.integrated, reading?.range, reading?.truePeak, at, trackID])
+                sql: """
+                    UPDATE track SET loudness = ?, loudnessRange = ?, truePeak = ?, tempo = ?, onsetRate = ?, analyzedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    loudness?.integrated, loudness?.range, loudness?.truePeak, rhythm?.tempo, rhythm?.onsetRate, at, trackID,
+                ])
         }
     }
 

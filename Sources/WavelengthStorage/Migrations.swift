@@ -191,6 +191,15 @@ extension AppDatabase {
                 t.primaryKey(["stationID", "personID"])
             }
         }
+        migrator.registerMigration("v9: each track's tempo and onset rate") { db in
+            // aubio's readings, from the same background analysis as the
+            // loudness; every track is analysed again to get them.
+            try db.alter(table: "track") { t in
+                t.add(column: "tempo", .double)
+                t.add(column: "onsetRate", .double)
+            }
+            try db.execute(sql: "UPDATE track SET analyzedAt = NULL")
+        }
         return migrator
     }
 }

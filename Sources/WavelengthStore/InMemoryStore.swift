@@ -179,7 +179,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     public func poolTracks() async throws -> [PoolTrack] {
         sortedTracks.filter { $0.durationMs > 0 }.map {
             PoolTrack(
-                id: $0.id, artist: $0.artist, duration: $0.durationMs, album: $0.album, genre: $0.genre, year: $0.year)
+                id: $0.id, artist: $0.artist, duration: $0.durationMs, album: $0.album, genre: $0.genre, year: $0.year,
+                tempo: $0.tempo, onsetRate: $0.onsetRate)
         }
     }
 
@@ -192,17 +193,19 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     }
 }
 
-extension InMemoryStore: LoudnessRepository {
+extension InMemoryStore: AnalysisRepository {
     public func tracksToAnalyze(limit: Int) async throws -> [TrackRecord] {
         Array(
             trackRows.values.filter { $0.analyzedAt == nil && $0.durationMs > 0 }
                 .sorted { ($0.addedAt, $0.id) < ($1.addedAt, $1.id) }.prefix(limit))
     }
 
-    public func saveLoudness(trackID: TrackID, reading: LoudnessReading?, at: EpochMillis) async throws {
-        trackRows[trackID]?.loudness = reading?.integrated
-        trackRows[trackID]?.loudnessRange = reading?.range
-        trackRows[trackID]?.truePeak = reading?.truePeak
+    public func saveAnalysis(trackID: TrackID, features: AudioFeatures, at: EpochMillis) async throws {
+        trackRows[trackID]?.loudness = features.loudness?.integrated
+        trackRows[trackID]?.loudnessRange = features.loudness?.range
+        trackRows[trackID]?.truePeak = features.loudness?.truePeak
+        trackRows[trackID]?.tempo = features.rhythm?.tempo
+        trackRows[trackID]?.onsetRate = features.rhythm?.onsetRate
         trackRows[trackID]?.analyzedAt = at
     }
 

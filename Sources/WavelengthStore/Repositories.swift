@@ -138,13 +138,13 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The background loudness analysis: which tracks wait, and their readings.
-public protocol LoudnessRepository: Sendable {
+/// The background audio analysis: which tracks wait, and their features.
+public protocol AnalysisRepository: Sendable {
     /// Playable tracks never analysed (or changed since), oldest first.
     func tracksToAnalyze(limit: Int) async throws -> [TrackRecord]
-    /// Records a track's reading; nil when it couldn't be measured, so it
-    /// isn't tried again until the file changes.
-    func saveLoudness(trackID: TrackID, reading: LoudnessReading?, at: EpochMillis) async throws
+    /// Records what was measured; a reading is nil when it couldn't be, and
+    /// the track isn't tried again until the file changes.
+    func saveAnalysis(trackID: TrackID, features: AudioFeatures, at: EpochMillis) async throws
     /// How many playable tracks were analysed, of how many.
     func analysisCounts() async throws -> (analyzed: Int, total: Int)
 }

@@ -29,6 +29,10 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var loudness: Double?
     public var loudnessRange: Double?
     public var truePeak: Double?
+    /// aubio's tempo (BPM, nil without a steady beat) and onsets per second,
+    /// from the same analysis.
+    public var tempo: Double?
+    public var onsetRate: Double?
     /// When the analysis looked at the file (also when it couldn't measure it).
     public var analyzedAt: Int64?
 

@@ -25,13 +25,17 @@ public struct TrackSummary: Sendable, Codable, Equatable {
     /// The most gain the track takes before its true peak passes −1 dBTP
     /// (a louder station target or level stops there); absent until measured.
     public var headroomDb: Double?
+    /// Beats per minute as aubio measured them; absent until analysed, or
+    /// when the track has no steady beat.
+    public var tempo: Double?
 
     public init(
         id: TrackID, title: String, artist: String, album: String, albumArtist: String, trackNumber: Int?,
         discNumber: Int?, year: Int?, genre: String?, durationMs: Int64, format: String, audioURL: String,
-        artworkURL: String?, gainDb: Double? = nil, headroomDb: Double? = nil
+        artworkURL: String?, gainDb: Double? = nil, headroomDb: Double? = nil, tempo: Double? = nil
     ) {
         self.headroomDb = headroomDb
+        self.tempo = tempo
         self.id = id
         self.title = title
         self.artist = artist

@@ -15,6 +15,30 @@ struct TasteTests {
         #expect(PoolTrack(id: "x", artist: " ", duration: 1).tasteFeatures == ["track:x"])
     }
 
+    @Test func measuredRhythmAddsATempoBandAndAPace() {
+        var track = PoolTrack(id: "r", artist: "", duration: 1, tempo: 126, onsetRate: 5.2)
+        #expect(track.tasteFeatures == ["track:r", "tempo:upbeat", "pace:busy"])
+        track.tempo = 72
+        track.onsetRate = 0.8
+        #expect(track.tasteFeatures == ["track:r", "tempo:slow", "pace:calm"])
+        // No steady beat, or nonsense, is no feature.
+        track.tempo = nil
+        track.onsetRate = .nan
+        #expect(track.tasteFeatures == ["track:r"])
+        #expect(TempoBand(bpm: 89.9) == .slow)
+        #expect(TempoBand(bpm: 90) == .relaxed)
+        #expect(TempoBand(bpm: 135) == .fast)
+        #expect(TempoBand(bpm: 0) == nil)
+        #expect(Pace(onsetsPerSecond: 1.5) == .steady)
+        #expect(Pace(onsetsPerSecond: -1) == nil)
+    }
+
+    @Test func aRoomThatLikesSlowSongsHearsWhyASlowSongWasPicked() {
+        let slow = PoolTrack(id: "s", artist: "", duration: 1, tempo: 70)
+        #expect(PickReason.explain("tempo:slow", track: slow) == "Because the room liked slow songs")
+        #expect(PickReason.explain("pace:busy", track: slow) == "Because the room liked busy songs")
+    }
+
     @Test func aThumbUpRaisesTheArtistsOtherSongsAndADownLowersThem() {
         var taste = TasteModel()
         #expect(taste.appeal(ada2.tasteFeatures) == 0)

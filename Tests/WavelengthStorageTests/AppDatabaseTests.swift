@@ -51,6 +51,41 @@ struct AppDatabaseTests {
         #expect(try await db.poolTracks().count == 2)
     }
 
+    @Test func theAnalysisIsSavedOnceAndAChangedFileIsAnalysedAgain() async throws {
+        let db = try AppDatabase.inMemory()
+        try await db.applyScan(
+            ScanChanges(
+                added: [
+                    file("/m/a.mp3", title: "A", artist: "Ada", album: "One"),
+                    file("/m/b.mp3", title: "B", artist: "Bo", album: "Two"),
+                ], updated: [], moved: [], removed: []))
+        let waiting = try await db.tracksToAnalyze(limit: 10)
+        #expect(waiting.count == 2)
+        let a = try #require(waiting.first { $0.path == "/m/a.mp3" })
+        let b = try #require(waiting.first { $0.path == "/m/b.mp3" })
+        try await db.saveAnalysis(
+            trackID: a.id,
+            features: AudioFeatures(
+                loudness: LoudnessReading(integrated: -9, range: 4, truePeak: -0.5),
+                rhythm: RhythmReading(tempo: 124, onsetRate: 3.5)),
+            at: 1)
+        // b couldn't be read: marked, so it isn't tried again.
+        try await db.saveAnalysis(trackID: b.id, features: AudioFeatures(), at: 1)
+        #expect(try await db.tracksToAnalyze(limit: 10).isEmpty)
+        #expect(try await db.analysisCounts() == (analyzed: 2, total: 2))
+        let saved = try #require(try await db.track(id: a.id))
+        #expect(saved.tempo == 124 && saved.onsetRate == 3.5 && saved.loudness == -9)
+        let pool = try await db.poolTracks()
+        #expect(pool.first { $0.id == a.id }?.tempo == 124)
+        #expect(pool.first { $0.id == b.id }?.onsetRate == nil)
+        // A changed file is a new reading: its row is rewritten without one.
+        var changed = file("/m/a.mp3", title: "A", artist: "Ada", album: "One", size: 200)
+        changed.fingerprint = "changed"
+        try await db.applyScan(ScanChanges(added: [], updated: [(a.id, changed)], moved: [], removed: []))
+        #expect(try await db.tracksToAnalyze(limit: 10).map(\.id) == [a.id])
+        #expect(try await db.track(id: a.id)?.tempo == nil)
+    }
+
     @Test func stationsRoundTripWithTimelineHistoryAndCommands() async throws {
         let db = try AppDatabase.inMemory()
         let record = StationRecord(

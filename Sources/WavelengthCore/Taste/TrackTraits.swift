@@ -1,8 +1,9 @@
 import Foundation
 
-/// What the robot DJ knows about a track: its tags, as the sparse features
-/// the taste model learns weights for. The track's own id is a feature too,
-/// so a song the room loves is liked beyond its artist.
+/// What the robot DJ knows about a track: its tags and its measured rhythm,
+/// as the sparse features the taste model learns weights for. The track's
+/// own id is a feature too, so a song the room loves is liked beyond its
+/// artist.
 extension PoolTrack {
     public var tasteFeatures: [String] {
         var features = ["track:\(id)"]
@@ -14,6 +15,8 @@ extension PoolTrack {
         }
         if let genre = genre.map(Self.normalised), !genre.isEmpty { features.append("genre:\(genre)") }
         if let year, year > 0 { features.append("decade:\(year / 10 * 10)s") }
+        if let band = tempo.flatMap(TempoBand.init(bpm:)) { features.append("tempo:\(band.rawValue)") }
+        if let pace = onsetRate.flatMap(Pace.init(onsetsPerSecond:)) { features.append("pace:\(pace.rawValue)") }
         return features
     }
 
@@ -35,6 +38,7 @@ enum PickReason {
         case "album": return "Because the room liked \(track.album.isEmpty ? track.artist : track.album)"
         case "genre": return "Because the room liked \(track.genre ?? "this genre")"
         case "decade": return "Because the room liked the \(feature[feature.index(after: colon)...])"
+        case "tempo", "pace": return "Because the room liked \(feature[feature.index(after: colon)...]) songs"
         default: return nil
         }
     }

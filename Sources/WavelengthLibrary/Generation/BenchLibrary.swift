@@ -9,19 +9,23 @@ public enum BenchLibrary {
     static let outputsPerProcess = 100
 
     /// Writes `count` mp3 files laid out `Artist NNN/Album NNNN/NN Title NNNNN.mp3`, each with
-    /// distinct tags. One short clip is encoded once; every file is a stream copy of it with
-    /// its own tags, many outputs per ffmpeg run, so thousands of files take seconds.
-    public static func generate(count: Int, in directory: String) async throws {
+    /// distinct tags. One clip is encoded once; every file is a stream copy of it with its own
+    /// tags, many outputs per ffmpeg run, so thousands of files take seconds.
+    ///
+    /// The clip is a 3 s tone, which is all a scan reads; with `seconds`, it is a song of that
+    /// length with a beat instead (a plucked note at 120 BPM), for the audio analysis, whose
+    /// work grows with the length.
+    public static func generate(count: Int, in directory: String, seconds: Int? = nil) async throws {
         guard count > 0 else { return }
         let ffmpeg = try FFmpegCommand.locate()
         let root = PathNormalizer.standardize(directory)
         let source = PathNormalizer.join(root, ".bench-source-\(UUID().uuidString).mp3")
         try createDirectory(root)
         defer { try? FileManager.default.removeItem(atPath: source) }
-        try await ffmpeg.run([
-            "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
-            "-c:a", "libmp3lame", "-b:a", "128k", source,
-        ])
+        let clip =
+            seconds.map { "aevalsrc=exprs='0.6*sin(2*PI*220*t)*exp(-6*mod(t\\,0.5))':s=44100:d=\($0)" }
+            ?? "sine=frequency=440:duration=3"
+        try await ffmpeg.run(["-f", "lavfi", "-i", clip, "-c:a", "libmp3lame", "-b:a", "128k", source])
 
         let files = (0..<count).map { BenchFile(number: $0, root: root) }
         for folder in Set(files.map(\.folder)) { try createDirectory(folder) }

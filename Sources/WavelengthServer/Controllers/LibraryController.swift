@@ -5,7 +5,7 @@ import WavelengthWire
 /// Find-as-you-type search and browsing by artist, album and song.
 struct LibraryController {
     let tracks: any TrackRepository
-    let loudness: LoudnessAnalysis
+    let audioAnalysis: AudioAnalysis
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/library/search", use: search)
@@ -15,9 +15,9 @@ struct LibraryController {
         router.get("/api/library/analysis", use: analysis)
     }
 
-    /// How far the background loudness analysis has come.
+    /// How far the background audio analysis has come.
     @Sendable func analysis(_ request: Request, context: AppRequestContext) async throws -> AnalysisProgress {
-        try await loudness.progress()
+        try await audioAnalysis.progress()
     }
 
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> SearchResponse {

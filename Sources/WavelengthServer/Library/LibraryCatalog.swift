@@ -31,7 +31,7 @@ actor LibraryCatalog {
         guard let record = try await tracks.track(id: id) else { return nil }
         return PoolTrack(
             id: record.id, artist: record.artist, duration: record.durationMs, album: record.album,
-            genre: record.genre, year: record.year)
+            genre: record.genre, year: record.year, tempo: record.tempo, onsetRate: record.onsetRate)
     }
 
     /// Call after a scan so the next fill sees the new library.

@@ -11,7 +11,8 @@ extension TrackSummary {
             audioURL: "/api/tracks/\(record.id)/audio",
             artworkURL: record.hasArtwork ? "/api/tracks/\(record.id)/artwork" : nil,
             gainDb: record.loudness.map { Loudness.gainDb(integrated: $0, truePeak: record.truePeak) },
-            headroomDb: record.loudness == nil ? nil : Loudness.headroomDb(truePeak: record.truePeak))
+            headroomDb: record.loudness == nil ? nil : Loudness.headroomDb(truePeak: record.truePeak),
+            tempo: record.tempo)
     }
 
     /// Stands in for a track that left the library while still on a timeline.

@@ -29,7 +29,7 @@ struct TestServer {
         configuration.guestsPerHour = 100_000
         // Measuring loudness costs CPU every live test would share; the
         // test of the analysis turns it on.
-        configuration.analyzeLoudness = false
+        configuration.analyzeAudio = false
         configure(&configuration)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)

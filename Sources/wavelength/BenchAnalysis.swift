@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WavelengthLibrary
+import WavelengthServer
+import WavelengthStorage
+
+/// Generates a library of song-length tracks, scans it into a real SQLite
+/// index, then runs the server's background audio analysis over it to the
+/// end, one file at a time as the server does, and prints tracks per second.
+/// A sample is then timed through each meter alone, to show where the time
+/// goes.
+struct BenchAnalysis: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analysis", abstract: "Audio analysis throughput (EBU R128 loudness and aubio rhythm).")
+
+    @Option(help: "How many tracks to generate and analyse.")
+    var count: Int = 100
+
+    @Option(help: "Each track's length in seconds (a song is about 180).")
+    var seconds: Int = 180
+
+    @Option(help: "How many tracks to time through each meter alone.")
+    var sample: Int = 10
+
+    func validate() throws {
+        guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1…100000") }
+        guard (5...3_600).contains(seconds) else { throw ValidationError("--seconds must be 5…3600") }
+        guard (0...1_000).contains(sample) else { throw ValidationError("--sample must be 0…1000") }
+    }
+
+    func run() async throws {
+        let folder = NSTemporaryDirectory() + "wavelength-bench-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let library = folder + "/library"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        let generateStart = Date()
+        try await BenchLibrary.generate(count: count, in: library, seconds: seconds)
+        print("generated \(count) tracks of \(seconds) s in \(format(Date().timeIntervalSince(generateStart))) s")
+
+        let database = try AppDatabase.open(path: folder + "/bench.sqlite")
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        _ = try await LibraryScanner(index: database, logger: logger).scan(roots: [library])
+
+        let analysis = AudioAnalysis(
+            store: database, roots: LibraryRoots([library]), clock: SystemClock(), logger: logger, enabled: true)
+        let started = Date()
+        await analysis.analyzeAll()
+        let elapsed = Date().timeIntervalSince(started)
+        let progress = try await analysis.progress()
+        let audioSeconds = Double(progress.analyzed * seconds)
+        print(
+            "analysed \(progress.analyzed)/\(progress.total) tracks in \(format(elapsed)) s = "
+                + "\(String(format: "%.2f", Double(progress.analyzed) / elapsed)) tracks/s "
+                + "(\(String(format: "%.0f", audioSeconds / elapsed))× real time, one file at a time)")
+        let tracks = try await database.tracks(artist: nil, album: nil, limit: 100_000, offset: 0)
+        let unmeasured = tracks.filter { $0.loudness == nil || $0.onsetRate == nil }.count
+        let tempos = tracks.compactMap(\.tempo)
+        print("  unmeasured: \(unmeasured); tempo found for \(tempos.count) (the clip is 120 BPM; median \(median(tempos)))")
+
+        guard sample > 0 else { return }
+        let paths = Array(tracks.prefix(sample).map(\.path))
+        let loudness = try await timed(paths) { _ = try await LoudnessMeter.measure(path: $0) }
+        let rhythm = try await timed(paths) { _ = try await RhythmMeter.measure(path: $0) }
+        print("  per track, over \(paths.count): loudness (ffmpeg ebur128) \(format(loudness)) s, rhythm (aubio) \(format(rhythm)) s")
+    }
+
+    /// Mean seconds per path.
+    private func timed(_ paths: [String], _ measure: (String) async throws -> Void) async throws -> Double {
+        let start = Date()
+        for path in paths { try await measure(path) }
+        return Date().timeIntervalSince(start) / Double(max(1, paths.count))
+    }
+
+    private func median(_ values: [Double]) -> String {
+        guard !values.isEmpty else { return "-" }
+        return String(format: "%.1f", values.sorted()[values.count / 2])
+    }
+}
