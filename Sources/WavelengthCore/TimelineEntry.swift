@@ -58,6 +58,9 @@ public struct PoolTrack: Sendable, Equatable, Hashable {
     /// measured them.
     public var tempo: Double?
     public var onsetRate: Double?
+    /// Set when people who saved a song this room likes saved this one too
+    /// (the robot's inputs mark it; never stored).
+    public var coLikedWith: CoLike?
 
     public init(
         id: TrackID, artist: String, duration: Int64, album: String = "", genre: String? = nil, year: Int? = nil,

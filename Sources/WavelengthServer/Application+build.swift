@@ -133,7 +133,7 @@ public struct ServerServices: Sendable {
             clock: clock, store: database,
             limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
         try await attempts.restore()
-        let catalog = LibraryCatalog(tracks: database)
+        let catalog = LibraryCatalog(tracks: database, likes: database)
         let context = StationContext(
             repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
             makeRandom: AnyRandom.system,

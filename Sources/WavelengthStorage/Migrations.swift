@@ -200,6 +200,10 @@ extension AppDatabase {
             }
             try db.execute(sql: "UPDATE track SET analyzedAt = NULL")
         }
+        migrator.registerMigration("v10: co-likes read liked songs by track and by person, newest first") { db in
+            try db.create(index: "likedTrack_byTrack", on: "likedTrack", columns: ["trackID", "likedAt"])
+            try db.create(index: "likedTrack_byPerson", on: "likedTrack", columns: ["personID", "likedAt"])
+        }
         return migrator
     }
 }

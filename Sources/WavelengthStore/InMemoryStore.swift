@@ -18,6 +18,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var lobbies: [StationID: LobbyState.Saved] = [:]
     private var standings: [StationID: [String: Credibility]] = [:]
     private var trackRows: [TrackID: TrackRecord] = [:]
+    private var likedRows: [(person: String, track: TrackID, at: EpochMillis)] = []
     /// While set, every save throws this.
     private var saveFailure: (any Error & Sendable)?
     public private(set) var saveCount = 0
@@ -212,5 +213,41 @@ extension InMemoryStore: AnalysisRepository {
     public func analysisCounts() async throws -> (analyzed: Int, total: Int) {
         let playable = trackRows.values.filter { $0.durationMs > 0 }
         return (playable.count { $0.analyzedAt != nil }, playable.count)
+    }
+}
+
+extension InMemoryStore: LikesRepository {
+    public func like(personID: String, trackID: TrackID, at: EpochMillis, limit: Int) async throws -> Bool {
+        if likedRows.contains(where: { $0.person == personID && $0.track == trackID }) { return true }
+        guard likedRows.count(where: { $0.person == personID }) < limit else { return false }
+        likedRows.append((personID, trackID, at))
+        return true
+    }
+
+    public func unlike(personID: String, trackID: TrackID) async throws {
+        likedRows.removeAll { $0.person == personID && $0.track == trackID }
+    }
+
+    /// Newest first; rows keep their insertion order, so a later row of
+    /// the same instant is the newer.
+    public func likedTracks(personID: String, limit: Int) async throws -> [TrackID] {
+        Array(newestFirst.filter { $0.person == personID }.map(\.track).prefix(limit))
+    }
+
+    public func coLiked(with seeds: [TrackID], fans: Int, recentPerPerson: Int, limit: Int) async throws
+        -> [TrackID: CoLike]
+    {
+        let seedSet = Set(seeds)
+        let fanPairs = newestFirst.filter { seedSet.contains($0.track) }.prefix(fans).map { (person: $0.person, seed: $0.track) }
+        var savedBy: [String: [TrackID]] = [:]
+        for person in Set(fanPairs.map(\.person)) {
+            savedBy[person] = try await likedTracks(personID: person, limit: recentPerPerson)
+        }
+        let titles = Dictionary(uniqueKeysWithValues: seedSet.compactMap { id in trackRows[id].map { (id, $0.title) } })
+        return CoLikeTally.count(fans: fanPairs, savedBy: savedBy, titles: titles, limit: limit)
+    }
+
+    private var newestFirst: [(person: String, track: TrackID, at: EpochMillis)] {
+        likedRows.enumerated().sorted { ($0.element.at, $0.offset) > ($1.element.at, $1.offset) }.map(\.element)
     }
 }

@@ -9,4 +9,9 @@ public protocol LikesRepository: Sendable {
     func unlike(personID: String, trackID: TrackID) async throws
     /// The person's liked tracks, newest first.
     func likedTracks(personID: String, limit: Int) async throws -> [TrackID]
+    /// Songs saved by people who saved any of `seeds`, with the seed they
+    /// share most (`CoLikeTally`). Bounded whatever the data: the `fans`
+    /// most recent savers of the seeds, and each one's `recentPerPerson`
+    /// newest songs.
+    func coLiked(with seeds: [TrackID], fans: Int, recentPerPerson: Int, limit: Int) async throws -> [TrackID: CoLike]
 }

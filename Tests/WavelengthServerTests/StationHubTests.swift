@@ -95,6 +95,38 @@ struct StationHubTests {
         #expect(window.revision >= ack.revision)
     }
 
+    @Test func songsTheRoomsFavouritesFansSavedAreMarkedForTheRobot() async throws {
+        let hub = try await StationHub(
+            loaded: #require(try await store.loadStation(id: "s1")),
+            context: StationContext(
+                repository: store, catalog: LibraryCatalog(tracks: store, likes: store), clock: clock, sleeper: manual,
+                makeRandom: { AnyRandom(SeededRandom(seed: 42)) },
+                machineSettings: .init(djGraceMillis: 20_000, commitLead: 300), logger: Logger(label: "test")))
+        let listener = Listener()
+        var messages = listener
+        try await hub.connect(
+            listener.id, queue: listener.queue, since: nil, seat: Seat(personID: "p-l", name: "L", role: .listener))
+        guard case .snapshot(let snapshot) = try #require(try await messages.next("snapshot")) else { return }
+        let current = try #require(snapshot.timeline.current)
+        let other = try #require((1...6).map { "t\($0)" }.first { $0 != current.track.id })
+        // Two people, on any station, saved the playing song and another.
+        for person in ["p-a", "p-b"] {
+            for track in [current.track.id, other] {
+                #expect(try await store.like(personID: person, trackID: track, at: clock.now(), limit: 10))
+            }
+        }
+        #expect(try await hub.robotInputs().track(other)?.coLikedWith == nil)  // the room likes nothing yet
+        // The room likes the playing song.
+        _ = try await hub.apply(
+            CommandRequest(id: "c-thumb", command: .thumb(entryID: current.id, up: true), epoch: nil),
+            from: .connection(listener.id))
+        let marked = try #require(try await hub.robotInputs().track(other)?.coLikedWith)
+        #expect(marked.seed == current.track.id && marked.people == 2)
+        #expect(marked.seedTitle == "Song \(current.track.id.dropFirst())")
+        let unrelated = try #require((1...6).map { "t\($0)" }.first { $0 != current.track.id && $0 != other })
+        #expect(try await hub.robotInputs().track(unrelated)?.coLikedWith == nil)
+    }
+
     @Test func timersRunOnTheInjectedClock() async throws {
         var listener = try await connect(.anonymous)
         guard case .snapshot(let snapshot) = try #require(try await listener.next("snapshot")) else { return }

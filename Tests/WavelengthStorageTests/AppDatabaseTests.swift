@@ -86,6 +86,47 @@ struct AppDatabaseTests {
         #expect(try await db.track(id: a.id)?.tempo == nil)
     }
 
+    @Test func coLikesAreReadWithinTheirBounds() async throws {
+        let db = try AppDatabase.inMemory()
+        try await db.applyScan(
+            ScanChanges(
+                added: [
+                    file("/m/a.mp3", title: "Seed Song", artist: "Ada", album: "One"),
+                    file("/m/b.mp3", title: "B", artist: "Bo", album: "Two"),
+                    file("/m/c.mp3", title: "C", artist: "Cy", album: "Three"),
+                ], updated: [], moved: [], removed: []))
+        let ids = Dictionary(uniqueKeysWithValues: try await db.knownFiles(under: ["/m"]).map { ($0.path, $0.trackID) })
+        let (a, b, c) = (ids["/m/a.mp3"]!, ids["/m/b.mp3"]!, ids["/m/c.mp3"]!)
+        try await db.writer.write { db in
+            for person in ["p1", "p2", "p3", "p4"] {
+                try db.execute(
+                    sql: "INSERT INTO person (id, kind, displayName, createdAt) VALUES (?, 'guest', ?, 0)",
+                    arguments: [person, person])
+            }
+        }
+        // p1 and p2 saved the seed and b; p3 saved c long ago, then the seed
+        // and two newer songs; p4 saved b and c but not the seed.
+        for (person, track, at) in [
+            ("p1", a, 10), ("p1", b, 11), ("p2", b, 12), ("p2", a, 13), ("p3", c, 1), ("p3", a, 20),
+            ("p3", "x1", 21), ("p3", "x2", 22), ("p4", b, 30), ("p4", c, 31),
+        ] as [(String, TrackID, EpochMillis)] {
+            #expect(try await db.like(personID: person, trackID: track, at: at, limit: 10))
+        }
+        let all = try await db.coLiked(with: [a], fans: 100, recentPerPerson: 100, limit: 10)
+        #expect(all[b] == CoLike(seed: a, seedTitle: "Seed Song", people: 2))
+        #expect(all[c]?.people == 1)
+        #expect(all[a] == nil)
+        // p3's c is older than their 3 newest songs.
+        let recent = try await db.coLiked(with: [a], fans: 100, recentPerPerson: 3, limit: 10)
+        #expect(recent[c] == nil)
+        #expect(recent["x1"]?.people == 1)
+        // Only the newest saver of the seed (p3) is read.
+        let newestFan = try await db.coLiked(with: [a], fans: 1, recentPerPerson: 100, limit: 10)
+        #expect(newestFan[b] == nil)
+        #expect(newestFan[c]?.people == 1)
+        #expect(try await db.coLiked(with: [], fans: 100, recentPerPerson: 100, limit: 10).isEmpty)
+    }
+
     @Test func stationsRoundTripWithTimelineHistoryAndCommands() async throws {
         let db = try AppDatabase.inMemory()
         let record = StationRecord(

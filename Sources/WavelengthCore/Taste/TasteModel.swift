@@ -63,6 +63,8 @@ public struct TasteModel: Sendable, Equatable {
     /// can still be overturned as a room's mood changes.
     static let minimumVariance = 0.02
     public static let capacity = 5000
+    /// A learned weight above this counts as liked (for reasons and seeds).
+    static let likedThreshold = 0.05
 
     public private(set) var beliefs: [String: Belief]
 
@@ -135,7 +137,7 @@ public struct TasteModel: Sendable, Equatable {
     public func strongestLiked(_ features: [String]) -> String? {
         features
             .compactMap { feature in beliefs[feature].map { (feature, $0.mean) } }
-            .filter { $0.1 > 0.05 }
+            .filter { $0.1 > Self.likedThreshold }
             .max { $0.1 < $1.1 }?.0
     }
 

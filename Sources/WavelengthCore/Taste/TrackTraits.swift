@@ -17,6 +17,7 @@ extension PoolTrack {
         if let year, year > 0 { features.append("decade:\(year / 10 * 10)s") }
         if let band = tempo.flatMap(TempoBand.init(bpm:)) { features.append("tempo:\(band.rawValue)") }
         if let pace = onsetRate.flatMap(Pace.init(onsetsPerSecond:)) { features.append("pace:\(pace.rawValue)") }
+        if let coLike = coLikedWith, coLike.seed != id { features.append("track:\(coLike.seed)") }
         return features
     }
 
@@ -33,7 +34,12 @@ enum PickReason {
         guard let feature, let colon = feature.firstIndex(of: ":") else { return nil }
         let kind = feature[..<colon]
         switch kind {
-        case "track": return "Because the room liked this song"
+        case "track":
+            let liked = feature[feature.index(after: colon)...]
+            if liked != track.id, let coLike = track.coLikedWith, coLike.seed == liked {
+                return "Because people who like “\(coLike.seedTitle.prefix(80))” like it too"
+            }
+            return "Because the room liked this song"
         case "artist": return "Because the room liked \(track.artist)"
         case "album": return "Because the room liked \(track.album.isEmpty ? track.artist : track.album)"
         case "genre": return "Because the room liked \(track.genre ?? "this genre")"

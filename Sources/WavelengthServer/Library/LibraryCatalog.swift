@@ -6,11 +6,22 @@ import WavelengthWire
 /// the robot DJ's pool, cached until the next scan changes the library.
 actor LibraryCatalog {
     private let tracks: any TrackRepository
+    /// People's liked songs, for co-likes; nil where there are none (tests).
+    private let likes: (any LikesRepository)?
     private var cachedPool: [PoolTrack]?
     private var cachedArtists: [TrackID: String] = [:]
 
-    init(tracks: any TrackRepository) {
+    init(tracks: any TrackRepository, likes: (any LikesRepository)? = nil) {
         self.tracks = tracks
+        self.likes = likes
+    }
+
+    /// Songs saved by people who saved any of `seeds`, on any station
+    /// (`CoLike`), within `CoLikes`' bounds.
+    func coLiked(with seeds: [TrackID]) async throws -> [TrackID: CoLike] {
+        guard let likes, !seeds.isEmpty else { return [:] }
+        return try await likes.coLiked(
+            with: seeds, fans: CoLikes.fans, recentPerPerson: CoLikes.recentPerPerson, limit: CoLikes.tracks)
     }
 
     /// The whole library as the robot sees it (the default pool and the fallback).

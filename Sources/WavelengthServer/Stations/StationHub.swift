@@ -23,6 +23,10 @@ actor StationHub {
     private let context: StationContext
     /// The station's chosen pool, loaded on first use; empty = whole library.
     private var chosenPool: Set<TrackID>?
+    /// What the people who saved this room's favourite songs also saved,
+    /// with the favourites it was read for and when (read again when they
+    /// change or it is `CoLikes.freshFor` old).
+    private var coLikes: (seeds: [TrackID], readAt: EpochMillis, tracks: [TrackID: CoLike])?
     /// The track summaries this revision's timeline shows, so a crowd
     /// joining at once reads them from storage once, not once per listener.
     private var summaryCache: (revision: Int64, tracks: [TrackID: TrackSummary]) = (-1, [:])
@@ -384,8 +388,11 @@ actor StationHub {
     /// The station's pool, the fallback (the whole library) and the artists.
     /// A pool whose tracks have all left the library comes back empty, so
     /// the robot falls back.
-    private func robotInputs() async throws -> RobotInputs {
-        let library = try await context.catalog.pool()
+    ///
+    /// Tracks co-liked with the room's favourite songs are marked, so they
+    /// borrow the room's liking for them (`CoLike`).
+    func robotInputs() async throws -> RobotInputs {
+        let library = try await context.catalog.pool().markingCoLikes(try await currentCoLikes())
         let artists = try await context.catalog.artistsByTrack()
         if chosenPool == nil {
             chosenPool = Set(try await context.repository.pool(stationID: id))
@@ -394,6 +401,20 @@ actor StationHub {
             return RobotInputs(pool: library, fallback: library, artists: artists)
         }
         return RobotInputs(pool: library.filter { chosenPool.contains($0.id) }, fallback: library, artists: artists)
+    }
+
+    /// The co-likes of the room's current favourites, read again only when
+    /// the favourites change or the last read is stale.
+    private func currentCoLikes() async throws -> [TrackID: CoLike] {
+        let seeds = machine.taste.favouriteTracks(limit: CoLikes.seeds)
+        guard !seeds.isEmpty else { return [:] }
+        let now = context.clock.now()
+        if let coLikes, coLikes.seeds == seeds, now - coLikes.readAt < CoLikes.freshFor {
+            return coLikes.tracks
+        }
+        let tracks = try await context.catalog.coLiked(with: seeds)
+        coLikes = (seeds, now, tracks)
+        return tracks
     }
 
     // MARK: Running the machine
