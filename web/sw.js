@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v13";
+const VERSION = "wavelength-shell-v14";
 const SHELL = [
   "/",
   "/index.html",
@@ -41,6 +41,7 @@ const SHELL = [
   "/js/views/dial/state.js",
   "/js/views/join.js",
   "/js/views/library-screen.js",
+  "/js/views/analysis-status.js",
   "/js/views/library.js",
   "/js/views/liked-songs.js",
   "/js/views/people.js",

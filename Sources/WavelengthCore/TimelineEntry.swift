@@ -58,14 +58,21 @@ public struct PoolTrack: Sendable, Equatable, Hashable {
     /// measured them.
     public var tempo: Double?
     public var onsetRate: Double?
+    /// EBU R128 integrated loudness (LUFS) and loudness range (LU), from the
+    /// same analysis: how hard a track was mastered, and how much it moves
+    /// between quiet and loud.
+    public var loudness: Double?
+    public var loudnessRange: Double?
     /// Set when people who saved a song this room likes saved this one too
     /// (the robot's inputs mark it; never stored).
     public var coLikedWith: CoLike?
 
     public init(
         id: TrackID, artist: String, duration: Int64, album: String = "", genre: String? = nil, year: Int? = nil,
-        tempo: Double? = nil, onsetRate: Double? = nil
+        tempo: Double? = nil, onsetRate: Double? = nil, loudness: Double? = nil, loudnessRange: Double? = nil
     ) {
+        self.loudness = loudness
+        self.loudnessRange = loudnessRange
         self.id = id
         self.artist = artist
         self.duration = duration

@@ -133,11 +133,15 @@ extension AppDatabase: TrackRepository {
         try await writer.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT id, artist, durationMs, album, genre, year, tempo, onsetRate FROM track WHERE durationMs > 0"
+                sql: """
+                    SELECT id, artist, durationMs, album, genre, year, tempo, onsetRate, loudness, loudnessRange
+                    FROM track WHERE durationMs > 0
+                    """
             ).map {
                 PoolTrack(
                     id: $0["id"], artist: $0["artist"], duration: $0["durationMs"], album: $0["album"],
-                    genre: $0["genre"], year: $0["year"], tempo: $0["tempo"], onsetRate: $0["onsetRate"])
+                    genre: $0["genre"], year: $0["year"], tempo: $0["tempo"], onsetRate: $0["onsetRate"],
+                    loudness: $0["loudness"], loudnessRange: $0["loudnessRange"])
             }
         }
     }

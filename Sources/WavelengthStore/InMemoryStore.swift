@@ -181,7 +181,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         sortedTracks.filter { $0.durationMs > 0 }.map {
             PoolTrack(
                 id: $0.id, artist: $0.artist, duration: $0.durationMs, album: $0.album, genre: $0.genre, year: $0.year,
-                tempo: $0.tempo, onsetRate: $0.onsetRate)
+                tempo: $0.tempo, onsetRate: $0.onsetRate, loudness: $0.loudness, loudnessRange: $0.loudnessRange)
         }
     }
 

@@ -4,13 +4,14 @@ import WavelengthClient
 import WavelengthCore
 import WavelengthWire
 
-/// The party from the command line: see the requests, ask for a song, vote.
+/// The party from the command line: see the requests, ask for a song, vote,
+/// and thumb the song playing.
 struct PartyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "party",
         abstract:
             "A station's party or lobby: list the requests or the ballot, request (or suggest) a song (--request), "
-            + "vote on a request (--vote) or on the ballot (--ballot N).")
+            + "vote on a request (--vote) or on the ballot (--ballot N), thumb the song playing (--thumb up|down|clear).")
 
     @Argument(help: "A frequency such as 107.3, or a station id.")
     var station: String
@@ -32,15 +33,22 @@ struct PartyCommand: AsyncParsableCommand {
     @Option(help: "In a lobby: vote for candidate N (1, 2, …) of the open ballot, as the list shows it.")
     var ballot: Int?
 
+    @Option(help: "Thumb the song playing: up, down, or clear to take it back. Works in every mode.")
+    var thumb: ThumbChoice?
+
+    enum ThumbChoice: String, ExpressibleByArgument, CaseIterable {
+        case up, down, clear
+    }
+
     func validate() throws {
-        if [request != nil, vote != nil, ballot != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("One of --request, --vote and --ballot at a time.")
+        if [request != nil, vote != nil, ballot != nil, thumb != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("One of --request, --vote, --ballot and --thumb at a time.")
         }
         if let ballot, !(1...Ballot.maxCandidates).contains(ballot) {
             throw ValidationError("--ballot takes a candidate's number, 1 to \(Ballot.maxCandidates).")
         }
-        if (request != nil || vote != nil || ballot != nil) && !options.named {
-            throw ValidationError("Requests and votes need a name: --handle (a user) or --guest NAME.")
+        if (request != nil || vote != nil || ballot != nil || thumb != nil) && !options.named {
+            throw ValidationError("Requests, votes and thumbs need a name: --handle (a user) or --guest NAME.")
         }
         if let request, request.trimmingCharacters(in: .whitespaces).isEmpty || request.count > 200 {
             throw ValidationError("--request needs 1–200 characters to search for.")
@@ -61,6 +69,8 @@ struct PartyCommand: AsyncParsableCommand {
                 print(clear ? "Vote taken back." : "Voted \(down ? "down" : "up").")
             } else if let ballot {
                 try await voteOnBallot(ballot, on: id, account: account)
+            } else if let thumb {
+                try await thumbPlaying(thumb, on: id, account: account)
             }
             try await list(id, account: account)
         } catch AccountClient.Failure.refused(_, let code, let message) {
@@ -92,6 +102,19 @@ struct PartyCommand: AsyncParsableCommand {
             "POST", "/api/stations/\(id)/commands",
             body: CommandRequest(id: UUID().uuidString, command: .ballotVote(ballotID: ballot.id, trackID: track.id)))
         print("Voted for \(track.title) — \(track.artist).")
+    }
+
+    private func thumbPlaying(_ choice: ThumbChoice, on id: String, account: AccountClient) async throws {
+        let timeline: TimelineWindow = try await account.call("GET", "/api/stations/\(id)/timeline?upNext=0")
+        guard let playing = timeline.current else {
+            throw Refused(description: "Nothing is playing right now: the station is quiet until someone listens.")
+        }
+        let up: Bool? = choice == .clear ? nil : choice == .up
+        let _: CommandAck = try await account.call(
+            "POST", "/api/stations/\(id)/commands",
+            body: CommandRequest(id: UUID().uuidString, command: .thumb(entryID: playing.id, up: up)))
+        let song = "\(playing.track.title) — \(playing.track.artist)"
+        print(choice == .clear ? "Thumb taken back from \(song)." : "Thumbs \(choice.rawValue) for \(song).")
     }
 
     private func list(_ id: String, account: AccountClient) async throws {

@@ -33,6 +33,18 @@ struct TasteTests {
         #expect(Pace(onsetsPerSecond: -1) == nil)
     }
 
+    @Test func measuredLoudnessAddsAnEnergyAndDynamics() {
+        var track = PoolTrack(id: "l", artist: "", duration: 1, loudness: -8.5, loudnessRange: 4)
+        #expect(track.tasteFeatures == ["track:l", "energy:loud", "dynamics:even"])
+        track.loudness = -23
+        track.loudnessRange = 18
+        #expect(track.tasteFeatures == ["track:l", "energy:gentle", "dynamics:dramatic"])
+        #expect(Energy(integratedLufs: -14) == .moderate)
+        #expect(Energy(integratedLufs: .infinity) == nil)
+        #expect(Dynamics(rangeLu: 6) == .varied)
+        #expect(PickReason.explain("energy:gentle", track: track) == "Because the room liked gentle songs")
+    }
+
     @Test func aRoomThatLikesSlowSongsHearsWhyASlowSongWasPicked() {
         let slow = PoolTrack(id: "s", artist: "", duration: 1, tempo: 70)
         #expect(PickReason.explain("tempo:slow", track: slow) == "Because the room liked slow songs")

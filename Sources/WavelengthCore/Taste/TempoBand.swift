@@ -32,3 +32,34 @@ public enum Pace: String, Sendable, CaseIterable {
         }
     }
 }
+
+/// How hard a track was mastered, from its integrated loudness before any
+/// gain: a modern loud master and a quiet acoustic recording feel different
+/// even once they play at one level.
+public enum Energy: String, Sendable, CaseIterable {
+    case gentle, moderate, loud
+
+    public init?(integratedLufs lufs: Double) {
+        guard lufs.isFinite, lufs < 0 else { return nil }
+        switch lufs {
+        case ..<(-18): self = .gentle
+        case ..<(-11): self = .moderate
+        default: self = .loud
+        }
+    }
+}
+
+/// How much a track moves between quiet and loud (EBU R128 loudness range):
+/// a compressed pop song sits near 5 LU, a classical piece past 15.
+public enum Dynamics: String, Sendable, CaseIterable {
+    case even, varied, dramatic
+
+    public init?(rangeLu range: Double) {
+        guard range.isFinite, range >= 0 else { return nil }
+        switch range {
+        case ..<6: self = .even
+        case ..<12: self = .varied
+        default: self = .dramatic
+        }
+    }
+}

@@ -17,6 +17,10 @@ extension PoolTrack {
         if let year, year > 0 { features.append("decade:\(year / 10 * 10)s") }
         if let band = tempo.flatMap(TempoBand.init(bpm:)) { features.append("tempo:\(band.rawValue)") }
         if let pace = onsetRate.flatMap(Pace.init(onsetsPerSecond:)) { features.append("pace:\(pace.rawValue)") }
+        if let energy = loudness.flatMap(Energy.init(integratedLufs:)) { features.append("energy:\(energy.rawValue)") }
+        if let dynamics = loudnessRange.flatMap(Dynamics.init(rangeLu:)) {
+            features.append("dynamics:\(dynamics.rawValue)")
+        }
         if let coLike = coLikedWith, coLike.seed != id { features.append("track:\(coLike.seed)") }
         return features
     }
@@ -44,7 +48,8 @@ enum PickReason {
         case "album": return "Because the room liked \(track.album.isEmpty ? track.artist : track.album)"
         case "genre": return "Because the room liked \(track.genre ?? "this genre")"
         case "decade": return "Because the room liked the \(feature[feature.index(after: colon)...])"
-        case "tempo", "pace": return "Because the room liked \(feature[feature.index(after: colon)...]) songs"
+        case "tempo", "pace", "energy", "dynamics":
+            return "Because the room liked \(feature[feature.index(after: colon)...]) songs"
         default: return nil
         }
     }

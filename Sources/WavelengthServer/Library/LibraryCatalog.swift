@@ -42,7 +42,8 @@ actor LibraryCatalog {
         guard let record = try await tracks.track(id: id) else { return nil }
         return PoolTrack(
             id: record.id, artist: record.artist, duration: record.durationMs, album: record.album,
-            genre: record.genre, year: record.year, tempo: record.tempo, onsetRate: record.onsetRate)
+            genre: record.genre, year: record.year, tempo: record.tempo, onsetRate: record.onsetRate,
+            loudness: record.loudness, loudnessRange: record.loudnessRange)
     }
 
     /// Call after a scan so the next fill sees the new library.

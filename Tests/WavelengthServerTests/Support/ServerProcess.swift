@@ -85,6 +85,25 @@ final class ServerProcess: Sendable {
         _ = await log.wait(until: { _ in false })
     }
 
+    /// Runs `wavelength` with `arguments` (a command-line client of this
+    /// server, say) to its end, and answers its exit code and everything it
+    /// printed, both pipes read while it runs.
+    static func command(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await Subprocess.run(
+            ChildProcess.executable(atPath: try executable()),
+            arguments: Arguments(arguments),
+            input: .none,
+            output: .string(limit: 1 << 16),
+            error: .string(limit: 1 << 16)
+        )
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+        return (status, (result.standardOutput ?? "") + (result.standardError ?? ""))
+    }
+
     /// The `wavelength` binary built next to the test bundle.
     private static func executable() throws -> String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -183,4 +183,6 @@ export const api = {
     params.set("offset", String(offset));
     return request(`/api/library/tracks?${params}`, { signal });
   },
+  // How far the background audio analysis has come: {analyzed, total, running}.
+  analysis: ({ signal } = {}) => request("/api/library/analysis", { signal }),
 };

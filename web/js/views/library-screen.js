@@ -6,6 +6,7 @@ import { api } from "../api/api.js";
 import { h, randomID } from "../ui/dom.js";
 import { session } from "../api/session.js";
 import { createLibraryBrowser } from "./library.js";
+import { createAnalysisStatus } from "./analysis-status.js";
 
 function addToMyStation(track) {
   const person = session && session.person;
@@ -23,17 +24,22 @@ function addToMyStation(track) {
 
 export function createLibraryView() {
   const browser = createLibraryBrowser({ initialTab: "artists", addFromDetails: addToMyStation });
+  const analysis = createAnalysisStatus();
   const el = h(
     "section",
     { class: "screen library-screen" },
     h("h1", { class: "screen-title", tabindex: "-1" }, "The library"),
     h("p", { class: "muted" }, "Every track this server can put on the air."),
+    analysis.el,
     h("div", { class: "panel" }, browser.el),
   );
   return {
     el,
     title: "Library · Wavelength",
     update: (route) => route.path[0] === "library",
-    destroy: () => browser.destroy(),
+    destroy: () => {
+      browser.destroy();
+      analysis.destroy();
+    },
   };
 }

@@ -1,5 +1,5 @@
 // A track's details in a dialog, opened from a library row: big artwork,
-// title, artist, album, year, length, genre and format, and its lyrics
+// title, artist, album, year, length, genre, tempo and format, and its lyrics
 // when it has some (GET /api/tracks/{id}, …/artwork, …/lyrics). A DJ gets a
 // button that puts it in Up Next from here.
 
@@ -91,6 +91,7 @@ export function openTrackDetails(track, { add = null } = {}) {
         ...fact("Length", formatDuration(t.durationMs)),
         ...fact("Track", t.trackNumber ? (t.discNumber ? `${t.discNumber}-${t.trackNumber}` : t.trackNumber) : null),
         ...fact("Genre", t.genre),
+        ...fact("Tempo", Number.isFinite(t.tempo) ? `${Math.round(t.tempo)} BPM` : null),
         ...fact("Album artist", t.albumArtist && t.albumArtist !== t.artist ? t.albumArtist : null),
         ...fact("Format", details && details.codec && details.codec !== t.format ? `${t.format} · ${details.codec}` : t.format),
       );

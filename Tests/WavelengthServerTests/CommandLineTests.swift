@@ -1,0 +1,55 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import WavelengthWire
+
+/// `wavelength party` as a listener runs it: the real executable against
+/// the real server, each a child process.
+@Suite("The command line", .timeLimit(.minutes(5)))
+struct CommandLineTests {
+    @Test func aGuestThumbsTheSongPlayingAndTheOwnerSeesIt() async throws {
+        let data = NSTemporaryDirectory() + "wavelength-cli-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let libraries = try await TestLibrary.shared.roots()
+        _ = try await ServerProcess.run(dataDirectory: data, libraries: libraries) { server in
+            let signup = try JSONEncoder().encode(
+                SignupRequest(handle: TestHandles.next("c"), displayName: "Cee", password: "correct horse", tokens: true))
+            let signedUp = try await HTTPClient.shared.send(.POST, server.baseURL + "/api/auth/signup", body: signup)
+            let auth = try JSONDecoder().decode(AuthResponse.self, from: signedUp.body)
+            let station = try #require(auth.station?.id)
+            let key = try #require(auth.tokens?.accessToken)
+            let party = ["party", station, "--server", server.baseURL, "--guest", "Ann"]
+
+            // A quiet station plays nothing to thumb: said plainly, and a failure.
+            let quiet = try await ServerProcess.command(party + ["--thumb", "up"])
+            #expect(quiet.status != 0)
+            #expect(quiet.output.contains("Nothing is playing right now"), "\(quiet.output)")
+
+            // The owner listens: the station is on the air, and the owner is
+            // told of thumbs.
+            let owner = LiveClient(port: server.port, path: "/api/stations/\(station)/live", token: key)
+            #expect(try await owner.snapshot().timeline.current != nil)
+            // The test songs last 3 s; held, the song stays the one playing
+            // between the client reading it and its thumb arriving.
+            try owner.send(.command(CommandRequest(id: "hold", command: .pause)))
+            _ = try await owner.ack("hold")
+            let up = try await ServerProcess.command(party + ["--thumb", "up"])
+            #expect(up.status == 0, "\(up.output)")
+            #expect(up.output.contains("Thumbs up for"), "\(up.output)")
+            let counted = try await owner.next { message in
+                if case .thumbs(_, let ups, _) = message { return ups == 1 }
+                return false
+            }
+            guard case .thumbs(_, _, let downs) = counted else { return }
+            #expect(downs == 0)
+
+            // A thumb needs a name, and a made-up choice is refused before any call.
+            let anonymous = try await ServerProcess.command(["party", station, "--server", server.baseURL, "--thumb", "down"])
+            #expect(anonymous.status != 0)
+            #expect(anonymous.output.contains("need a name"), "\(anonymous.output)")
+            let sideways = try await ServerProcess.command(party + ["--thumb", "sideways"])
+            #expect(sideways.status != 0)
+            owner.close()
+        }
+    }
+}
