@@ -2,9 +2,10 @@
 /// a robot DJ learns (`wavelength bench dj`, and the core tests).
 ///
 /// The library is generated: artists each have a genre and a decade, and
-/// their tracks an album and a quality. Each listener's appeal for a track
-/// is the room's shared taste for its genre and decade plus their own taste
-/// for its artist, the track's quality and noise. A listener thumbs up a
+/// their tracks an album, a quality, and a measured tempo and onset rate.
+/// Each listener's appeal for a track is the room's shared taste for its
+/// genre, decade, tempo band and pace plus their own taste for its artist,
+/// the track's quality and noise. A listener thumbs up a
 /// track they like, and thumbs down or wants to skip one they dislike; most
 /// reactions go unsaid, as in a real room.
 public struct RoomSimulation: Sendable {
@@ -36,6 +37,8 @@ public struct RoomSimulation: Sendable {
     public let listeners: Int
     private let genreTaste: [String: Double]
     private let decadeTaste: [Int: Double]
+    private let tempoTaste: [TempoBand: Double]
+    private let paceTaste: [Pace: Double]
     private let artistTaste: [[String: Double]]
     private let quality: [TrackID: Double]
 
@@ -57,7 +60,8 @@ public struct RoomSimulation: Sendable {
             library.append(
                 PoolTrack(
                     id: id, artist: artist.name, duration: 180_000, album: album, genre: artist.genre,
-                    year: artist.decade + Int.random(in: 0..<10, using: &rng)))
+                    year: artist.decade + Int.random(in: 0..<10, using: &rng),
+                    tempo: Double.random(in: 60..<180, using: &rng), onsetRate: Double.random(in: 0.5..<6, using: &rng)))
             let q = 0.5 * TasteModel.standardNormal(using: &rng)
             quality[id] = q
             popularity[id] = q + worldGenre[artist.genre]!
@@ -69,6 +73,10 @@ public struct RoomSimulation: Sendable {
         genreTaste = Dictionary(uniqueKeysWithValues: genres.map { ($0, TasteModel.standardNormal(using: &rng)) })
         decadeTaste = Dictionary(
             uniqueKeysWithValues: decades.map { ($0, 0.5 * TasteModel.standardNormal(using: &rng)) })
+        tempoTaste = Dictionary(
+            uniqueKeysWithValues: TempoBand.allCases.map { ($0, 0.5 * TasteModel.standardNormal(using: &rng)) })
+        paceTaste = Dictionary(
+            uniqueKeysWithValues: Pace.allCases.map { ($0, 0.3 * TasteModel.standardNormal(using: &rng)) })
         artistTaste = (0..<shape.listeners).map { _ in
             Dictionary(uniqueKeysWithValues: artists.map { ($0.name, 0.5 * TasteModel.standardNormal(using: &rng)) })
         }
@@ -78,8 +86,10 @@ public struct RoomSimulation: Sendable {
     public func play(_ track: PoolTrack, using rng: inout some RandomNumberGenerator) -> Reception {
         var reception = Reception()
         var wantSkip = 0
+        let rhythm = (track.tempo.flatMap(TempoBand.init(bpm:)).flatMap { tempoTaste[$0] } ?? 0)
+            + (track.onsetRate.flatMap(Pace.init(onsetsPerSecond:)).flatMap { paceTaste[$0] } ?? 0)
         let shared = genreTaste[track.genre ?? ""] ?? 0
-            + (decadeTaste[(track.year ?? 0) / 10 * 10] ?? 0) + (quality[track.id] ?? 0)
+            + (decadeTaste[(track.year ?? 0) / 10 * 10] ?? 0) + rhythm + (quality[track.id] ?? 0)
         for listener in 0..<listeners {
             let appeal = shared + (artistTaste[listener][track.artist] ?? 0)
                 + 0.5 * TasteModel.standardNormal(using: &rng)
