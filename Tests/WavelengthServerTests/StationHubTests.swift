@@ -115,6 +115,10 @@ struct StationHubTests {
                 #expect(try await store.like(personID: person, trackID: track, at: clock.now(), limit: 10))
             }
         }
+        // One person alone saving a pair is no pattern (and would name them).
+        let third = try #require((1...6).map { "t\($0)" }.last { $0 != current.track.id && $0 != other })
+        #expect(try await store.like(personID: "p-c", trackID: current.track.id, at: clock.now(), limit: 10))
+        #expect(try await store.like(personID: "p-c", trackID: third, at: clock.now(), limit: 10))
         #expect(try await hub.robotInputs().track(other)?.coLikedWith == nil)  // the room likes nothing yet
         // The room likes the playing song.
         _ = try await hub.apply(
@@ -122,8 +126,9 @@ struct StationHubTests {
             from: .connection(listener.id))
         let marked = try #require(try await hub.robotInputs().track(other)?.coLikedWith)
         #expect(marked.seed == current.track.id && marked.people == 2)
+        #expect(try await hub.robotInputs().track(third)?.coLikedWith == nil)
         #expect(marked.seedTitle == "Song \(current.track.id.dropFirst())")
-        let unrelated = try #require((1...6).map { "t\($0)" }.first { $0 != current.track.id && $0 != other })
+        let unrelated = try #require((1...6).map { "t\($0)" }.first { ![current.track.id, other, third].contains($0) })
         #expect(try await hub.robotInputs().track(unrelated)?.coLikedWith == nil)
     }
 

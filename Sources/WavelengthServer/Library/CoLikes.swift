@@ -12,6 +12,9 @@ enum CoLikes {
     static let recentPerPerson = 100
     /// The co-liked songs kept, most shared first.
     static let tracks = 200
+    /// A pair saved by one person alone is no pattern, and the reason a
+    /// listener reads ("people who like …") would point at that person.
+    static let leastPeople = 2
     /// How long a read serves before it is read again (new likes arrive).
     static let freshFor: EpochMillis = 5 * 60 * 1000
 }

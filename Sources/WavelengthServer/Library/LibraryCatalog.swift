@@ -21,7 +21,8 @@ actor LibraryCatalog {
     func coLiked(with seeds: [TrackID]) async throws -> [TrackID: CoLike] {
         guard let likes, !seeds.isEmpty else { return [:] }
         return try await likes.coLiked(
-            with: seeds, fans: CoLikes.fans, recentPerPerson: CoLikes.recentPerPerson, limit: CoLikes.tracks)
+            with: seeds, fans: CoLikes.fans, recentPerPerson: CoLikes.recentPerPerson, limit: CoLikes.tracks
+        ).filter { $0.value.people >= CoLikes.leastPeople }
     }
 
     /// The whole library as the robot sees it (the default pool and the fallback).
