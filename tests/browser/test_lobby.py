@@ -7,6 +7,7 @@ the browsers are is printed, not asserted (bench/sync_bench.py measures it)."""
 
 from __future__ import annotations
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from conftest import DESKTOP, PHONE
@@ -103,7 +104,17 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_
         found = next((e for e in entries if e and e["source"] == "elected" and e["start"] == current["expiration"]), None)
         return (found, found is not window.get("current")) if found else None
 
-    entry, upcoming = wait_for(h, elected, "the ballot never elected a song")
+    try:
+        entry, upcoming = wait_for(h, elected, "the ballot never elected a song")
+    except TimeoutException:
+        # What the station looked like then, for the failure report.
+        window = ok(call(demo_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
+        party = ok(call(demo_server, "GET", f"/api/stations/{sid}/party", token=host.token))
+        raise AssertionError(
+            f"the ballot never elected a song; it followed {current['id']} ending at {current['expiration']}; "
+            f"ballot now: {party.get('ballot')}; timeline now: "
+            f"{[(e['id'], e['source'], e['start'], e['expiration']) for e in [window.get('current')] + window['upNext'] if e]}; "
+            f"history: {[(e['id'], e['source'], e['start']) for e in window['history'][-3:]]}")
     assert entry["track"]["id"] == choice["id"]
     assert entry["start"] == current["expiration"]
     if upcoming:

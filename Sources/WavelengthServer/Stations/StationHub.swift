@@ -336,13 +336,22 @@ actor StationHub {
 
     private func timerFired(_ timer: HubTimer, due: EpochMillis) async {
         await event { hub in
-            guard hub.machine.timers[timer] == due else { return }
+            guard hub.machine.timers[timer] == due else {
+                if timer == .ballot {
+                    hub.context.logger.info(
+                        "Station \(hub.id): a ballot timer due \(due) was replaced (now due \(hub.machine.timers[.ballot].map(String.init) ?? "never"))")
+                }
+                return
+            }
             do {
                 let robot = timer == .tick || timer == .ballot ? try await hub.robotInputs() : .none
                 try await hub.run { machine, rng in
                     machine.timerFired(timer, due: due, at: hub.context.clock.now(), robot: robot, using: &rng)
                 }
-                if timer == .ballot, hub.machine.party.lobby.elected == nil {
+                if timer == .ballot, let elected = hub.machine.party.lobby.elected {
+                    hub.context.logger.info(
+                        "Station \(hub.id) closed ballot \(hub.machine.party.lobby.ballot?.id ?? "-"): \(elected) plays next")
+                } else if timer == .ballot {
                     // The robot's pick stands; worth knowing when it happens.
                     let ballot = hub.machine.party.lobby.ballot
                     hub.context.logger.warning(
@@ -547,6 +556,12 @@ actor StationHub {
     /// Sleeps on the injected clock, then hands the machine the timer with
     /// the instant it was due (the machine ignores one it no longer expects).
     private func startTimer(_ timer: HubTimer, due: EpochMillis, after delay: Int64) {
+        if timer == .ballot {
+            // One line a song in a lobby: when a lobby misses an election,
+            // the log says whether its ballot was ever timed.
+            context.logger.info(
+                "Station \(id): ballot \(machine.party.lobby.ballot?.id ?? "-") closes at \(due), in \(delay) ms")
+        }
         timerTasks[timer]?.cancel()
         let sleep = Self.sleep(on: context.sleeper, for: .milliseconds(max(0, delay)))
         timerTasks[timer] = Task { [weak self] in
