@@ -56,6 +56,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Leave `Secure` off the session cookies, for plain HTTP on a host other than localhost.")
     var insecureCookies = false
 
+    @Flag(help: "Skip the background audio analysis (loudness and tempo): tracks then play without loudness matching.")
+    var noAnalysis = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -91,6 +94,7 @@ struct Serve: AsyncParsableCommand {
             configuration.publicURL = publicUrl.hasSuffix("/") ? String(publicUrl.dropLast()) : publicUrl
         }
         configuration.trustedProxies = trustedProxy
+        configuration.analyzeAudio = !noAnalysis
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

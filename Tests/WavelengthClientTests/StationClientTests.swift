@@ -32,10 +32,14 @@ struct LiveServer {
         let library = try await SharedLibrary.shared.path()
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, dataDirectory: root + "/data", libraryRoots: [library], webRoot: nil,
             pingInterval: .seconds(2), demoLibrary: false, djGracePeriod: djGracePeriod, commitLead: .zero,
             bcryptCost: 4)
+        // The SDK's tests need no loudness or rhythm readings (an unmeasured
+        // track plays at the level alone), and an analysis per server would
+        // keep both cores busy with ffmpeg and aubio while they run.
+        configuration.analyzeAudio = false
         return LiveServer(services: try await ServerServices.start(configuration, logger: logger))
     }
 }

@@ -86,6 +86,29 @@ struct LobbyMachineTests {
         }
     }
 
+    @Test func aBallotWhoseTimePassedWhileEveryoneWasGoneClosesWhenTheyComeBack() throws {
+        var machine = try lobby()
+        let current = try #require(machine.station.timeline.current(at: t0))
+        let ballot = try #require(machine.party.lobby.ballot)
+        let choice = ballot.candidates[1].trackID
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: choice), id: "v1", from: 2)
+        // Everyone drops at once (a stalled server closes every idle
+        // connection together): the station goes quiet and its timers stop.
+        for connection in 1...4 { _ = machine.disconnect(ConnectionID(UInt64(connection)), at: t0 + 1000) }
+        #expect(machine.timers[.ballot] == nil)
+        // They are back after the ballot's closing time, while its song plays.
+        let back = ballot.closesAt + 500
+        #expect(back < current.expiration)
+        var rng = SeededRandom(seed: 5)
+        _ = try machine.connect(ConnectionID(5), seat: ann, since: nil, at: back, robot: robot, using: &rng)
+        #expect(machine.timers[.ballot] == back)
+        let actions = close(&machine)
+        #expect(machine.party.lobby.elected == choice)
+        let next = try #require(machine.station.timeline.upcoming(at: back).first)
+        #expect(next.trackID == choice && next.start == current.expiration && next.source == .elected)
+        #expect(actions.contains(.broadcastUpdate))
+    }
+
     @Test func credibilityWeighsVotesAndIsNeverZero() throws {
         // Ann's picks went down well; Bo's and Cy's did not.
         var machine = try lobby(credibility: [

@@ -11,7 +11,9 @@ struct CommandLineTests {
         let data = NSTemporaryDirectory() + "wavelength-cli-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: data) }
         let libraries = try await TestLibrary.shared.roots()
-        _ = try await ServerProcess.run(dataDirectory: data, libraries: libraries) { server in
+        // The owner's connection waits quietly while each client process
+        // starts; on a loaded machine a 1 s liveness window would close it.
+        _ = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 30) { server in
             let signup = try JSONEncoder().encode(
                 SignupRequest(handle: TestHandles.next("c"), displayName: "Cee", password: "correct horse", tokens: true))
             let signedUp = try await HTTPClient.shared.send(.POST, server.baseURL + "/api/auth/signup", body: signup)

@@ -14,8 +14,12 @@ extension StationMachine {
             let current = station.timeline.current(at: now)
         else { return [] }
         if let ballot = party.lobby.ballot, ballot.follows == current.id {
-            guard party.lobby.elected == nil, ballot.isOpen(at: now), timers[.ballot] != ballot.closesAt else { return [] }
-            return startTimer(.ballot, at: ballot.closesAt)
+            // Its timer stops when everyone leaves (the station goes quiet).
+            // Back before its song ends, the ballot closes on time, or at
+            // once if its time passed meanwhile: the votes already cast
+            // still choose the next song.
+            guard party.lobby.elected == nil, timers[.ballot] == nil else { return [] }
+            return startTimer(.ballot, at: max(ballot.closesAt, now))
         }
         let closesAt = Ballot.closingTime(
             songEndsAt: current.expiration, commitLead: settings.commitLead, prepare: LobbyState.prepareMillis)

@@ -30,12 +30,16 @@ final class ServerProcess: Sendable {
     /// Starts the server, runs `body` once it logs that it is listening, then
     /// stops it with SIGTERM if `body` left it running. Answers `body`'s result
     /// and how the server exited.
+    /// `pingInterval`: seconds of a client's silence before the server pings
+    /// it (and as many again before it lets it go).
     static func run<Answer: Sendable>(
-        dataDirectory: String, libraries: [String], _ body: (ServerProcess) async throws -> Answer
+        dataDirectory: String, libraries: [String], pingInterval: Int = 1,
+        _ body: (ServerProcess) async throws -> Answer
     ) async throws -> (answer: Answer, exit: TerminationStatus) {
         let port = try freePort()
         let arguments =
-            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", "1", "--bcrypt-cost", "4",
+            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", String(pingInterval),
+             "--bcrypt-cost", "4", "--no-analysis",
              "--signups-per-hour", "100000", "--guests-per-hour", "100000"]
             + libraries.flatMap { ["--library", $0] }
         let outcome = try await Subprocess.run(
