@@ -401,7 +401,7 @@ actor StationHub {
     /// Tracks co-liked with the room's favourite songs are marked, so they
     /// borrow the room's liking for them (`CoLike`).
     func robotInputs() async throws -> RobotInputs {
-        let library = try await context.catalog.pool().markingCoLikes(try await currentCoLikes())
+        let library = try await context.catalog.pool().markingCoLikes(await currentCoLikes())
         let artists = try await context.catalog.artistsByTrack()
         if chosenPool == nil {
             chosenPool = Set(try await context.repository.pool(stationID: id))
@@ -413,17 +413,23 @@ actor StationHub {
     }
 
     /// The co-likes of the room's current favourites, read again only when
-    /// the favourites change or the last read is stale.
-    private func currentCoLikes() async throws -> [TrackID: CoLike] {
+    /// the favourites change or the last read is stale. A failed read costs
+    /// the robot a hint, never the station its next song.
+    private func currentCoLikes() async -> [TrackID: CoLike] {
         let seeds = machine.taste.favouriteTracks(limit: CoLikes.seeds)
         guard !seeds.isEmpty else { return [:] }
         let now = context.clock.now()
         if let coLikes, coLikes.seeds == seeds, now - coLikes.readAt < CoLikes.freshFor {
             return coLikes.tracks
         }
-        let tracks = try await context.catalog.coLiked(with: seeds)
-        coLikes = (seeds, now, tracks)
-        return tracks
+        do {
+            let tracks = try await context.catalog.coLiked(with: seeds)
+            coLikes = (seeds, now, tracks)
+            return tracks
+        } catch {
+            context.logger.warning("Station \(id) could not read co-likes: \(error)")
+            return coLikes?.tracks ?? [:]
+        }
     }
 
     // MARK: Running the machine
