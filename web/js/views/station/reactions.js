@@ -4,7 +4,7 @@
 // a listener without one sees nothing here.
 
 import { request } from "../../api/api.js";
-import { h } from "../../ui/dom.js";
+import { h, icon } from "../../ui/dom.js";
 import { toast } from "../../ui/toast.js";
 
 /** What the reactions row shows (pure). */
@@ -28,8 +28,10 @@ export function createReactions(actions) {
   let model = { visible: false };
   const button = (cls, label, text, onclick) =>
     h("button", { class: `btn-react ${cls}`, type: "button", "aria-pressed": "false", "aria-label": label, onclick }, text);
-  const up = button("btn-thumb-up", "Thumbs up", "👍", () => thumb(true));
-  const down = button("btn-thumb-down", "Thumbs down", "👎", () => thumb(false));
+  // The app's own ▲ and ▼, like the vote buttons and the counts: an emoji
+  // thumb is an empty box where the system has no emoji font.
+  const up = button("btn-thumb-up", "Thumbs up", icon("up", { size: 28 }), () => thumb(true));
+  const down = button("btn-thumb-down", "Thumbs down", icon("down", { size: 28 }), () => thumb(false));
   const like = button("btn-like", "Save to liked songs", "♥", () => likeIt());
   const counts = h("span", { class: "thumb-counts", "aria-live": "polite" });
   const el = h("div", { class: "reactions", role: "group", "aria-label": "Your reaction to this song", hidden: true }, up, down, like, counts);
