@@ -1,7 +1,8 @@
 import Foundation
 
-/// What the robot DJ knows about a track: its tags and its measured rhythm,
-/// as the sparse features the taste model learns weights for. The track's
+/// What the robot DJ knows about a track: its tags, its measured rhythm and
+/// loudness, and the song it is co-liked with, as the sparse features the
+/// taste model learns weights for. The track's
 /// own id is a feature too, so a song the room loves is liked beyond its
 /// artist.
 extension PoolTrack {
