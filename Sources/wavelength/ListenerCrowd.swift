@@ -1,23 +1,25 @@
 import Foundation
-import HummingbirdWSClient
-import Logging
 import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
 import Synchronization
 
 /// Many WebSocket listeners on one station, each a real client connection
-/// (SwiftNIO, through HummingbirdWSClient) that reads every message the
-/// server sends, as an app would, and notes when the ones that matter came.
+/// that reads every message the server sends, as an app would, and notes
+/// when the ones that matter came.
 ///
-/// Listeners only peek at a message's type and revision rather than decode
-/// it: the load generator shares the machine's two cores with the server,
-/// and decoding 10,000 copies of each update would be measured as latency.
+/// Each listener is a SwiftNIO channel handler reading frames on its event
+/// loop, with no task per connection: the load generator shares the
+/// machine's two cores with the server, so whatever it spends per message
+/// (a task woken per frame, a String made of each) is measured as the
+/// server's latency. Listeners only peek at a message's type and revision
+/// rather than decode it, for the same reason.
 final class ListenerCrowd: Sendable {
     /// What one listener saw, in `DispatchTime` nanoseconds.
     struct Seen: Sendable {
         var joinedAt: UInt64?
         var closed: String?
-        /// Whether this listener's handshake slot was given back.
-        var slotFreed = false
         /// Each update's revision and arrival, oldest first (bounded).
         var updates: [(revision: Int64, at: UInt64)] = []
         /// Each `party` message's first request's upvotes and arrival (bounded).
@@ -26,6 +28,7 @@ final class ListenerCrowd: Sendable {
 
     let url: String
     private let seen: Mutex<[Seen]>
+    private let channels = Mutex<[any Channel]>([])
 
     init(url: String, size: Int) {
         self.url = url
@@ -39,73 +42,189 @@ final class ListenerCrowd: Sendable {
     /// Whether every listener satisfies `condition`, checked in place (no copy).
     func all(_ condition: (Seen) -> Bool) -> Bool { seen.withLock { $0.allSatisfy(condition) } }
 
-    /// Connects every listener, at most `connecting` handshakes in flight, and
-    /// keeps them all connected until the task is cancelled.
+    /// Connects every listener, at most `connecting` handshakes in flight (a
+    /// crowd arrives over time), and keeps them all connected until the task
+    /// is cancelled; then closes them.
     func run(connecting: Int) async {
-        let logger = Logger(label: "bench-listener", factory: { _ in SwiftLogNoOpLogHandler() })
+        let target: (host: String, port: Int, path: String)
+        do { target = try Self.parse(url) } catch {
+            seen.withLock { for index in $0.indices { $0[index].closed = "\(error)" } }
+            return
+        }
         let slots = AsyncSemaphore(connecting)
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<size {
                 await slots.wait()
                 if Task.isCancelled { slots.signal(); break }
-                group.addTask { await self.listen(index: index, slots: slots, logger: logger) }
+                group.addTask {
+                    await self.connect(index: index, to: target)
+                    slots.signal()
+                }
             }
             await group.waitForAll()
         }
+        // Stay connected until cancelled, then hang up.
+        while (try? await Task.sleep(for: .seconds(3600))) != nil {}
+        for channel in channels.withLock({ $0 }) { channel.close(promise: nil) }
     }
 
-    private func listen(index: Int, slots: AsyncSemaphore, logger: Logger) async {
-        // A handshake slot is free again once the listener has its snapshot,
-        // or has failed: whichever comes first, once.
-        let release = { @Sendable in
-            let first = self.seen.withLock { seen in
-                defer { seen[index].slotFreed = true }
-                return !seen[index].slotFreed
-            }
-            if first { slots.signal() }
-        }
+    /// Connects one listener and returns once it has its snapshot or has
+    /// failed; its handler goes on reading on the event loop.
+    private func connect(index: Int, to target: (host: String, port: Int, path: String)) async {
+        let handler = CrowdListenerHandler(crowd: self, index: index)
         do {
-            let closeFrame = try await WebSocketClient.connect(
-                url: url, configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 20), logger: logger
-            ) { inbound, _, _ in
-                // Frames, not messages: the server sends each message as one
-                // frame, and turning 10,000 copies of every update into
-                // Strings would be measured as latency.
-                for try await frame in inbound {
-                    let arrived = DispatchTime.now().uptimeNanoseconds
-                    guard frame.opcode == .text, frame.fin else { continue }
-                    let peek = LivePeek(frame.data)
-                    switch peek.type {
-                    case "snapshot":
-                        self.seen.withLock { if $0[index].joinedAt == nil { $0[index].joinedAt = arrived } }
-                        release()
-                    case "update":
-                        if let revision = peek.revision {
-                            self.seen.withLock {
-                                $0[index].updates.append((revision, arrived))
-                                if $0[index].updates.count > 32 { $0[index].updates.removeFirst() }
-                            }
-                        }
-                    case "party":
-                        let upvotes = LivePeek.integer(#""upvotes":"#, in: frame.data)
-                        self.seen.withLock {
-                            $0[index].parties.append((upvotes, arrived))
-                            if $0[index].parties.count > 32 { $0[index].parties.removeFirst() }
-                        }
-                    default:
-                        break
+            let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: target.host, port: target.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(
+                            maxFrameSize: 1 << 20,
+                            upgradePipelineHandler: { channel, _ in
+                                channel.eventLoop.makeCompletedFuture {
+                                    try channel.pipeline.syncOperations.addHandler(handler)
+                                    return true
+                                }
+                            })
+                        var headers = HTTPHeaders()
+                        headers.add(name: "Host", value: "\(target.host):\(target.port)")
+                        headers.add(name: "Content-Length", value: "0")
+                        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.path, headers: headers)
+                        let configuration = NIOTypedHTTPClientUpgradeConfiguration<Bool>(
+                            upgradeRequestHead: head, upgraders: [upgrader],
+                            notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { false } })
+                        // The snapshot may come in the same read as the 101
+                        // answer: those bytes must go on to the WebSocket
+                        // handlers, not be dropped with the HTTP decoder.
+                        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                        pipeline.leftOverBytesStrategy = .forwardBytes
+                        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                            configuration: pipeline)
                     }
                 }
+            guard try await upgrade.get() else {
+                failed(index, "the server refused the upgrade")
+                return
             }
-            release()
-            if !Task.isCancelled {
-                let reason = "closed by the server (\(closeFrame.map { "\($0.closeCode)" } ?? "no close frame"))"
-                seen.withLock { $0[index].closed = reason }
-            }
+            await handler.joined()
         } catch {
-            release()
-            if !Task.isCancelled { seen.withLock { $0[index].closed = "\(error)" } }
+            failed(index, "\(error)")
         }
+    }
+
+    fileprivate func opened(_ channel: any Channel) {
+        channels.withLock { $0.append(channel) }
+    }
+
+    fileprivate func joined(_ index: Int, at time: UInt64) {
+        seen.withLock { if $0[index].joinedAt == nil { $0[index].joinedAt = time } }
+    }
+
+    fileprivate func updated(_ index: Int, revision: Int64, at time: UInt64) {
+        seen.withLock {
+            $0[index].updates.append((revision, time))
+            if $0[index].updates.count > 32 { $0[index].updates.removeFirst() }
+        }
+    }
+
+    fileprivate func partied(_ index: Int, upvotes: Int64?, at time: UInt64) {
+        seen.withLock {
+            $0[index].parties.append((upvotes, time))
+            if $0[index].parties.count > 32 { $0[index].parties.removeFirst() }
+        }
+    }
+
+    fileprivate func failed(_ index: Int, _ reason: String) {
+        seen.withLock { if $0[index].closed == nil { $0[index].closed = reason } }
+    }
+
+    private static func parse(_ url: String) throws -> (host: String, port: Int, path: String) {
+        guard let components = URLComponents(string: url), components.scheme == "ws",
+              let host = components.host else { throw BenchError("not a ws:// URL: \(url)") }
+        let query = components.percentEncodedQuery.map { "?\($0)" } ?? ""
+        return (host, components.port ?? 80, components.percentEncodedPath + query)
+    }
+}
+
+/// One listener of the crowd, after the upgrade: peeks at each frame where
+/// it arrives, answers pings (the server lets a silent listener go), and
+/// reports a close.
+private final class CrowdListenerHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let crowd: ListenerCrowd
+    private let index: Int
+    /// Whether the snapshot came (or the connection ended first), and who
+    /// waits for that.
+    private let joining = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    init(crowd: ListenerCrowd, index: Int) {
+        self.crowd = crowd
+        self.index = index
+    }
+
+    /// Returns once the listener has its snapshot, or its connection ended.
+    func joined() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = joining.withLock { state -> Bool in
+                if state.done { return true }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func give() {
+        joining.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.done = true
+            return state.waiter.take()
+        }?.resume()
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        crowd.opened(context.channel)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let arrived = DispatchTime.now().uptimeNanoseconds
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text where frame.fin:
+            let peek = LivePeek(frame.data)
+            switch peek.type {
+            case "snapshot":
+                crowd.joined(index, at: arrived)
+                give()
+            case "update":
+                if let revision = peek.revision { crowd.updated(index, revision: revision, at: arrived) }
+            case "party":
+                crowd.partied(index, upvotes: LivePeek.integer(#""upvotes":"#, in: frame.data), at: arrived)
+            default:
+                break
+            }
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode().map { "\($0)" } ?? "no code"
+            crowd.failed(index, "closed by the server (\(code))")
+            context.close(promise: nil)
+        default:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        crowd.failed(index, "the connection closed")
+        give()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        crowd.failed(index, "\(error)")
+        give()
+        context.close(promise: nil)
     }
 }
 
@@ -127,18 +246,22 @@ struct LivePeek {
         buffer.withUnsafeReadableBytes { integer(after: Array(key.utf8), in: $0) }
     }
 
+    /// Where `key` ends in `bytes`, found with libc's `memchr` and `memcmp`:
+    /// a byte loop in Swift here was 40% of the load generator's CPU (perf),
+    /// which the bench would measure as the server's latency.
     private static func end(of key: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
-        guard bytes.count >= key.count else { return nil }
-        var start = 0
-        while start <= bytes.count - key.count {
-            if bytes[start] == key[0] {
-                var matched = 1
-                while matched < key.count, bytes[start + matched] == key[matched] { matched += 1 }
-                if matched == key.count { return start + key.count }
+        guard let base = bytes.baseAddress, !key.isEmpty, bytes.count >= key.count else { return nil }
+        return key.withUnsafeBytes { needle -> Int? in
+            let last = bytes.count - key.count
+            var start = 0
+            while start <= last {
+                guard let hit = memchr(base + start, Int32(key[0]), last - start + 1) else { return nil }
+                let offset = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(hit, needle.baseAddress!, key.count) == 0 { return offset + key.count }
+                start = offset + 1
             }
-            start += 1
+            return nil
         }
-        return nil
     }
 
     private static func string(after key: [UInt8], in bytes: UnsafeRawBufferPointer) -> String? {

@@ -106,6 +106,30 @@ struct ListenerOutboxTests {
         #expect(Array(wire.readableBytesView).contains(0x88))  // the close frame went out
     }
 
+    /// A broadcast to thousands of listeners costs a buffer per listener, not
+    /// two: the frame header goes in the room left before each message. What
+    /// goes out is read back with NIO's own frame decoder.
+    @Test(arguments: [10, 200, 70_000])
+    func eachMessageIsOneWholeFrame(textLength: Int) throws {
+        try channel.pipeline.syncOperations.addHandler(WebSocketFrameEncoder(), position: .first)
+        try outbox.stopAtCloseFrame(channel.pipeline.syncOperations)
+        let text = #"{"type":"x","text":""# + String(repeating: "é", count: textLength / 2) + #""}"#
+        _ = outbox.offer(.text(text))
+        _ = outbox.offer(.text(#"{"type":"next"}"#))
+        channel.embeddedEventLoop.run()
+        var buffers: [ByteBuffer] = []
+        while let part = try channel.readOutbound(as: ByteBuffer.self) { buffers.append(part) }
+        #expect(buffers.count == 2)
+
+        let decoder = EmbeddedChannel(handler: ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 20)))
+        for buffer in buffers { try decoder.writeInbound(buffer) }
+        let first = try #require(try decoder.readInbound(as: WebSocketFrame.self))
+        let second = try #require(try decoder.readInbound(as: WebSocketFrame.self))
+        #expect(first.fin && first.opcode == .text && first.maskKey == nil)
+        #expect(String(buffer: first.data) == #"{"seq":1,"# + text.dropFirst())
+        #expect(String(buffer: second.data) == #"{"seq":2,"type":"next"}"#)
+    }
+
     @Test func nothingIsWrittenAfterTheSessionClosed() throws {
         _ = outbox.offer(.text(#"{"type":"a"}"#))
         outbox.close()

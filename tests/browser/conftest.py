@@ -66,9 +66,13 @@ class Server:
 
     def __init__(
         self, data: Path, port: int | None = None, libraries: list[Path] | None = None, name: str = "server",
-        options: list[str] | None = None,
+        options: list[str] | None = None, analysis: bool = False,
     ):
         self.data = data
+        # The audio analysis (ffmpeg's loudness and aubio's tempo over every
+        # file) keeps a core busy for a minute after each start; only the
+        # servers of the tests that read its results run it.
+        self.analysis = analysis
         # Every browser here comes from 127.0.0.1, so the per-address limits
         # on new accounts and guests are lifted unless a test sets its own;
         # bcrypt runs at its lowest cost, as in the Swift tests, since three
@@ -92,6 +96,7 @@ class Server:
             "--web", str(WEB),
             "--ping-interval", "2",
             *self.options,
+            *([] if self.analysis else ["--no-analysis"]),
         ]
         for library in self.libraries:
             args += ["--library", str(library)]
@@ -183,6 +188,26 @@ def demo_server(tmp_path_factory):
     """One server with the generated demo library, shared by most tests;
     each test signs up its own people (each with their own station)."""
     server = Server(tmp_path_factory.mktemp("demo-data"), name="demo").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def measured_server(tmp_path_factory):
+    """A server with the demo library that measures every song's loudness
+    and tempo, for the tests that read what was measured."""
+    server = Server(tmp_path_factory.mktemp("measured-data"), name="measured", analysis=True).start()
+    # Every song is measured before a test starts: a gain that arrives while
+    # a browser plays would make its level and the server's differ.
+    deadline = time.monotonic() + 300
+    while True:
+        progress = server.get("/api/library/analysis")
+        if progress["total"] > 0 and progress["analyzed"] == progress["total"]:
+            break
+        if time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError(f"the audio analysis never finished: {progress}")
+        time.sleep(0.2)
     yield server
     server.stop()
 

@@ -7,7 +7,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from accounts_api import give_frequency, log_in_browser, make_browser_user
+from accounts_api import give_frequency, log_in_browser, make_browser_user, raw_request
 from conftest import DESKTOP, PHONE, SHORT_TITLE
 from helpers import (
     art_loaded, audio, find, text_of, upnext_entry_ids, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
@@ -134,6 +134,13 @@ def test_two_browsers_dj_adds_and_skips(demo_server, browser, shot):
     free.sort(key=lambda t: not latin(t))
     assert len(free) >= 2, "the demo library should have tracks the robot hasn't queued"
     first, second = free[0], free[1]
+    # Setup: the robot's pool leaves out the two picks. Otherwise, when a
+    # song ends while the test works, the robot may line up a pick itself,
+    # and the DJ's toggle would then take it off (seen in a CI run).
+    status, _, _ = raw_request(demo_server, "PUT", f"/api/stations/{station['id']}/pool",
+                               {"trackIDs": [t["id"] for t in demo_server.tracks()
+                                             if t["id"] not in (first["id"], second["id"])]}, owner.token)
+    assert status == 200, status
 
     search = find(dj, ".add-col .input-search")
 

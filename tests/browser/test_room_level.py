@@ -41,15 +41,15 @@ def plays_at(d, server, sid: str, token: str, sound: dict) -> bool:
     return entry is not None and abs(voice["levelDb"] - expected_gain(entry["track"], sound)) < 1e-9
 
 
-def test_the_room_votes_the_level_down_and_every_browser_plays_at_it(demo_server, browser, shot):
-    host = signup(demo_server, display_name="Gym Host")
-    station, _ = party_station(demo_server, host, "Gym Floor", visibility="public")
+def test_the_room_votes_the_level_down_and_every_browser_plays_at_it(measured_server, browser, shot):
+    host = signup(measured_server, display_name="Gym Host")
+    station, _ = party_station(measured_server, host, "Gym Floor", visibility="public")
     sid = station["id"]
 
     # The host makes the station a party and picks the gym type: its preset
     # turns volume voting on, and the form shows it at once.
     h = browser(DESKTOP)
-    log_in(h, demo_server, host, f"/station/{sid}/settings")
+    log_in(h, measured_server, host, f"/station/{sid}/settings")
     wait_for(h, settings_ready)
     wait_for(h, lambda h: not h.find_element(By.ID, "party-kind").get_attribute("disabled"))
     Select(h.find_element(By.ID, "party-kind")).select_by_value("gym")
@@ -59,16 +59,16 @@ def test_the_room_votes_the_level_down_and_every_browser_plays_at_it(demo_server
     click(h, "label[for='mode-requests']")
     click(h, ".party-form .btn-primary")
     wait_for(h, lambda h: "Listeners can request" in (text_of(h, "#party-status") or ""))
-    party = ok(call(demo_server, "GET", f"/api/stations/{sid}/party", token=host.token))
+    party = ok(call(measured_server, "GET", f"/api/stations/{sid}/party", token=host.token))
     assert party["settings"]["kind"] == "gym" and party["settings"]["volumeVoting"] is True
-    h.get(f"{demo_server.base}/#/station/{sid}")
+    h.get(f"{measured_server.base}/#/station/{sid}")
     wait_for(h, lambda h: (station_screen(h) or {}).get("role") == "owner")
     wait_for(h, lambda h: h.find_element(By.CSS_SELECTOR, ".room-level").is_displayed(), "no level row for the host")
 
     ann = browser(PHONE)
-    join_party(ann, demo_server, sid, "Ann")
+    join_party(ann, measured_server, sid, "Ann")
     bo = browser(PHONE)
-    join_party(bo, demo_server, sid, "Bo")
+    join_party(bo, measured_server, sid, "Bo")
     for d in (ann, bo):
         wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".btn-level-down").is_displayed(), "no level buttons")
         assert text_of(d, ".level-value") == "0 dB"
@@ -87,14 +87,14 @@ def test_the_room_votes_the_level_down_and_every_browser_plays_at_it(demo_server
     for d in (ann, bo):
         wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".btn-level-down").get_attribute("aria-pressed") == "false",
                  "a spent vote still shows as pressed")
-    sound = ok(call(demo_server, "GET", f"/api/stations/{sid}", token=host.token))["sound"]
+    sound = ok(call(measured_server, "GET", f"/api/stations/{sid}", token=host.token))["sound"]
     assert sound["levelDb"] == -3 and sound["reason"] == "The room voted it quieter"
     shot(bo, "level-after")
 
     # Every browser plays at the room's gain (the song on the air, or the
     # next one if it changed meanwhile).
     for d in (h, ann, bo):
-        wait_for(d, lambda d: plays_at(d, demo_server, sid, host.token, sound), "a browser never played at the room's level")
+        wait_for(d, lambda d: plays_at(d, measured_server, sid, host.token, sound), "a browser never played at the room's level")
     # The votes started afresh; the host may set it back.
     wait_for(h, lambda d: d.find_element(By.CSS_SELECTOR, ".btn-level-reset").is_displayed())
     click(h, ".btn-level-reset")
