@@ -62,15 +62,28 @@ def is_playing(driver, entry_id: str | None = None) -> bool:
 
 
 def wait_playing(driver, entry_id: str | None = None) -> dict:
+    # What the page said while this waited, each change once, so a failure
+    # shows the way there and not only where it ended.
+    seen: list[tuple] = []
+    started = time.monotonic()
+
+    def playing(d):
+        a = audio(d)
+        state = (a["entryId"], a["state"], a["paused"], a["readyState"], a["connection"], a["revision"])
+        if not seen or seen[-1][1] != state:
+            seen.append((round(time.monotonic() - started, 2), state))
+        return is_playing(d, entry_id)
+
     try:
-        wait_for(driver, lambda d: is_playing(d, entry_id))
+        wait_for(driver, playing)
     except TimeoutException:
         # Say what the page was doing instead: its player and, with Web
         # Audio, the state of the current entry's buffer.
         details = driver.execute_script(
             "const w = window.__wavelength; return w && w.report ? w.report().details || null : null;")
         raise AssertionError(
-            f"audio never played entry {entry_id}: the page reports {audio(driver)}, details {details}") from None
+            f"audio never played entry {entry_id}: the page reports {audio(driver)}, details {details}; "
+            f"on the way (s, (entry, state, paused, readyState, connection, revision)): {seen[-30:]}") from None
     return audio(driver)
 
 
