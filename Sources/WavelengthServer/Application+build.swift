@@ -80,6 +80,9 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     PartyController(directory: services.directory, stations: database, gate: gate).addRoutes(to: router)
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
+    StreamController(
+        directory: services.directory, streams: services.streams, gate: gate, publicURL: services.configuration.publicURL
+    ).addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
         pingInterval: services.configuration.pingInterval, sockets: services.liveSockets
@@ -104,6 +107,8 @@ public struct ServerServices: Sendable {
     let liveSockets = LiveSockets()
     /// The background audio analysis (a service: it runs after the scan).
     let analysis: AudioAnalysis
+    /// The stations' radio streams, made as people tune in by stream.
+    let streams: StreamDirectory
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.
@@ -155,7 +160,10 @@ public struct ServerServices: Sendable {
             attempts: attempts, libraryRoots: LibraryRoots(roots),
             analysis: AudioAnalysis(
                 store: database, roots: LibraryRoots(roots), clock: clock, logger: logger,
-                enabled: configuration.analyzeAudio, analyzed: { await catalog.invalidate() }))
+                enabled: configuration.analyzeAudio, analyzed: { await catalog.invalidate() }),
+            streams: StreamDirectory(
+                tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
+                logger: logger))
         try await services.ensureFirstStation()
         return services
     }

@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     /// The address people reach the server at ("https://radio.example.edu"),
     /// used in links and QR codes; without it they use the request's Host.
     public var publicURL: String?
+    /// How long a station's stream encoder keeps running after its last
+    /// stream listener leaves (a player reconnecting finds it still on).
+    public var streamGracePeriod: Duration = .seconds(10)
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
     /// believed (exact addresses).
     public var trustedProxies: [String] = []

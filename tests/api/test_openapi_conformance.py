@@ -82,7 +82,9 @@ def api_schema(server):
     return schemathesis.openapi.from_url(server["base"] + "/openapi.json")
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
+# A station's stream is an endless body, which a response check can't read
+# to its end; StreamTests reads it as a player does.
+schema = schemathesis.pytest.from_fixture("api_schema").exclude(path="/stream/{name}")
 
 
 @schema.parametrize()

@@ -34,48 +34,48 @@ def plays(d, entry_id: str) -> bool:
     return r["mode"] == "webaudio" and r["state"] == "playing" and r["positionMs"] is not None and r["entryID"] == entry_id
 
 
-def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_server, browser, shot):
-    host = signup(demo_server, display_name="Lobby Host")
-    station, _ = party_station(demo_server, host, "Gym Lobby", visibility="public")
+def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(measured_server, browser, shot):
+    host = signup(measured_server, display_name="Lobby Host")
+    station, _ = party_station(measured_server, host, "Gym Lobby", visibility="public")
     sid = station["id"]
 
     # The host makes the station a lobby in its settings.
     h = browser(DESKTOP)
-    log_in(h, demo_server, host, f"/station/{sid}/settings")
+    log_in(h, measured_server, host, f"/station/{sid}/settings")
     wait_for(h, settings_ready)
     click(h, "label[for='mode-lobby']")
     click(h, ".party-form .btn-primary")
     wait_for(h, lambda h: "goes to a vote" in (text_of(h, "#party-status") or ""))
-    h.get(f"{demo_server.base}/#/station/{sid}")
+    h.get(f"{measured_server.base}/#/station/{sid}")
     wait_for(h, lambda h: (station_screen(h) or {}).get("role") == "owner")
     wait_for(h, lambda h: h.find_element(By.CSS_SELECTOR, ".lobby-panel").is_displayed())
 
     # Two guests join by name first, so the ballot below has all its time
     # for their votes (joining on a loaded machine takes a while).
     ann = browser(PHONE)
-    join_lobby(ann, demo_server, sid, "Ann")
+    join_lobby(ann, measured_server, sid, "Ann")
     bo = browser(PHONE)
-    join_lobby(bo, demo_server, sid, "Bo")
+    join_lobby(bo, measured_server, sid, "Bo")
 
     # The server has measured every song's loudness (in the background
     # after its scan), so the winner comes with its gain.
-    wait_for(h, lambda _: (lambda p: p["analyzed"] == p["total"] > 0)(ok(call(demo_server, "GET", "/api/library/analysis"))),
+    wait_for(h, lambda _: (lambda p: p["analyzed"] == p["total"] > 0)(ok(call(measured_server, "GET", "/api/library/analysis"))),
              "the loudness analysis never finished")
 
     # The shortest demo song plays now, so its ballot closes soon: the host
     # puts it next and skips to it. Its ballot opens when it starts.
-    tracks = ok(call(demo_server, "GET", "/api/library/tracks?limit=200"))
+    tracks = ok(call(measured_server, "GET", "/api/library/tracks?limit=200"))
     shortest = min((t for t in tracks if t["durationMs"] > 20_000), key=lambda t: t["durationMs"])
-    ok(call(demo_server, "POST", f"/api/stations/{sid}/commands",
+    ok(call(measured_server, "POST", f"/api/stations/{sid}/commands",
             {"id": "next", "command": {"op": "queueNext", "trackID": shortest["id"]}}, host.token))
-    ok(call(demo_server, "POST", f"/api/stations/{sid}/commands", {"id": "cut", "command": {"op": "skip"}}, host.token))
+    ok(call(measured_server, "POST", f"/api/stations/{sid}/commands", {"id": "cut", "command": {"op": "skip"}}, host.token))
 
     def ballot_after_shortest(_):
-        window = ok(call(demo_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
+        window = ok(call(measured_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
         current = window.get("current")
         if not current or current["track"]["id"] != shortest["id"]:
             return None
-        party = ok(call(demo_server, "GET", f"/api/stations/{sid}/party", token=host.token))
+        party = ok(call(measured_server, "GET", f"/api/stations/{sid}/party", token=host.token))
         ballot = party.get("ballot")
         return (current, ballot) if ballot and ballot["follows"] == current["id"] else None
 
@@ -97,7 +97,7 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_
 
     # The ballot closes on its own; the winner is lined up for when the song ends.
     def elected(_):
-        window = ok(call(demo_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
+        window = ok(call(measured_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
         # (A ballot that closed before the skip may have lined up another.)
         # On a loaded machine the winner may already be playing by now.
         entries = [window.get("current")] + window["upNext"]
@@ -108,8 +108,8 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(demo_
         entry, upcoming = wait_for(h, elected, "the ballot never elected a song")
     except TimeoutException:
         # What the station looked like then, for the failure report.
-        window = ok(call(demo_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
-        party = ok(call(demo_server, "GET", f"/api/stations/{sid}/party", token=host.token))
+        window = ok(call(measured_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
+        party = ok(call(measured_server, "GET", f"/api/stations/{sid}/party", token=host.token))
         raise AssertionError(
             f"the ballot never elected a song; it followed {current['id']} ending at {current['expiration']}; "
             f"ballot now: {party.get('ballot')}; timeline now: "

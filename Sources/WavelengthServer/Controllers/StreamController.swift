@@ -1,0 +1,121 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WavelengthCore
+import WavelengthStorage
+import WavelengthWire
+
+/// Every station as a radio stream any player can play: `GET
+/// /stream/{frequency}.mp3` (or the station's id), with ICY metadata for
+/// players that ask (`Icy-MetaData: 1`), and `.m3u` and `.pls` files that
+/// point at it.
+struct StreamController {
+    let directory: StationDirectory
+    let streams: StreamDirectory
+    let gate: StationGate
+    let publicURL: String?
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/stream/{name}", use: stream)
+    }
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let name = try context.parameters.require("name")
+        guard name.utf8.count <= 64, let dot = name.lastIndex(of: ".") else {
+            throw APIError.notFound("Streams are /stream/{frequency}.mp3, .m3u or .pls.")
+        }
+        let key = String(name[..<dot]), kind = String(name[name.index(after: dot)...])
+        let hub: StationHub? = FrequencyDial.isWellFormed(key)
+            ? try await directory.hub(frequency: key)
+            : try await directory.hub(id: key)
+        guard let hub else { throw APIError.notFound("No station is on \(key).") }
+        let record = await hub.record
+        _ = try await gate.requireListener(context.caller, on: record)
+        guard record.visibility == .public || record.visibility == .unlisted else {
+            throw APIError(.forbidden, code: .forbidden, "This station's stream is open only when the station is public or unlisted.")
+        }
+        switch kind {
+        case "mp3": return try await listen(to: hub, record: record, request: request, context: context)
+        case "m3u", "pls":
+            let playlist = StreamPlaylist(name: record.name, url: try streamURL(key: key, request: request))
+            var headers = HTTPFields()
+            headers[.contentType] = kind == "m3u" ? "audio/x-mpegurl" : "audio/x-scpls"
+            headers[.contentDisposition] = "inline; filename=\"\(key).\(kind)\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: kind == "m3u" ? playlist.m3u : playlist.pls)))
+        default:
+            throw APIError.notFound("Streams are /stream/{frequency}.mp3, .m3u or .pls.")
+        }
+    }
+
+    private func listen(to hub: StationHub, record: StationRecord, request: Request, context: AppRequestContext) async throws -> Response {
+        // A live stream has no byte ranges; "from the start" is what players
+        // (Chromium's <audio> among them) ask for first, and is the stream.
+        if let range = request.headers[.range], range.trimmingCharacters(in: .whitespaces) != "bytes=0-" {
+            throw APIError(.rangeNotSatisfiable, code: .badRequest, "A live stream has no byte ranges; ask without Range.")
+        }
+        let metaint = request.headers[HTTPField.Name("Icy-MetaData")!] == "1" ? IcyInterleaver.defaultInterval : nil
+        let address = context.remoteAddress
+        guard streams.reserve(address: address) else {
+            throw APIError(.tooManyRequests, code: .rateLimited, "This address already holds \(StreamDirectory.maxPerAddress) streams.")
+        }
+        let stream = streams.stream(for: hub)
+        var headers = HTTPFields()
+        headers[.contentType] = "audio/mpeg"
+        headers[.cacheControl] = "no-cache, no-store"
+        headers[.connection] = "close"
+        for (field, value) in [
+            ("icy-name", record.name), ("icy-description", "Wavelength station \(record.frequency ?? record.id)"),
+            ("icy-genre", "Various"), ("icy-url", publicURL ?? ""), ("icy-br", "\(StreamEncoder.bitrateKbps)"),
+            ("icy-pub", record.visibility == .public ? "1" : "0"),
+        ] {
+            headers[HTTPField.Name(field)!] = Self.headerSafe(value)
+        }
+        if let metaint { headers[HTTPField.Name("icy-metaint")!] = "\(metaint)" }
+        let streams = self.streams
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            var position = await stream.join()
+            var interleaver = metaint.map { IcyInterleaver(interval: $0) }
+            defer {
+                streams.release(address: address)
+                Task { await stream.leave() }
+            }
+            while case .chunks(let buffers, let end, let title) = await stream.next(after: position) {
+                for buffer in buffers {
+                    guard var planner = interleaver else {
+                        try await writer.write(buffer)
+                        continue
+                    }
+                    var out: [ByteBuffer] = []
+                    for piece in planner.plan(audioBytes: buffer.readableBytes, current: title) {
+                        switch piece {
+                        case .audio(let range):
+                            out.append(buffer.getSlice(at: buffer.readerIndex + range.lowerBound, length: range.count)!)
+                        case .metadata(let block):
+                            out.append(ByteBuffer(bytes: block.bytes))
+                        }
+                    }
+                    interleaver = planner
+                    try await writer.write(contentsOf: out)
+                }
+                position = end
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Header values are the owner's words: control characters (a line
+    /// break would end the header) are left out; UTF-8 goes as it is, as
+    /// Icecast sends it.
+    static func headerSafe(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(200)))
+    }
+
+    private func streamURL(key: String, request: Request) throws -> String {
+        if let publicURL { return "\(publicURL)/stream/\(key).mp3" }
+        let host = request.head.authority ?? "localhost"
+        guard host.utf8.count <= 255, !host.contains(where: { $0 == "/" || $0 == "#" || $0.isWhitespace }) else {
+            throw APIError.badRequest("The Host header is not usable in a link.")
+        }
+        return "http://\(host)/stream/\(key).mp3"
+    }
+}

@@ -1,0 +1,59 @@
+import Logging
+import Synchronization
+import WavelengthCore
+import WavelengthLibrary
+import WavelengthStorage
+
+/// The radio streams of the stations someone listens to by stream, and the
+/// limit on stream connections per address (a player that reconnects in a
+/// loop, or one address holding hundreds, can't take every slot).
+final class StreamDirectory: Sendable {
+    static let maxPerAddress = 16
+
+    private let streams = Mutex<[StationID: StationStream]>([:])
+    private let perAddress = Mutex<[String: Int]>([:])
+    private let tracks: any TrackRepository
+    private let roots: LibraryRoots
+    private let clock: any ServerClock
+    private let grace: Duration
+    private let logger: Logger
+
+    init(tracks: any TrackRepository, roots: LibraryRoots, clock: any ServerClock, grace: Duration, logger: Logger) {
+        self.tracks = tracks
+        self.roots = roots
+        self.clock = clock
+        self.grace = grace
+        self.logger = logger
+    }
+
+    /// The station's stream, made on first use.
+    func stream(for hub: StationHub) -> StationStream {
+        let id = hub.id
+        return streams.withLock { streams in
+            if let stream = streams[id] { return stream }
+            let encoder = StreamEncoder(
+                stationID: id, hub: hub, tracks: tracks, roots: roots, clock: clock, logger: logger)
+            let stream = StationStream(stationID: id, grace: grace, logger: logger) { stream in
+                Task { await encoder.run(into: stream) }
+            }
+            streams[id] = stream
+            return stream
+        }
+    }
+
+    /// Takes one of the address's stream slots; false when all are taken.
+    func reserve(address: String) -> Bool {
+        perAddress.withLock { counts in
+            guard counts[address, default: 0] < Self.maxPerAddress else { return false }
+            counts[address, default: 0] += 1
+            return true
+        }
+    }
+
+    func release(address: String) {
+        perAddress.withLock { counts in
+            let left = counts[address, default: 1] - 1
+            counts[address] = left > 0 ? left : nil
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Logging
+import NIOCore
+import Subprocess
+import Synchronization
+import WavelengthCore
+import WavelengthLibrary
+import WavelengthStorage
+import WavelengthWire
+
+/// Plays a station's timeline into one MP3 encoder, in step with the clock.
+///
+/// One ffmpeg encodes 44.1 kHz stereo PCM from its standard input to a
+/// 128 kbps MP3 stream on its standard output, which goes to the station's
+/// `StationStream`. The PCM comes from the timeline: for the entry playing
+/// at the stream's position, a second ffmpeg decodes the track's file from
+/// that point, and its samples are fed at real-time pace, never more than
+/// `lead` ahead of the clock. A skip or any change that puts another entry
+/// at the stream's position ends that decoder and starts the next; a gap or
+/// a pause is silence.
+struct StreamEncoder: Sendable {
+    static let sampleRate = 44_100
+    static let bytesPerFrame = 4  // 16-bit stereo
+    static let bitrateKbps = 128
+    /// How far ahead of the clock the PCM may run: what the encoder has
+    /// buffered plus this is how far the stream may lead the app.
+    static let lead: Int64 = 500
+
+    let stationID: StationID
+    let hub: StationHub
+    let tracks: any TrackRepository
+    let roots: LibraryRoots
+    let clock: any ServerClock
+    let logger: Logger
+
+    /// Runs until cancelled (the last stream listener left) or ffmpeg fails.
+    func run(into stream: StationStream) async {
+        let follower = TimelineFollower()
+        let connection = ConnectionIDs.next()
+        do {
+            try await hub.connect(
+                connection, queue: follower.queue, since: nil,
+                seat: Seat(personID: nil, name: "Radio stream", role: .listener))
+        } catch {
+            logger.error("The stream of station \(stationID) could not join it: \(error)")
+            await stream.encoderEnded()
+            return
+        }
+        defer { Task { await hub.disconnect(connection) } }
+        let following = Task { await follower.follow() }
+        defer { following.cancel() }
+        do {
+            let arguments = [
+                "-nostdin", "-hide_banner", "-loglevel", "error",
+                "-f", "s16le", "-ar", "\(Self.sampleRate)", "-ac", "2", "-i", "pipe:0",
+                "-c:a", "libmp3lame", "-b:a", "\(Self.bitrateKbps)k", "-f", "mp3", "-flush_packets", "1", "pipe:1",
+            ]
+            let result = try await Subprocess.run(
+                .name("ffmpeg"), arguments: Arguments(arguments), input: .inputWriter, output: .sequence, error: .discarded
+            ) { execution in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await chunk in execution.standardOutput {
+                            let buffer = chunk.withUnsafeBytes { ByteBuffer(bytes: $0) }
+                            await stream.append(buffer)
+                        }
+                    }
+                    group.addTask {
+                        try await feed(execution.standardInputWriter, following: follower, stream: stream)
+                    }
+                    // Either ends: the encoder went away, or the feeder was cancelled.
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+            if !Task.isCancelled {
+                logger.error("The stream encoder of station \(stationID) ended: \(result.terminationStatus)")
+            }
+        } catch {
+            if !Task.isCancelled { logger.error("The stream encoder of station \(stationID) failed: \(error)") }
+        }
+        // Cancelled, the stream stopped it and may already run a new one.
+        if !Task.isCancelled { await stream.encoderEnded() }
+    }
+
+    /// Writes the timeline's PCM to the encoder, at the clock's pace.
+    private func feed(_ encoder: StandardInputWriter, following follower: TimelineFollower, stream: StationStream) async throws {
+        var position = clock.now()  // the server instant the next sample belongs to
+        while !Task.isCancelled {
+            let window = follower.window()
+            guard let window, window.pausedAt == nil || window.pausedAt! > position,
+                  let entry = Self.entry(in: window, at: position),
+                  let record = try? await tracks.track(id: entry.track.id),
+                  let path = roots.confine(record.path)
+            else {
+                if let window, let entry = Self.entry(in: window, at: position) {
+                    await stream.nowPlaying(IcyMetadata(artist: entry.track.artist, title: entry.track.title))
+                }
+                position = try await silence(encoder, from: position, milliseconds: 100)
+                continue
+            }
+            await stream.nowPlaying(IcyMetadata(artist: entry.track.artist, title: entry.track.title))
+            position = try await play(entry, path: path, from: position, into: encoder, following: follower)
+        }
+    }
+
+    /// Decodes `entry`'s file from where `position` falls in it, until the
+    /// entry ends or another one takes its place. Answers where it stopped.
+    private func play(
+        _ entry: EntryView, path: String, from start: EpochMillis, into encoder: StandardInputWriter,
+        following follower: TimelineFollower
+    ) async throws -> EpochMillis {
+        let fileOffset = max(0, start - entry.start + entry.offsetMs)
+        let arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-ss", String(format: "%.3f", Double(fileOffset) / 1000),
+            "-i", path, "-vn", "-f", "s16le", "-ar", "\(Self.sampleRate)", "-ac", "2", "pipe:1",
+        ]
+        var frames: Int64 = 0
+        let until = entry.expiration
+        let finished = try await Subprocess.run(
+            .name("ffmpeg"), arguments: Arguments(arguments), input: .none, output: .sequence, error: .discarded
+        ) { execution -> Bool in
+            var carry: [UInt8] = []
+            for try await chunk in execution.standardOutput {
+                var bytes = carry
+                chunk.withUnsafeBytes { bytes.append(contentsOf: $0) }
+                let whole = bytes.count / Self.bytesPerFrame * Self.bytesPerFrame
+                carry = Array(bytes[whole...])
+                var pcm = Array(bytes[..<whole])
+                // Not past the entry's end.
+                let left = (until - at(start, frames)) * Int64(Self.sampleRate) / 1000
+                if Int64(pcm.count / Self.bytesPerFrame) > left {
+                    pcm = Array(pcm.prefix(Int(max(0, left)) * Self.bytesPerFrame))
+                }
+                if !pcm.isEmpty {
+                    _ = try await encoder.write(pcm)
+                    frames += Int64(pcm.count / Self.bytesPerFrame)
+                }
+                let now = at(start, frames)
+                if now >= until { return true }
+                try await pace(now)
+                // A skip, a removal or a move puts another entry here: stop.
+                guard let window = follower.window(), Self.entry(in: window, at: now)?.id == entry.id,
+                      window.pausedAt.map({ $0 > now }) ?? true
+                else { return true }
+            }
+            return false
+        }
+        let stopped = at(start, frames)
+        // A file shorter than its entry, or unreadable: silence to the entry's end
+        // is the next loop's job (no entry is found at a position with no file).
+        if !finished.closureResult, stopped < until, frames == 0 {
+            logger.warning("The stream could not decode \(path) for station \(stationID)")
+            return try await silence(encoder, from: stopped, milliseconds: Int(min(1_000, until - stopped)))
+        }
+        return stopped
+    }
+
+    private func silence(_ encoder: StandardInputWriter, from start: EpochMillis, milliseconds: Int) async throws -> EpochMillis {
+        let frames = Self.sampleRate * milliseconds / 1000
+        _ = try await encoder.write([UInt8](repeating: 0, count: frames * Self.bytesPerFrame))
+        let end = start + Int64(milliseconds)
+        try await pace(end)
+        return end
+    }
+
+    /// Waits until the stream is no more than `lead` ahead of the clock.
+    private func pace(_ position: EpochMillis) async throws {
+        let ahead = position - clock.now() - Self.lead
+        if ahead > 0 { try await Task.sleep(for: .milliseconds(ahead)) }
+    }
+
+    private func at(_ start: EpochMillis, _ frames: Int64) -> EpochMillis {
+        start + frames * 1000 / Int64(Self.sampleRate)
+    }
+
+    /// The entry that plays at `instant`, if any.
+    static func entry(in window: TimelineWindow, at instant: EpochMillis) -> EntryView? {
+        ([window.current].compactMap { $0 } + window.upNext).first { $0.start <= instant && instant < $0.expiration }
+    }
+}
+
+/// The station's timeline as the hub broadcasts it, read from the queue the
+/// stream holds as one of the station's listeners.
+final class TimelineFollower: Sendable {
+    let queue: AsyncStream<LiveOutgoing>.Continuation
+    private let messages: AsyncStream<LiveOutgoing>
+    private let latest = Mutex<TimelineWindow?>(nil)
+
+    init() {
+        (messages, queue) = AsyncStream.makeStream(of: LiveOutgoing.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    func window() -> TimelineWindow? { latest.withLock { $0 } }
+
+    func follow() async {
+        let decoder = JSONDecoder()
+        for await outgoing in messages {
+            guard case .text(let text) = outgoing,
+                  let message = try? decoder.decode(ServerMessage.self, from: Data(text.utf8))
+            else { continue }
+            switch message {
+            case .snapshot(let snapshot): latest.withLock { $0 = snapshot.timeline }
+            case .update(let window): latest.withLock { $0 = window }
+            default: break
+            }
+        }
+    }
+}

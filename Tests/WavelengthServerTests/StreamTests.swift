@@ -1,0 +1,180 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Subprocess
+import Testing
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// A station as a radio stream, read the way a player reads it: real HTTP,
+/// ICY metadata at its interval, and ffprobe on the audio.
+@Suite("The radio stream", .timeLimit(.minutes(3)))
+struct StreamTests {
+    /// Reads an ICY stream: `interval` bytes of audio, a length byte, that
+    /// many 16-byte rows, again; keeps the audio and each block's title.
+    struct IcyReader {
+        let interval: Int
+        var audio: [UInt8] = []
+        /// Each block's title, nil for a 0 byte (nothing changed).
+        var titles: [String?] = []
+        private var pending: [UInt8] = []
+
+        init(interval: Int) { self.interval = interval }
+
+        mutating func take(_ bytes: some Sequence<UInt8>) {
+            pending += bytes
+            while true {
+                guard pending.count > interval else { return }
+                let length = Int(pending[interval]) * 16
+                guard pending.count >= interval + 1 + length else { return }
+                audio += pending[..<interval]
+                let block = pending[(interval + 1)..<(interval + 1 + length)]
+                if length == 0 {
+                    titles.append(nil)
+                } else {
+                    let text = String(decoding: block.prefix { $0 != 0 }, as: UTF8.self)
+                    #expect(text.hasPrefix("StreamTitle='") && text.hasSuffix("';"), "\(text)")
+                    #expect(block.drop { $0 != 0 }.allSatisfy { $0 == 0 })
+                    titles.append(String(text.dropFirst("StreamTitle='".count).dropLast(2)))
+                }
+                pending.removeFirst(interval + 1 + length)
+            }
+        }
+
+        var lastTitle: String? { titles.compactMap { $0 }.last }
+    }
+
+    static func open(_ port: Int, _ path: String, icy: Bool = true, range: String? = nil) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        if icy { request.headers.add(name: "Icy-MetaData", value: "1") }
+        if let range { request.headers.add(name: "Range", value: range) }
+        return try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+    }
+
+    static func title(_ track: TrackSummary) -> String {
+        [track.artist, track.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - ")
+    }
+
+    @Test func aStationPlaysAsAnMP3StreamWithItsTitleEveryInterval() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let response = try await Self.open(client.port!, "/stream/\(station).mp3")
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "content-type") == "audio/mpeg")
+            #expect(response.headers.first(name: "icy-metaint") == "16000")
+            #expect(response.headers.first(name: "icy-br") == "128")
+            #expect(response.headers.first(name: "icy-name") == "Wavelength Radio")
+            #expect(response.headers.first(name: "icy-pub") == "1")
+            var reader = IcyReader(interval: 16_000)
+            for try await part in response.body {
+                reader.take(part.readableBytesView)
+                if reader.titles.count >= 3 { break }
+            }
+            // The first block names a song of the station's; then a 0 byte
+            // unless the song changed (the test library's songs last 3 s).
+            let first = try #require(reader.titles.first ?? nil)
+            let timeline = try await client.timeline(station)
+            let known = ([timeline.current].compactMap { $0 } + timeline.upNext + timeline.history).map { Self.title($0.track) }
+            #expect(known.contains(first), "\(first) is not among \(known)")
+
+            // Real MP3, as ffprobe reads it.
+            let file = NSTemporaryDirectory() + "stream-\(UUID().uuidString).mp3"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            FileManager.default.createFile(atPath: file, contents: Data(reader.audio))
+            let probe = try await Subprocess.run(
+                .name("ffprobe"),
+                arguments: ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", file],
+                output: .string(limit: 4_096), error: .discarded)
+            #expect(probe.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "mp3,44100,2")
+        }
+    }
+
+    @Test func theTitleFollowsASkip() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let (station, key) = (owner.stationID, owner.token)
+            let response = try await Self.open(client.port!, "/stream/\(station).mp3")
+            var reader = IcyReader(interval: 16_000)
+            var body = response.body.makeAsyncIterator()
+            while reader.titles.isEmpty, let part = try await body.next() { reader.take(part.readableBytesView) }
+
+            // A track that isn't on the air: queued next, then the song playing is skipped.
+            let timeline = try await client.timeline(station)
+            let onAir = Set(([timeline.current].compactMap { $0 } + timeline.upNext).map(\.track.id))
+            let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+            let pick = try #require(all.first { !onAir.contains($0.id) })
+            #expect(try await client.command(station, key: key, id: "q", .queueNext(trackID: pick.id)).status == .ok)
+            let current = try #require(try await client.timeline(station).current)
+            let skipped = try await client.command(station, key: key, id: "s", .skip(entryID: current.id))
+            #expect(skipped.status == .ok || skipped.errorCode == "not_current")
+            let asked = ContinuousClock.now
+            // Bounded: a minute of the stream (a block per second at 128 kbps).
+            while reader.lastTitle != Self.title(pick), reader.titles.count < 60, let part = try await body.next() {
+                reader.take(part.readableBytesView)
+            }
+            #expect(reader.lastTitle == Self.title(pick))
+            // A figure, not a check: timings belong in the benchmarks.
+            print("the stream named the skipped-to song \(ContinuousClock.now - asked) after the skip")
+        }
+    }
+
+    /// Tree in the forest: the encoder runs while someone listens by stream,
+    /// and stops a grace period after the last one leaves.
+    @Test func theEncoderRunsOnlyWhileSomeoneListens() async throws {
+        let server = try await TestServer.make { $0.streamGracePeriod = .milliseconds(200) }
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let hub = try #require(try await server.services.directory.hub(id: station))
+            let stream = server.services.streams.stream(for: hub)
+            #expect(await !stream.isEncoding)
+            do {
+                let response = try await Self.open(client.port!, "/stream/\(station).mp3", icy: false)
+                var received = 0
+                for try await part in response.body {
+                    received += part.readableBytes
+                    if received > 20_000 { break }
+                }
+                #expect(await stream.isEncoding)
+            }
+            // The response is dropped: the client hangs up.
+            while await stream.isEncoding { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(await stream.listenerCount == 0)
+        }
+    }
+
+    @Test func badStreamRequestsGetClearErrors() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let unknown = try await client.execute(uri: "/stream/99.9.mp3", method: .get)
+            #expect(unknown.status == .notFound)
+            #expect(unknown.errorCode == "not_found")
+            let kind = try await client.execute(uri: "/stream/\(station).ogg", method: .get)
+            #expect(kind.status == .notFound)
+            let ranged = try await Self.open(client.port!, "/stream/\(station).mp3", range: "bytes=1000-")
+            #expect(ranged.status == .rangeNotSatisfiable)
+            let owner = try await client.signUp()
+            #expect(try await client.send("/api/stations/\(owner.stationID)", .patch, as: owner, body: ["visibility": "code"]).status == .ok)
+            let hidden = try await client.execute(uri: "/stream/\(owner.stationID).mp3", method: .get)
+            #expect(hidden.status == .forbidden || hidden.status == .unauthorized)
+        }
+    }
+
+    @Test func playlistsPointAtTheStream() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        try await server.application().test(.router) { client in
+            let m3u = try await client.execute(uri: "/stream/\(station).m3u", method: .get)
+            #expect(m3u.headers[.contentType] == "audio/x-mpegurl")
+            #expect(String(buffer: m3u.body).contains("/stream/\(station).mp3\r\n"))
+            let pls = try await client.execute(uri: "/stream/\(station).pls", method: .get)
+            #expect(pls.headers[.contentType] == "audio/x-scpls")
+            #expect(String(buffer: pls.body).contains("File1=http://"))
+        }
+    }
+}
