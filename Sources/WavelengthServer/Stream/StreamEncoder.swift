@@ -25,6 +25,10 @@ struct StreamEncoder: Sendable {
     /// How far ahead of the clock the PCM may run: what the encoder has
     /// buffered plus this is how far the stream may lead the app.
     static let lead: Int64 = 500
+    /// How far the PCM may fall behind the clock (a loaded machine, a slow
+    /// decoder start) before the stream jumps to where the station is: a
+    /// radio drops a moment rather than fall out of step with the app.
+    static let maxLag: Int64 = 1_000
 
     let stationID: StationID
     let hub: StationHub
@@ -87,6 +91,11 @@ struct StreamEncoder: Sendable {
     private func feed(_ encoder: StandardInputWriter, following follower: TimelineFollower, stream: StationStream) async throws {
         var position = clock.now()  // the server instant the next sample belongs to
         while !Task.isCancelled {
+            let now = clock.now()
+            if position < now - Self.maxLag {
+                logger.debug("The stream of station \(stationID) fell \(now - position) ms behind; it jumps ahead")
+                position = now
+            }
             let window = follower.window()
             guard let window, window.pausedAt == nil || window.pausedAt! > position,
                   let entry = Self.entry(in: window, at: position),
@@ -137,7 +146,7 @@ struct StreamEncoder: Sendable {
                     frames += Int64(pcm.count / Self.bytesPerFrame)
                 }
                 let now = at(start, frames)
-                if now >= until { return true }
+                if now >= until || now < clock.now() - Self.maxLag { return true }
                 try await pace(now)
                 // A skip, a removal or a move puts another entry here: stop.
                 guard let window = follower.window(), Self.entry(in: window, at: now)?.id == entry.id,
