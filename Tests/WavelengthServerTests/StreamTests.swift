@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOHTTP1
 import Subprocess
 import Testing
 import WavelengthWire
@@ -162,6 +163,45 @@ struct StreamTests {
             #expect(try await client.send("/api/stations/\(owner.stationID)", .patch, as: owner, body: ["visibility": "code"]).status == .ok)
             let hidden = try await client.execute(uri: "/stream/\(owner.stationID).mp3", method: .get)
             #expect(hidden.status == .forbidden || hidden.status == .unauthorized)
+        }
+    }
+
+    /// One address can't take every slot; a stream that ends gives its slot back.
+    @Test func oneAddressHoldsAtMostSixteenStreams() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        defer { _ = http.shutdown() as EventLoopFuture<Void> }
+        try await server.application().test(.live) { client in
+            let url = "http://127.0.0.1:\(client.port!)/stream/\(station).mp3"
+            // Listeners that stay until cancelled; each says how it was answered.
+            let (answers, answered) = AsyncStream.makeStream(of: HTTPResponseStatus.self)
+            var listeners: [Task<Void, any Error>] = []
+            for _ in 0..<StreamDirectory.maxPerAddress {
+                listeners.append(Task {
+                    let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(120))
+                    answered.yield(response.status)
+                    for try await _ in response.body {}
+                })
+            }
+            defer { for listener in listeners { listener.cancel() } }
+            var statuses = answers.makeAsyncIterator()
+            for _ in 0..<StreamDirectory.maxPerAddress { #expect(await statuses.next() == .ok) }
+
+            let refused = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+            #expect(refused.status == .tooManyRequests)
+            _ = try await refused.body.collect(upTo: 4_096)
+
+            // One listener hangs up: its slot is free again once the server notices.
+            listeners[0].cancel()
+            while true {
+                let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+                if response.status == .ok { break }
+                #expect(response.status == .tooManyRequests)
+                _ = try await response.body.collect(upTo: 4_096)
+            }
         }
     }
 

@@ -54,8 +54,7 @@ struct StreamController {
             throw APIError(.rangeNotSatisfiable, code: .badRequest, "A live stream has no byte ranges; ask without Range.")
         }
         let metaint = request.headers[HTTPField.Name("Icy-MetaData")!] == "1" ? IcyInterleaver.defaultInterval : nil
-        let address = context.remoteAddress
-        guard streams.reserve(address: address) else {
+        guard let slot = streams.reserve(address: context.remoteAddress) else {
             throw APIError(.tooManyRequests, code: .rateLimited, "This address already holds \(StreamDirectory.maxPerAddress) streams.")
         }
         let stream = streams.stream(for: hub)
@@ -71,14 +70,12 @@ struct StreamController {
             headers[HTTPField.Name(field)!] = Self.headerSafe(value)
         }
         if let metaint { headers[HTTPField.Name("icy-metaint")!] = "\(metaint)" }
-        let streams = self.streams
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // The slot is given back when this answer is done with, written or not.
+            withExtendedLifetime(slot) {}
             var position = await stream.join()
             var interleaver = metaint.map { IcyInterleaver(interval: $0) }
-            defer {
-                streams.release(address: address)
-                Task { await stream.leave() }
-            }
+            defer { Task { await stream.leave() } }
             while case .chunks(let buffers, let end, let title) = await stream.next(after: position) {
                 for buffer in buffers {
                     guard var planner = interleaver else {

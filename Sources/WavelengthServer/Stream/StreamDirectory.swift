@@ -41,19 +41,35 @@ final class StreamDirectory: Sendable {
         }
     }
 
-    /// Takes one of the address's stream slots; false when all are taken.
-    func reserve(address: String) -> Bool {
-        perAddress.withLock { counts in
+    /// Takes one of the address's stream slots, nil when all are taken. The
+    /// slot is given back when the last reference to it goes, so an answer
+    /// that is dropped unwritten gives it back too.
+    func reserve(address: String) -> StreamSlot? {
+        let taken = perAddress.withLock { counts in
             guard counts[address, default: 0] < Self.maxPerAddress else { return false }
             counts[address, default: 0] += 1
             return true
         }
+        return taken ? StreamSlot(directory: self, address: address) : nil
     }
 
-    func release(address: String) {
+    fileprivate func release(address: String) {
         perAddress.withLock { counts in
             let left = counts[address, default: 1] - 1
             counts[address] = left > 0 ? left : nil
         }
     }
+}
+
+/// One stream slot of an address, held by the answer that uses it.
+final class StreamSlot: Sendable {
+    private let directory: StreamDirectory
+    private let address: String
+
+    fileprivate init(directory: StreamDirectory, address: String) {
+        self.directory = directory
+        self.address = address
+    }
+
+    deinit { directory.release(address: address) }
 }
