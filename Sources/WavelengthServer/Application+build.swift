@@ -66,6 +66,9 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     StationsController(directory: services.directory, stations: database, catalog: services.catalog, gate: gate)
         .addRoutes(to: router)
+    HistoryController(
+        directory: services.directory, history: database, catalog: services.catalog, gate: gate, clock: services.clock
+    ).addRoutes(to: router)
     StationAdminController(
         directory: services.directory, access: database, people: database, gate: gate, attempts: services.attempts,
         clock: services.clock
@@ -82,6 +85,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
         directory: services.directory, streams: services.streams, gate: gate, publicURL: services.configuration.publicURL
+    ).addRoutes(to: router)
+    StatusController(
+        directory: services.directory, streams: services.streams, publicURL: services.configuration.publicURL,
+        serverStart: Date()
     ).addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
@@ -163,7 +170,7 @@ public struct ServerServices: Sendable {
                 enabled: configuration.analyzeAudio, analyzed: { await catalog.invalidate() }),
             streams: StreamDirectory(
                 tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
-                logger: logger))
+                stallTimeout: configuration.streamStallTimeout, logger: logger))
         try await services.ensureFirstStation()
         return services
     }

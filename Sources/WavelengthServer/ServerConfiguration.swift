@@ -45,6 +45,11 @@ public struct ServerConfiguration: Sendable {
     /// How long a station's stream encoder keeps running after its last
     /// stream listener leaves (a player reconnecting finds it still on).
     public var streamGracePeriod: Duration = .seconds(10)
+    /// How long a stream listener's write may go unfinished before it stops
+    /// counting (a player gone without closing). With the time the socket's
+    /// and NIO's buffers take to fill at 128 kbps (about 10 s) and the sweep
+    /// (a quarter of this), a dead listener leaves the count within 35 s.
+    public var streamStallTimeout: Duration = .seconds(15)
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
     /// believed (exact addresses).
     public var trustedProxies: [String] = []

@@ -100,7 +100,7 @@ extension AppDatabase: StationRepository {
                 try TimelineEntryRecord(stationID: state.id, position: position, entry: entry).insert(db)
             }
             for entry in played {
-                try PlayRecord(stationID: state.id, entry: entry).insert(db)
+                try PlayRecord(stationID: state.id, entry: entry, listeners: save.listeners).insert(db)
             }
             if let command {
                 try AppliedCommandRecord(
@@ -164,17 +164,6 @@ extension AppDatabase: StationRepository {
             try Int64.fetchOne(
                 db, sql: "SELECT revision FROM appliedCommand WHERE stationID = ? AND commandID = ?",
                 arguments: [stationID, commandID])
-        }
-    }
-
-    public func history(stationID: StationID, before: EpochMillis, limit: Int) async throws -> [TimelineEntry] {
-        try await writer.read { db in
-            try PlayRecord
-                .filter(Column("stationID") == stationID && Column("start") < before)
-                .order(Column("start").desc)
-                .limit(limit)
-                .fetchAll(db)
-                .map(\.entry)
         }
     }
 

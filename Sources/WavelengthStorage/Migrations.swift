@@ -204,6 +204,20 @@ extension AppDatabase {
             try db.create(index: "likedTrack_byTrack", on: "likedTrack", columns: ["trackID", "likedAt"])
             try db.create(index: "likedTrack_byPerson", on: "likedTrack", columns: ["personID", "likedAt"])
         }
+        migrator.registerMigration("v11: listeners per play; the per-minute audience series") { db in
+            try db.alter(table: "play") { t in
+                t.add(column: "listeners", .integer)
+            }
+            try db.create(table: "listenerMinute") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("minute", .integer).notNull()
+                t.column("peak", .integer).notNull()
+                t.column("listenerMillis", .integer).notNull()
+                t.column("departures", .integer).notNull()
+                t.column("stayMillis", .integer).notNull()
+                t.primaryKey(["stationID", "minute"])
+            }
+        }
         return migrator
     }
 }

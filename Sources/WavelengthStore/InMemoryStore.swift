@@ -9,7 +9,8 @@ import WavelengthLibrary
 public actor InMemoryStore: StationRepository, TrackRepository {
     private var stations: [StationID: StationRecord] = [:]
     private var states: [StationID: StationState] = [:]
-    private var plays: [StationID: [TimelineEntry]] = [:]
+    private var plays: [StationID: [Play]] = [:]
+    private var minutes: [StationID: [EpochMillis: ListenerMinute]] = [:]
     private var commands: [StationID: [AppliedCommand]] = [:]
     private var pools: [StationID: [TrackID]] = [:]
     private var parties: [StationID: RequestQueue] = [:]
@@ -87,7 +88,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         stations[state.id]?.revision = state.revision
         stations[state.id]?.quietSince = state.quietSince
         stations[state.id]?.pausedAt = state.pausedAt
-        plays[state.id, default: []] += played
+        plays[state.id, default: []] += played.map { Play(entry: $0, listeners: save.listeners) }
         if let command { commands[state.id, default: []].append(command) }
         if let party { parties[state.id] = party }
         if let lobby = save.lobby { lobbies[state.id] = lobby }
@@ -128,8 +129,40 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         pools[stationID] = trackIDs
     }
 
-    public func history(stationID: StationID, before: EpochMillis, limit: Int) async throws -> [TimelineEntry] {
-        Array((plays[stationID] ?? []).filter { $0.start < before }.reversed().prefix(limit))
+    public func plays(stationID: StationID, matching search: PlaySearch) async throws -> [Play] {
+        let words = search.text?.lowercased().split(separator: " ") ?? []
+        return Array(
+            (plays[stationID] ?? []).filter { play in
+                if let before = search.before, play.entry.start >= before { return false }
+                if let from = search.from, play.entry.start < from { return false }
+                guard !words.isEmpty else { return true }
+                guard let track = trackRows[play.entry.trackID] else { return false }
+                let text = "\(track.title) \(track.artist) \(track.album)".lowercased().split(separator: " ")
+                return words.allSatisfy { word in text.contains { $0.hasPrefix(word) } }
+            }.sorted { $0.entry.start > $1.entry.start }.prefix(search.limit))
+    }
+
+    public func play(stationID: StationID, at instant: EpochMillis) async throws -> Play? {
+        (plays[stationID] ?? []).filter { $0.entry.start <= instant }.max { $0.entry.start < $1.entry.start }
+            .flatMap { $0.entry.expiration > instant ? $0 : nil }
+    }
+
+    public func recordAudience(stationID: StationID, minutes new: [ListenerMinute]) async throws {
+        for minute in new {
+            if var kept = minutes[stationID]?[minute.minute] {
+                kept.peak = max(kept.peak, minute.peak)
+                kept.listenerMillis += minute.listenerMillis
+                kept.departures += minute.departures
+                kept.stayMillis += minute.stayMillis
+                minutes[stationID]![minute.minute] = kept
+            } else {
+                minutes[stationID, default: [:]][minute.minute] = minute
+            }
+        }
+    }
+
+    public func audience(stationID: StationID, from: EpochMillis, to: EpochMillis) async throws -> [ListenerMinute] {
+        (minutes[stationID] ?? [:]).values.filter { $0.minute >= from && $0.minute < to }.sorted { $0.minute < $1.minute }
     }
 
     /// What was saved for a station: its state as storage holds it.

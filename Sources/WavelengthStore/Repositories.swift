@@ -3,7 +3,7 @@ import WavelengthLibrary
 
 /// Everything the server needs to keep stations. `AppDatabase` is the real
 /// one; the protocol keeps the server testable and ready for PostgreSQL.
-public protocol StationRepository: Sendable {
+public protocol StationRepository: HistoryRepository {
     /// Inserts a station with a free frequency from `band`, picked inside
     /// the same transaction. With `ownerLimit`, refuses
     /// (`StorageError.stationLimit`) when the owner already has that many
@@ -34,8 +34,6 @@ public protocol StationRepository: Sendable {
     func pool(stationID: StationID) async throws -> [TrackID]
     /// Replaces the station's pool in one transaction; empty means the whole library.
     func setPool(stationID: StationID, trackIDs: [TrackID]) async throws
-    /// Plays that started before `before`, most recent first.
-    func history(stationID: StationID, before: EpochMillis, limit: Int) async throws -> [TimelineEntry]
 }
 
 public struct LoadedStation: Sendable {

@@ -89,8 +89,10 @@ public struct EntryView: Sendable, Codable, Equatable {
     /// Why the robot DJ picked it, in one line (robot picks only, when it
     /// has learned something).
     public var why: String?
+    /// In history: the most people listening at once while it played.
+    public var listeners: Int?
 
-    public init(entry: TimelineEntry, track: TrackSummary) {
+    public init(entry: TimelineEntry, track: TrackSummary, listeners: Int? = nil) {
         self.id = entry.id
         self.track = track
         self.start = entry.start
@@ -99,6 +101,7 @@ public struct EntryView: Sendable, Codable, Equatable {
         self.offsetMs = entry.offset
         self.source = entry.source
         self.why = entry.why
+        self.listeners = listeners
     }
 }
 

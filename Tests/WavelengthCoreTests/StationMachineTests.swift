@@ -138,6 +138,13 @@ struct StationMachineTests {
         #expect(actions.contains(.close(ConnectionID(1))))
         #expect(actions.contains(.cancelTimer(.tick)))
         #expect(actions.contains(.cancelTimer(.promotion)))
+        // Only the audience's minute is left to close; then nothing runs.
+        var rng = SeededRandom(seed: 1)
+        #expect(Array(machine.timers.keys) == [.audienceMinute])
+        let minute = machine.timers[.audienceMinute]!
+        #expect(machine.timerFired(.audienceMinute, due: minute, at: minute, robot: .none, using: &rng) == [
+            .recordAudience([ListenerMinute(minute: minute - 60_000, peak: 1, listenerMillis: 5000, departures: 1, stayMillis: 5000)])
+        ])
         #expect(machine.timers.isEmpty)
         let save = try #require(Self.saves(actions).first)
         #expect(!save.state.isOnAir)

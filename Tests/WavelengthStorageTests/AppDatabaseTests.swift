@@ -155,7 +155,7 @@ struct AppDatabaseTests {
         #expect(loaded.recentCommands == [AppliedCommand(id: "c1", revision: state.revision, appliedAt: 10)])
         #expect(try await db.appliedRevision(stationID: "s1", commandID: "c1") == state.revision)
         #expect(try await db.appliedRevision(stationID: "s1", commandID: "c2") == nil)
-        #expect(try await db.history(stationID: "s1", before: 100, limit: 5).map(\.id) == outcome.played.map(\.id))
+        #expect(try await db.plays(stationID: "s1", matching: PlaySearch(before: 100, limit: 5)).map(\.entry.id) == outcome.played.map(\.id))
         #expect(try await db.station(frequency: "101.1")?.id == "s1")
     }
 

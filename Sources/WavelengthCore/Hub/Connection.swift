@@ -16,11 +16,16 @@ public struct Seat: Sendable, Equatable {
     public var personID: String?
     public var name: String
     public var role: StationRole
+    /// How this seat counts in the station's audience; nil for the server's
+    /// own stream encoder, which listens for its stream listeners (they
+    /// are counted one by one instead).
+    public var audience: ListenerKind?
 
-    public init(personID: String?, name: String, role: StationRole) {
+    public init(personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app) {
         self.personID = personID
         self.name = name
         self.role = role
+        self.audience = audience
     }
 
     public static let anonymous = Seat(personID: nil, name: "A listener", role: .listener)

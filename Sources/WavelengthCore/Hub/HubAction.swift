@@ -25,6 +25,9 @@ public enum HubAction: Sendable, Equatable {
     /// Fire `timer` at this instant, replacing any earlier one of its kind.
     case startTimer(HubTimer, at: EpochMillis)
     case cancelTimer(HubTimer)
+    /// Minutes of the audience series that ended; kept apart from the
+    /// station's saves (a lost minute of statistics never holds up play).
+    case recordAudience([ListenerMinute])
 }
 
 /// The station's timers. At most one of each runs at a time, and only
@@ -38,6 +41,8 @@ public enum HubTimer: Sendable, Hashable {
     case listenerCount
     /// The lobby's ballot closes: elect the winner.
     case ballot
+    /// A minute of the audience series ends: keep it.
+    case audienceMinute
 }
 
 /// The messages the machine decides to send; the wire layer spells them.
@@ -106,6 +111,9 @@ public struct StationSave: Sendable, Equatable {
     public var credibility: [String: Credibility] = [:]
     /// What the robot's taste learned from this event (nil: nothing).
     public var taste: TasteModel.Change?
+    /// The most people listening at once while the `played` entries played
+    /// (since the last plays went to history).
+    public var listeners: Int?
 
     public init(
         state: StationState, played: [TimelineEntry], command: AppliedCommand?, party: RequestQueue? = nil,

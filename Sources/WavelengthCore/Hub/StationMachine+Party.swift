@@ -39,6 +39,10 @@ extension StationMachine {
         var save = StationSave(
             state: station, played: outcome.played, command: command,
             party: party.takesRequests && thumb == nil ? party.queue : nil, thumb: thumb, taste: takeTasteChange())
+        if !outcome.played.isEmpty {
+            save.listeners = max(playPeak, audience.counts.listeners)
+            playPeak = audience.counts.listeners
+        }
         if lobbyChanged {
             save.lobby = party.lobby.saved
             lobbyChanged = false

@@ -69,6 +69,12 @@ public struct StationMachine: Sendable {
     public static let listenerCountInterval: EpochMillis = 1000
     /// The station's listener limit (owner and co-DJs always get in).
     public var maxListeners: Int?
+    /// Everyone listening, app and stream, by person: the one count.
+    public internal(set) var audience = Audience()
+    /// The per-minute series the count makes.
+    var meter = AudienceMeter()
+    /// The most people listening at once since plays last went to history.
+    var playPeak = 0
 
     public init(
         station: StationState, recentCommands: [AppliedCommand] = [], maxListeners: Int? = nil,
@@ -84,6 +90,8 @@ public struct StationMachine: Sendable {
         self.ledger = ledger
     }
 
+    /// Open connections (the stream's encoder among them): whether the
+    /// station is awake. The station's count of people is `audience`.
     public var listenerCount: Int { connections.count }
 
     public func seat(of id: ConnectionID) -> Seat? {
@@ -130,8 +138,9 @@ public struct StationMachine: Sendable {
             if promoted.changed { actions.append(.broadcastRequests) }
         }
         connections.append(Connection(id: id, seat: seat))
+        let counted = seat.audience.map { arrived(Self.identity(of: seat, on: id), kind: $0, at: now) } ?? []
         if let since, since == station.revision {
-            actions.append(.send(id, .resumed(revision: station.revision, listeners: connections.count)))
+            actions.append(.send(id, .resumed(revision: station.revision, listeners: audience.counts.listeners)))
         } else {
             actions.append(.sendSnapshot(id, reply: false))
         }
@@ -144,7 +153,10 @@ public struct StationMachine: Sendable {
                 actions += standings(of: [person]).filter { if case .send(id, _) = $0 { true } else { false } }
             }
         }
-        actions += countChanged(at: now, except: id)
+        actions += counted.map { action in
+            // The newcomer's snapshot carries the count already.
+            if case .broadcast(let notice, nil) = action, case .listeners = notice { .broadcast(notice, except: id) } else { action }
+        }
         if seat.role == .owner && dj != id || seat.role == .codj && dj == nil && timers[.promotion] == nil {
             // The owner (back) on the air takes the booth; a co-DJ takes an
             // empty one (while the grace period runs it waits for the DJ).
@@ -160,16 +172,17 @@ public struct StationMachine: Sendable {
     /// period; the last listener leaving puts the station to sleep.
     public mutating func disconnect(_ id: ConnectionID, at now: EpochMillis) -> [HubAction] {
         guard let index = connections.firstIndex(where: { $0.id == id }) else { return [] }
-        connections.remove(at: index)
+        let seat = connections.remove(at: index).seat
         var actions: [HubAction] = [.close(id)]
+        if let kind = seat.audience {
+            actions += left(Self.identity(of: seat, on: id), kind: kind, at: now)
+        }
         if dj == id {
             dj = nil
             actions.append(.broadcast(.dj(epoch: djEpoch, present: false), except: nil))
             actions += startTimer(.promotion, at: now + settings.djGraceMillis)
         }
-        guard connections.isEmpty else {
-            return actions + countChanged(at: now, except: nil)
-        }
+        guard connections.isEmpty else { return actions }
         // Tree in the forest: nobody listens, so stop all work.
         actions += cancelTimer(.tick) + cancelTimer(.promotion) + cancelTimer(.listenerCount) + cancelTimer(.ballot)
         let wasOnAir = station.isOnAir
@@ -302,20 +315,22 @@ public struct StationMachine: Sendable {
         case .listenerCount:
             guard !connections.isEmpty else { return [] }
             countSentAt = now
-            return [.broadcast(.listeners(count: connections.count), except: nil)]
+            return [.broadcast(.listeners(count: audience.counts.listeners), except: nil)]
+        case .audienceMinute:
+            return meterAdvanced(to: now)
         }
     }
 
     /// Someone came or went. The count goes out at once when none went out
     /// in the last `listenerCountInterval`, else once at the end of it
     /// (with whatever the count is by then).
-    private mutating func countChanged(at now: EpochMillis, except: ConnectionID?) -> [HubAction] {
-        guard timers[.listenerCount] == nil else { return [] }
+    mutating func countChanged(at now: EpochMillis, except: ConnectionID?) -> [HubAction] {
+        guard timers[.listenerCount] == nil, !connections.isEmpty else { return [] }
         if let sent = countSentAt, now - sent < Self.listenerCountInterval {
             return startTimer(.listenerCount, at: sent + Self.listenerCountInterval)
         }
         countSentAt = now
-        return [.broadcast(.listeners(count: connections.count), except: except)]
+        return [.broadcast(.listeners(count: audience.counts.listeners), except: except)]
     }
 
     /// Whether a tick is needed: at the end of the current entry, only while

@@ -16,7 +16,6 @@ struct StationsController {
         router.get("/api/stations/{id}", use: get)
         router.get("/api/frequencies/{code}", use: byFrequency)
         router.get("/api/stations/{id}/timeline", use: timeline)
-        router.get("/api/stations/{id}/history", use: history)
         router.post("/api/stations/{id}/commands", use: command)
         router.get("/api/stations/{id}/access", use: access)
         router.get("/api/stations/{id}/pool", use: pool)
@@ -65,16 +64,6 @@ struct StationsController {
         let upNext = try request.intQuery(
             "upNext", default: WireLimits.liveUpNextLimit, range: 0...Timeline.maximumUpcoming)
         return try await listening(context).hub.window(historyLimit: limit, upNextLimit: upNext)
-    }
-
-    /// "What was on at 9:14?": plays that started before `before`, newest first.
-    @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> [EntryView] {
-        let hub = try await listening(context).hub
-        let before = try request.int64Query("before") ?? Int64.max
-        let limit = try request.intQuery("limit", default: 20, range: 1...200)
-        let plays = try await stations.history(stationID: hub.id, before: before, limit: limit)
-        let tracks = try await catalog.summaries(for: plays.map(\.trackID))
-        return plays.map { EntryView(entry: $0, track: tracks[$0.trackID] ?? .unavailable($0.trackID, duration: $0.duration)) }
     }
 
     @Sendable func command(_ request: Request, context: AppRequestContext) async throws -> CommandAck {

@@ -58,6 +58,17 @@ struct StreamController {
             throw APIError(.tooManyRequests, code: .rateLimited, "This address already holds \(StreamDirectory.maxPerAddress) streams.")
         }
         let stream = streams.stream(for: hub)
+        // A small kernel send buffer: a player that vanished without closing
+        // (no ACKs) makes the writes stall within seconds, not after the
+        // megabytes autotuning would grow the buffer to, so it leaves the
+        // count in time (`streamStallTimeout`). 128 kbps needs no more.
+        _ = try? await context.channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 32 * 1_024).get()
+        // One person is one listener on any number of devices; a player
+        // with no session is one per address and player.
+        let agent = request.headers[.userAgent]
+        let identity = context.caller.personID.map(ListenerIdentity.person)
+            ?? .player(address: context.remoteAddress, userAgent: agent)
+        let kind = ListenerKind.stream(userAgent: agent)
         var headers = HTTPFields()
         headers[.contentType] = "audio/mpeg"
         headers[.cacheControl] = "no-cache, no-store"
@@ -73,10 +84,14 @@ struct StreamController {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // The slot is given back when this answer is done with, written or not.
             withExtendedLifetime(slot) {}
-            var position = await stream.join()
+            let (ticket, joinedAt) = await stream.join(identity, kind: kind)
+            // Counted before the first byte goes out, so a player that hears
+            // the stream is in the station's count.
+            await hub.streamAudience(.arrived(identity, kind))
+            var position = joinedAt
             var interleaver = metaint.map { IcyInterleaver(interval: $0) }
-            defer { Task { await stream.leave() } }
-            while case .chunks(let buffers, let end, let title) = await stream.next(after: position) {
+            defer { Task { await stream.leave(ticket) } }
+            while case .chunks(let buffers, let end, let title) = await stream.next(ticket, after: position) {
                 for buffer in buffers {
                     guard var planner = interleaver else {
                         try await writer.write(buffer)

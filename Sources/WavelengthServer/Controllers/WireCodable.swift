@@ -3,6 +3,7 @@ import WavelengthWire
 
 // The wire types are answered as JSON directly from route handlers.
 extension StationView: ResponseEncodable {}
+extension AudienceView: ResponseEncodable {}
 extension TimelineWindow: ResponseEncodable {}
 extension CreateStationResponse: ResponseEncodable {}
 extension CommandAck: ResponseEncodable {}

@@ -50,6 +50,9 @@ actor StationHub {
     }
 
     var listenerCount: Int { machine.listenerCount }
+    /// Everyone listening now, by kind: the station's one count.
+    var audience: Audience.Counts { machine.audience.counts }
+    var audienceNow: Audience { machine.audience }
     var partySettings: RequestSettings { machine.party.settings }
     var revision: Int64 { machine.station.revision }
     var isOnAir: Bool { machine.station.isOnAir }
@@ -90,7 +93,7 @@ actor StationHub {
         return StationView(
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
-            revision: state.revision, listeners: machine.listenerCount, onAir: state.isOnAir && machine.listenerCount > 0,
+            revision: state.revision, listeners: machine.audience.counts.listeners, onAir: state.isOnAir && machine.listenerCount > 0,
             nowPlaying: track, createdAt: record.createdAt, mode: record.mode, sound: SoundView(machine.party.sound))
     }
 
@@ -182,6 +185,19 @@ actor StationHub {
         return known
     }
 
+    /// The entry the station's timeline or recent history holds for
+    /// `instant` (what history answers before the play is kept), with the
+    /// count now when it is the one playing.
+    func entry(at instant: EpochMillis) -> Play? {
+        let state = machine.station
+        let now = context.clock.now()
+        guard instant <= now else { return nil }
+        let known = state.timeline.entries.filter { $0.start <= now } + state.recentHistory
+        guard let entry = known.filter({ $0.start <= instant && instant < $0.expiration }).max(by: { $0.start < $1.start })
+        else { return nil }
+        return Play(entry: entry, listeners: entry.isPlaying(at: now) ? machine.audience.counts.listeners : nil)
+    }
+
     /// The people connected now, one entry per connection, in arrival order.
     func connectedSeats() -> [Seat] {
         machine.connections.map(\.seat)
@@ -236,6 +252,13 @@ actor StationHub {
                 hub.machine = machine
                 await hub.perform(actions.filter { if case .save = $0 { false } else { true } })
             }
+        }
+    }
+
+    /// A stream listener came or went (from the station's stream).
+    func streamAudience(_ change: StationMachine.StreamAudienceChange) async {
+        await event { hub in
+            await hub.perform(hub.mutate { $0.streamAudience(change, at: hub.context.clock.now()) })
         }
     }
 
@@ -551,12 +574,18 @@ actor StationHub {
                 startTimer(timer, due: instant, after: instant - now)
             case .cancelTimer(let timer):
                 timerTasks.removeValue(forKey: timer)?.cancel()
+            case .recordAudience(let minutes):
+                do {
+                    try await context.repository.recordAudience(stationID: id, minutes: minutes)
+                } catch {
+                    context.logger.warning("Station \(id) could not keep its audience minutes: \(error)")
+                }
             }
         }
     }
 
     private func snapshot() async throws -> ServerMessage {
-        .snapshot(.init(station: try await view(), timeline: try await window(), listeners: machine.listenerCount))
+        .snapshot(.init(station: try await view(), timeline: try await window(), listeners: machine.audience.counts.listeners))
     }
 
     /// Sleeps on the injected clock, then hands the machine the timer with

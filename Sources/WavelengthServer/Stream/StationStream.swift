@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import WavelengthCore
@@ -10,6 +11,12 @@ import WavelengthWire
 /// stream. The first listener starts it (and the stream joins the station
 /// like any listener, so the station plays); a grace period after the last
 /// one leaves, it stops.
+///
+/// Honest counts: each listener is reported to the station's audience as
+/// it comes and goes. One whose write has not finished for `stallTimeout`
+/// (a player that vanished without closing: its socket's buffers are full
+/// and no ACK comes) stops counting then, not when TCP gives up minutes
+/// later, and is let go when its write ends.
 actor StationStream {
     /// Icecast's burst-on-connect: a new listener gets this much at once.
     static let burst = 64 * 1_024
@@ -21,40 +28,80 @@ actor StationStream {
     private var ring = StreamRing<ByteBuffer>(capacity: StationStream.ringBytes)
     /// The title of the song the encoder is fed now.
     private(set) var title = IcyMetadata(artist: nil, title: nil)
-    private var listeners = 0
+    /// One player on the stream.
+    struct Listener {
+        let identity: ListenerIdentity
+        let kind: ListenerKind
+        /// When its current write began; nil while it waits for audio.
+        var writingSince: ContinuousClock.Instant?
+        /// It stopped counting: its write stalled.
+        var stalled = false
+    }
+
+    private var listeners: [UInt64: Listener] = [:]
+    private var nextTicket: UInt64 = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var encoder: Task<Void, Never>?
     private var stopping: Task<Void, Never>?
+    private var sweeper: Task<Void, Never>?
     private let grace: Duration
+    private let stallTimeout: Duration
     private let start: @Sendable (StationStream) -> Task<Void, Never>
+    private let report: @Sendable (StationMachine.StreamAudienceChange) -> Void
     private let logger: Logger
+    /// Listeners let go for falling behind or stalling, since the start.
+    private(set) var dropped = 0
 
-    /// `start` begins the encoder; its task ends when cancelled.
-    init(stationID: StationID, grace: Duration, logger: Logger, start: @escaping @Sendable (StationStream) -> Task<Void, Never>) {
+    /// `start` begins the encoder; its task ends when cancelled. `report`
+    /// tells the station's audience who left or stalled.
+    init(
+        stationID: StationID, grace: Duration, stallTimeout: Duration, logger: Logger,
+        report: @escaping @Sendable (StationMachine.StreamAudienceChange) -> Void,
+        start: @escaping @Sendable (StationStream) -> Task<Void, Never>
+    ) {
         self.stationID = stationID
         self.grace = grace
+        self.stallTimeout = stallTimeout
         self.logger = logger
+        self.report = report
         self.start = start
     }
 
     var isEncoding: Bool { encoder != nil }
-    var listenerCount: Int { listeners }
+    /// Stream connections open now, stalled ones included.
+    var listenerCount: Int { listeners.count }
 
-    /// A new listener: where it starts reading.
-    func join() -> UInt64 {
-        listeners += 1
+    /// A new listener: its ticket, and where it starts reading. (The caller
+    /// tells the station it arrived, before its first byte goes out; its
+    /// departure is reported from here.)
+    func join(_ identity: ListenerIdentity, kind: ListenerKind) -> (ticket: UInt64, position: UInt64) {
+        nextTicket += 1
+        listeners[nextTicket] = Listener(identity: identity, kind: kind)
         stopping?.cancel()
         stopping = nil
         if encoder == nil {
             logger.info("Stream of station \(stationID) starts its encoder")
             encoder = start(self)
+            startedAt = Date()
         }
-        return ring.joinPosition(burst: Self.burst)
+        if sweeper == nil {
+            let every = min(stallTimeout / 4, .seconds(5))
+            sweeper = Task { [weak self] in
+                while (try? await Task.sleep(for: every)) != nil {
+                    await self?.sweep()
+                }
+            }
+        }
+        return (nextTicket, ring.joinPosition(burst: Self.burst))
     }
 
-    func leave() {
-        listeners = max(0, listeners - 1)
-        guard listeners == 0, stopping == nil else { return }
+    func leave(_ ticket: UInt64) {
+        guard let listener = listeners.removeValue(forKey: ticket) else { return }
+        if !listener.stalled { report(.left(listener.identity, listener.kind)) }
+        guard listeners.isEmpty else { return }
+        sweeper?.cancel()
+        sweeper = nil
+        guard stopping == nil else { return }
         let grace = self.grace
         stopping = Task { [weak self] in
             guard (try? await Task.sleep(for: grace)) != nil else { return }
@@ -62,12 +109,25 @@ actor StationStream {
         }
     }
 
+    /// Listeners whose write has not finished for `stallTimeout` stop counting.
+    private func sweep() {
+        let now = ContinuousClock.now
+        for (ticket, listener) in listeners where !listener.stalled {
+            guard let since = listener.writingSince, now - since > stallTimeout else { continue }
+            listeners[ticket]?.stalled = true
+            dropped += 1
+            report(.left(listener.identity, listener.kind))
+            logger.notice("A stream listener of station \(stationID) stalled: its write did not finish in \(stallTimeout)")
+        }
+    }
+
     private func stopIfNobodyListens() {
         stopping = nil
-        guard listeners == 0, let encoder else { return }
+        guard listeners.isEmpty, let encoder else { return }
         logger.info("Stream of station \(stationID) stops its encoder: nobody listens")
         encoder.cancel()
         self.encoder = nil
+        startedAt = nil
         ring = StreamRing(capacity: Self.ringBytes)
         wakeAll()
     }
@@ -78,13 +138,20 @@ actor StationStream {
         wakeAll()
     }
 
-    func nowPlaying(_ title: IcyMetadata) {
-        self.title = title
+    func nowPlaying(artist: String?, title: String?) {
+        self.title = IcyMetadata(artist: artist, title: title)
+        song = (artist, title)
     }
+
+    /// The song the encoder is fed now, for status pages.
+    private(set) var song: (artist: String?, title: String?) = (nil, nil)
+    /// When the encoder last started, while it runs.
+    private(set) var startedAt: Date?
 
     /// The encoder ended by itself (ffmpeg failed): listeners are let go.
     func encoderEnded() {
         encoder = nil
+        startedAt = nil
         ring = StreamRing(capacity: Self.ringBytes)
         wakeAll()
     }
@@ -95,16 +162,22 @@ actor StationStream {
         case gone
     }
 
-    /// What follows `position`, waiting for it if there is nothing yet.
-    func next(after position: UInt64) async -> Next {
+    /// What follows `position` for listener `ticket` (its last write
+    /// finished), waiting for it if there is nothing yet.
+    func next(_ ticket: UInt64, after position: UInt64) async -> Next {
+        listeners[ticket]?.writingSince = nil
         while true {
-            guard encoder != nil, !Task.isCancelled else { return .gone }
+            guard encoder != nil, !Task.isCancelled, let listener = listeners[ticket], !listener.stalled else {
+                return .gone
+            }
             switch ring.read(from: position) {
             case .behind:
+                dropped += 1
                 return .gone
             case .chunks(let stored, let skip):
                 var buffers = stored.map(\.chunk)
                 buffers[0].moveReaderIndex(forwardBy: skip)
+                listeners[ticket]?.writingSince = .now
                 return .chunks(buffers, end: ring.end, title: title)
             case .upToDate:
                 await withCheckedContinuation { waiters.append($0) }

@@ -16,15 +16,23 @@ final class StreamDirectory: Sendable {
     private let roots: LibraryRoots
     private let clock: any ServerClock
     private let grace: Duration
+    private let stallTimeout: Duration
     private let logger: Logger
 
-    init(tracks: any TrackRepository, roots: LibraryRoots, clock: any ServerClock, grace: Duration, logger: Logger) {
+    init(
+        tracks: any TrackRepository, roots: LibraryRoots, clock: any ServerClock, grace: Duration,
+        stallTimeout: Duration, logger: Logger
+    ) {
         self.tracks = tracks
         self.roots = roots
         self.clock = clock
         self.grace = grace
+        self.stallTimeout = stallTimeout
         self.logger = logger
     }
+
+    /// The streams made so far (for status pages and metrics).
+    var all: [StationID: StationStream] { streams.withLock { $0 } }
 
     /// The station's stream, made on first use.
     func stream(for hub: StationHub) -> StationStream {
@@ -33,9 +41,10 @@ final class StreamDirectory: Sendable {
             if let stream = streams[id] { return stream }
             let encoder = StreamEncoder(
                 stationID: id, hub: hub, tracks: tracks, roots: roots, clock: clock, logger: logger)
-            let stream = StationStream(stationID: id, grace: grace, logger: logger) { stream in
-                Task { await encoder.run(into: stream) }
-            }
+            let stream = StationStream(
+                stationID: id, grace: grace, stallTimeout: stallTimeout, logger: logger,
+                report: { change in Task { await hub.streamAudience(change) } },
+                start: { stream in Task { await encoder.run(into: stream) } })
             streams[id] = stream
             return stream
         }

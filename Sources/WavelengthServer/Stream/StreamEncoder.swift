@@ -44,7 +44,7 @@ struct StreamEncoder: Sendable {
         do {
             try await hub.connect(
                 connection, queue: follower.queue, since: nil,
-                seat: Seat(personID: nil, name: "Radio stream", role: .listener))
+                seat: Seat(personID: nil, name: "Radio stream", role: .listener, audience: nil))
         } catch {
             logger.error("The stream of station \(stationID) could not join it: \(error)")
             await stream.encoderEnded()
@@ -103,12 +103,12 @@ struct StreamEncoder: Sendable {
                   let path = roots.confine(record.path)
             else {
                 if let window, let entry = Self.entry(in: window, at: position) {
-                    await stream.nowPlaying(IcyMetadata(artist: entry.track.artist, title: entry.track.title))
+                    await stream.nowPlaying(artist: entry.track.artist, title: entry.track.title)
                 }
                 position = try await silence(encoder, from: position, milliseconds: 100)
                 continue
             }
-            await stream.nowPlaying(IcyMetadata(artist: entry.track.artist, title: entry.track.title))
+            await stream.nowPlaying(artist: entry.track.artist, title: entry.track.title)
             position = try await play(entry, path: path, from: position, into: encoder, following: follower)
         }
     }

@@ -47,8 +47,9 @@ struct PlayRecord: Codable, FetchableRecord, PersistableRecord {
     var duration: Int64
     var offset: Int64
     var source: String
+    var listeners: Int?
 
-    init(stationID: StationID, entry: TimelineEntry) {
+    init(stationID: StationID, entry: TimelineEntry, listeners: Int?) {
         self.stationID = stationID
         self.entryID = entry.id
         self.trackID = entry.trackID
@@ -56,7 +57,10 @@ struct PlayRecord: Codable, FetchableRecord, PersistableRecord {
         self.duration = entry.duration
         self.offset = entry.offset
         self.source = entry.source.rawValue
+        self.listeners = listeners
     }
+
+    var play: Play { Play(entry: entry, listeners: listeners) }
 
     var entry: TimelineEntry {
         TimelineEntry(

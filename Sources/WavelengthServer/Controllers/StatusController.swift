@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import WavelengthCore
+import WavelengthWire
+
+/// `GET /status-json.xsl`, Icecast 2.4's status in its own shape, so
+/// now-playing widgets and AzuraCast's Icecast adapter read this server
+/// unchanged. One source per public station whose stream is running (as
+/// Icecast lists only mounts with a source); `?mount=/stream/107.3.mp3`
+/// narrows it to one, which also finds an unlisted station's.
+///
+/// `listeners` is the station's one honest count, app and stream together
+/// (the number a widget shows as "listening now"), not the stream's
+/// connections alone.
+struct StatusController {
+    let directory: StationDirectory
+    let streams: StreamDirectory
+    let publicURL: String?
+    let serverStart: Date
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/status-json.xsl", use: status)
+    }
+
+    @Sendable func status(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let mount = try request.stringQuery("mount", maxLength: 100)
+        let host = publicURL ?? "http://\(Self.safeHost(request.head.authority))"
+        var sources: [IcecastStatus.Source] = []
+        for (id, stream) in streams.all.sorted(by: { $0.key < $1.key }) {
+            guard let started = await stream.startedAt, let hub = try await directory.hub(id: id) else { continue }
+            let record = await hub.record
+            let key = record.liveFrequency(at: EpochMillis(Date().timeIntervalSince1970 * 1000)) ?? record.id
+            let path = "/stream/\(key).mp3"
+            if let mount {
+                guard mount == path || mount == "/stream/\(record.id).mp3" else { continue }
+                guard record.visibility == .public || record.visibility == .unlisted else { continue }
+            } else {
+                guard record.visibility == .public else { continue }
+            }
+            let song = await stream.song
+            let audience = await hub.audienceNow
+            sources.append(
+                IcecastStatus.Source(
+                    audioInfo: "channels=2;samplerate=\(StreamEncoder.sampleRate);bitrate=\(StreamEncoder.bitrateKbps)",
+                    bitrate: StreamEncoder.bitrateKbps, genre: "Various", listenerPeak: audience.peak,
+                    listeners: audience.counts.listeners, listenURL: host + path,
+                    serverDescription: "Wavelength station \(key)", serverName: record.name, serverType: "audio/mpeg",
+                    serverURL: host + "/#/station/\(record.id)", streamStart: Self.rfc822(started),
+                    streamStartISO8601: started.formatted(.iso8601),
+                    title: [song.artist, song.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - "),
+                    artist: song.artist))
+        }
+        let status = IcecastStatus(
+            icestats: .init(
+                admin: "icemaster@localhost", host: Self.safeHost(request.head.authority), location: "Wavelength",
+                serverID: "Icecast 2.4.4 (Wavelength)", serverStart: Self.rfc822(serverStart),
+                serverStartISO8601: serverStart.formatted(.iso8601), sources: sources))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        // Icecast's own answer allows any page to read it; widgets rely on that.
+        headers[.accessControlAllowOrigin] = "*"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(status))))
+    }
+
+    static func safeHost(_ authority: String?) -> String {
+        guard let authority, authority.utf8.count <= 255,
+            !authority.contains(where: { $0 == "/" || $0 == "#" || $0 == "\"" || $0.isWhitespace })
+        else { return "localhost" }
+        return authority
+    }
+
+    /// "Mon, 23 Nov 2026 21:49:56 +0000", as Icecast writes its start times.
+    static func rfc822(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,47 @@
+import WavelengthCore
+
+/// A station's audience for its studio screen: the count now, by kind, the
+/// per-minute series, and the day so far.
+public struct AudienceView: Sendable, Codable, Equatable {
+    /// People listening now, each once (app and stream together).
+    public var listeners: Int
+    /// Presences by kind: app connections, stream players; relays and bots
+    /// counted apart, never in `listeners`.
+    public var app: Int
+    public var stream: Int
+    public var relays: Int
+    public var bots: Int
+    /// The minutes asked for, oldest first; a minute nobody listened in is absent.
+    public var minutes: [ListenerMinute]
+    /// Since the start of today in the asked time zone.
+    public var today: AudienceDay
+    public var serverTime: EpochMillis
+
+    public init(
+        counts: Audience.Counts, minutes: [ListenerMinute], today: AudienceDay, serverTime: EpochMillis
+    ) {
+        self.listeners = counts.listeners
+        self.app = counts.app
+        self.stream = counts.stream
+        self.relays = counts.relays
+        self.bots = counts.bots
+        self.minutes = minutes
+        self.today = today
+        self.serverTime = serverTime
+    }
+}
+
+/// A day's audience, summed from its minutes.
+public struct AudienceDay: Sendable, Codable, Equatable {
+    public var peak: Int
+    public var listenerMinutes: Double
+    /// How long the people who left stayed, on average; nil when nobody left.
+    public var averageStayMs: Int64?
+
+    public init(minutes: [ListenerMinute]) {
+        peak = minutes.map(\.peak).max() ?? 0
+        listenerMinutes = Double(minutes.reduce(0) { $0 + $1.listenerMillis }) / 60_000
+        let departures = minutes.reduce(0) { $0 + $1.departures }
+        averageStayMs = departures > 0 ? minutes.reduce(0) { $0 + $1.stayMillis } / Int64(departures) : nil
+    }
+}

@@ -1,0 +1,114 @@
+import Testing
+
+@testable import WavelengthCore
+
+@Suite("One honest count")
+struct AudienceTests {
+    let ada = ListenerIdentity.person("ada")
+
+    @Test func aPersonOnTwoDevicesAndTheStreamIsOneListener() {
+        var audience = Audience()
+        let first = audience.arrive(ada, kind: .app, at: 0)
+        #expect(first)
+        audience.arrive(ada, kind: .app, at: 10)
+        audience.arrive(ada, kind: .stream, at: 20)
+        #expect(audience.counts == .init(listeners: 1, app: 2, stream: 1))
+        audience.leave(ada, kind: .app, at: 30)
+        audience.leave(ada, kind: .app, at: 40)
+        #expect(audience.counts == .init(listeners: 1, app: 0, stream: 1))
+        let (changed, departure) = audience.leave(ada, kind: .stream, at: 100)
+        #expect(changed)
+        #expect(departure == .init(identity: ada, stayed: 100))
+        #expect(audience.isEmpty)
+    }
+
+    @Test func signedOutPlayersAreOnePerAddressAndPlayer() {
+        var audience = Audience()
+        audience.arrive(.player(address: "10.0.0.1", userAgent: "VLC/3.0"), kind: .stream, at: 0)
+        audience.arrive(.player(address: "10.0.0.1", userAgent: "VLC/3.0"), kind: .stream, at: 0)
+        audience.arrive(.player(address: "10.0.0.1", userAgent: "Sonos"), kind: .stream, at: 0)
+        audience.arrive(.player(address: "10.0.0.2", userAgent: "VLC/3.0"), kind: .stream, at: 0)
+        #expect(audience.counts.listeners == 3)
+        #expect(audience.counts.stream == 4)
+    }
+
+    @Test func relaysAndBotsAreCountedApartNeverAsPeople() {
+        var audience = Audience()
+        audience.arrive(.player(address: "a", userAgent: "Icecast 2.4.4"), kind: .relay, at: 0)
+        audience.arrive(.player(address: "b", userAgent: "Googlebot"), kind: .bot, at: 0)
+        audience.arrive(.connection(ConnectionID(1)), kind: .app, at: 0)
+        #expect(audience.counts == .init(listeners: 1, app: 1, stream: 0, relays: 1, bots: 1))
+        #expect(ListenerKind.stream(userAgent: "Icecast 2.4.4") == .relay)
+        #expect(ListenerKind.stream(userAgent: "Liquidsoap/2.2.4") == .relay)
+        #expect(ListenerKind.stream(userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1)") == .bot)
+        #expect(ListenerKind.stream(userAgent: "UptimeRobot/2.0") == .bot)
+        #expect(ListenerKind.stream(userAgent: "VLC/3.0.20 LibVLC/3.0.20") == .stream)
+        #expect(ListenerKind.stream(userAgent: nil) == .stream)
+    }
+
+    /// A stream listener's arrival and departure come from another actor
+    /// and may reach the station in either order: the count ends right.
+    @Test func aDepartureBeforeItsArrivalStillEndsAtNothing() {
+        var audience = Audience()
+        let player = ListenerIdentity.player(address: "10.0.0.9", userAgent: "mpv")
+        audience.leave(player, kind: .stream, at: 0)
+        #expect(audience.counts.listeners == 0)
+        audience.arrive(player, kind: .stream, at: 1)
+        #expect(audience.counts == .init())
+        #expect(audience.isEmpty)
+    }
+
+    @Test func theCountsPeakIsKept() {
+        var audience = Audience()
+        for n in 0..<5 { audience.arrive(.person("p\(n)"), kind: .app, at: 0) }
+        for n in 0..<3 { audience.leave(.person("p\(n)"), kind: .app, at: 0) }
+        #expect(audience.counts.listeners == 2)
+        #expect(audience.peak == 5)
+    }
+
+    @Test func identitiesHaveBoundedLength() {
+        let long = String(repeating: "x", count: 10_000)
+        #expect(ListenerIdentity.player(address: long, userAgent: long).key.count < 240)
+    }
+}
+
+@Suite("The per-minute audience series")
+struct AudienceMeterTests {
+    let m0: EpochMillis = 1_800_000_000_000 - 1_800_000_000_000 % 60_000
+
+    @Test func aMinuteKeepsItsPeakAndListeningTime() {
+        var meter = AudienceMeter()
+        #expect(meter.observe(count: 1, at: m0 + 10_000).isEmpty)
+        #expect(meter.observe(count: 3, at: m0 + 20_000).isEmpty)
+        #expect(meter.observe(count: 2, at: m0 + 50_000).isEmpty)
+        #expect(meter.nextBoundary == m0 + 60_000)
+        let ended = meter.advance(to: m0 + 60_000)
+        // 1 × 10 s + 3 × 30 s + 2 × 10 s = 120 person-seconds.
+        #expect(ended == [ListenerMinute(minute: m0, peak: 3, listenerMillis: 120_000)])
+        #expect(meter.nextBoundary == m0 + 120_000)
+    }
+
+    @Test func quietMinutesAreNotKeptAndBusyOnesAreEachKept() {
+        var meter = AudienceMeter()
+        _ = meter.observe(count: 2, at: m0)
+        let ended = meter.advance(to: m0 + 3 * 60_000 + 5)
+        #expect(ended.map(\.minute) == [m0, m0 + 60_000, m0 + 120_000])
+        #expect(ended.allSatisfy { $0.peak == 2 && $0.listenerMillis == 120_000 })
+        _ = meter.observe(count: 0, at: m0 + 3 * 60_000 + 5)
+        #expect(meter.advance(to: m0 + 4 * 60_000).map(\.listenerMillis) == [10])
+        #expect(meter.nextBoundary == nil)
+        #expect(meter.advance(to: m0 + 100 * 60_000).isEmpty)
+    }
+
+    @Test func departuresAndStaysAreSummed() {
+        var meter = AudienceMeter()
+        _ = meter.observe(count: 2, at: m0)
+        _ = meter.departed(stayed: 30_000, at: m0 + 30_000)
+        _ = meter.observe(count: 1, at: m0 + 30_000)
+        _ = meter.departed(stayed: 45_000, at: m0 + 45_000)
+        _ = meter.observe(count: 0, at: m0 + 45_000)
+        let minute = try! #require(meter.advance(to: m0 + 60_000).first)
+        #expect(minute.departures == 2)
+        #expect(minute.stayMillis == 75_000)
+    }
+}

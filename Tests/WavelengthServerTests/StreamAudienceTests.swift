@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import WavelengthCore
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// The station's one count with stream players in it: each person once,
+/// relays apart, and a player that vanished without closing gone from the
+/// count once its writes stall.
+@Suite("Stream listeners in the count", .timeLimit(.minutes(3)))
+struct StreamAudienceTests {
+    static func play(_ port: Int, _ path: String, agent: String) async throws -> StreamPlayerSocket {
+        try await StreamPlayerSocket.open(port: port, path: path, userAgent: agent)
+    }
+
+    @Test func playersCountOncePerAddressAndPlayerAndRelaysApart() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let port = client.port!
+            let app = LiveClient(port: port, path: "/api/stations/\(station)/live?v=1")
+            _ = try await app.snapshot()
+            let path = "/stream/\(station).mp3"
+            let vlc = try await Self.play(port, path, agent: "VLC/3.0.20 LibVLC/3.0.20")
+            try await app.listeners(2)
+            // The same player from the same address again: the same listener.
+            let vlcAgain = try await Self.play(port, path, agent: "VLC/3.0.20 LibVLC/3.0.20")
+            let relay = try await Self.play(port, path, agent: "Icecast 2.4.4")
+            let hub = try #require(try await server.services.directory.hub(id: station))
+            #expect(await hub.audience == Audience.Counts(listeners: 2, app: 1, stream: 2, relays: 1, bots: 0))
+            let mpv = try await Self.play(port, path, agent: "mpv 0.37.0")
+            try await app.listeners(3)
+
+            // Icecast's status page says the same count.
+            let status = try await client.execute(uri: "/status-json.xsl", method: .get)
+            #expect(status.headers[.contentType] == "application/json; charset=utf-8")
+            let source = try #require(try status.decode(IcecastStatus.self).icestats.sources.first)
+            #expect(source.listeners == 3)
+            #expect(source.listenerPeak == 3)
+            #expect(source.listenURL.hasSuffix("/stream/\(try await hub.record.liveFrequency(at: server.services.clock.now()) ?? station).mp3"))
+            #expect(source.bitrate == 128)
+            #expect(source.serverName == "Wavelength Radio")
+            #expect(!source.title.isEmpty)
+            withExtendedLifetime((vlc, vlcAgain, relay, mpv)) {}
+        }
+    }
+
+    /// A player that stops reading without closing (no FIN, no RST) stays a
+    /// TCP connection for many minutes; the count lets it go once a write
+    /// has not finished for the stall timeout.
+    @Test func aPlayerThatVanishesWithoutClosingLeavesTheCount() async throws {
+        let server = try await TestServer.make { $0.streamStallTimeout = .seconds(1) }
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let port = client.port!
+            let app = LiveClient(port: port, path: "/api/stations/\(station)/live?v=1")
+            _ = try await app.snapshot()
+            let gone = try await StreamPlayerSocket.open(
+                port: port, path: "/stream/\(station).mp3", userAgent: "Sonos", tinyBuffer: true)
+            try await app.listeners(2)
+            try await app.listeners(1)
+            let stream = server.services.streams.stream(for: try #require(try await server.services.directory.hub(id: station)))
+            #expect(await stream.dropped == 1)
+            withExtendedLifetime(gone) {}
+        }
+    }
+}
