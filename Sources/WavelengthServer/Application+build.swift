@@ -86,6 +86,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     StreamController(
         directory: services.directory, streams: services.streams, gate: gate, publicURL: services.configuration.publicURL
     ).addRoutes(to: router)
+    MetricsController(
+        metrics: services.streams.metrics, directory: services.directory, streams: services.streams,
+        token: services.configuration.metricsToken
+    ).addRoutes(to: router)
     StatusController(
         directory: services.directory, streams: services.streams, publicURL: services.configuration.publicURL,
         serverStart: Date()
@@ -170,7 +174,7 @@ public struct ServerServices: Sendable {
                 enabled: configuration.analyzeAudio, analyzed: { await catalog.invalidate() }),
             streams: StreamDirectory(
                 tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
-                stallTimeout: configuration.streamStallTimeout, logger: logger))
+                stallTimeout: configuration.streamStallTimeout, metrics: context.metrics, logger: logger))
         try await services.ensureFirstStation()
         return services
     }

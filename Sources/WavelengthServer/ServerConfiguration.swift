@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     /// and NIO's buffers take to fill at 128 kbps (about 10 s) and the sweep
     /// (a quarter of this), a dead listener leaves the count within 35 s.
     public var streamStallTimeout: Duration = .seconds(15)
+    /// The bearer token a Prometheus on another machine sends for
+    /// `/metrics`; without it only this machine may read them.
+    public var metricsToken: String?
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
     /// believed (exact addresses).
     public var trustedProxies: [String] = []

@@ -50,6 +50,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address people reach the server at, e.g. https://radio.example.edu; used in invite links and QR codes.")
     var publicUrl: String?
 
+    @Option(help: "A token a Prometheus on another machine sends (Authorization: Bearer) to read /metrics; without it only this machine may.")
+    var metricsToken: String?
+
     @Option(help: "A reverse proxy's address whose X-Forwarded-For and X-Forwarded-Proto are believed; repeatable.")
     var trustedProxy: [String] = []
 
@@ -92,6 +95,12 @@ struct Serve: AsyncParsableCommand {
                 publicUrl.utf8.count <= 200, url.query == nil, url.fragment == nil
             else { throw ValidationError("--public-url must be an http(s) address like https://radio.example.edu") }
             configuration.publicURL = publicUrl.hasSuffix("/") ? String(publicUrl.dropLast()) : publicUrl
+        }
+        if let metricsToken {
+            guard (16...200).contains(metricsToken.utf8.count), metricsToken.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw ValidationError("--metrics-token must be 16 to 200 printable characters")
+            }
+            configuration.metricsToken = metricsToken
         }
         configuration.trustedProxies = trustedProxy
         configuration.analyzeAudio = !noAnalysis

@@ -15,6 +15,9 @@ struct SessionAuthenticator: AuthenticatorMiddleware {
     let auth: AuthService
 
     func authenticate(request: Request, context: Context) async throws -> Caller? {
+        // A scraper's bearer is the metrics token, which `/metrics` checks;
+        // it is nobody's session.
+        if request.uri.path == "/metrics" { return nil }
         if let bearer = request.headers.bearer {
             guard let caller = await auth.caller(bearer: bearer.token) else {
                 throw APIError(.unauthorized, code: .invalidToken, "The access token is invalid or has expired.")

@@ -93,6 +93,7 @@ struct StreamController {
             defer { Task { await stream.leave(ticket) } }
             while case .chunks(let buffers, let end, let title) = await stream.next(ticket, after: position) {
                 for buffer in buffers {
+                    streams.metrics.streamBytes.increment(by: buffer.readableBytes)
                     guard var planner = interleaver else {
                         try await writer.write(buffer)
                         continue

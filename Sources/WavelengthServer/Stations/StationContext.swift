@@ -16,6 +16,8 @@ struct StationContext: Sendable {
     let logger: Logger
     /// Where the hub says which tracks it may be playing while someone listens.
     var onAir = OnAirTracks()
+    /// The server's Prometheus figures.
+    var metrics = ServerMetrics()
 }
 
 /// A random number generator of any kind, so the hub can hold the system's

@@ -28,6 +28,16 @@ actor StationDirectory {
         self.stationsPerAccount = stationsPerAccount
     }
 
+    /// The audience of each loaded station someone listens to now.
+    func audiences() async -> [(StationID, Audience.Counts)] {
+        var found: [(StationID, Audience.Counts)] = []
+        for (id, hub) in hubs {
+            let counts = await hub.audience
+            if counts != Audience.Counts() { found.append((id, counts)) }
+        }
+        return found
+    }
+
     func hub(id: StationID) async throws -> StationHub? {
         if let hub = hubs[id] { return hub }
         guard let loaded = try await context.repository.loadStation(id: id) else { return nil }

@@ -295,6 +295,7 @@ actor StationHub {
                 return outcome.actions
             }
             guard let result else { throw HubError.forbidden(.command) }
+            if !result.duplicate { hub.context.metrics.commands.increment() }
             return CommandAck(id: request.id, revision: result.revision, duplicate: result.duplicate)
         }
     }
@@ -647,6 +648,7 @@ actor StationHub {
 
     private func close(_ connection: ConnectionID, reason: String) {
         context.logger.notice("Closed listener \(connection) of station \(id): it was too far behind to take \(reason)")
+        context.metrics.droppedApp.increment()
         queues[connection]?.finish()
     }
 

@@ -51,11 +51,12 @@ actor StationStream {
     private let logger: Logger
     /// Listeners let go for falling behind or stalling, since the start.
     private(set) var dropped = 0
+    private let metrics: ServerMetrics
 
     /// `start` begins the encoder; its task ends when cancelled. `report`
     /// tells the station's audience who left or stalled.
     init(
-        stationID: StationID, grace: Duration, stallTimeout: Duration, logger: Logger,
+        stationID: StationID, grace: Duration, stallTimeout: Duration, logger: Logger, metrics: ServerMetrics,
         report: @escaping @Sendable (StationMachine.StreamAudienceChange) -> Void,
         start: @escaping @Sendable (StationStream) -> Task<Void, Never>
     ) {
@@ -65,6 +66,7 @@ actor StationStream {
         self.logger = logger
         self.report = report
         self.start = start
+        self.metrics = metrics
     }
 
     var isEncoding: Bool { encoder != nil }
@@ -116,6 +118,7 @@ actor StationStream {
             guard let since = listener.writingSince, now - since > stallTimeout else { continue }
             listeners[ticket]?.stalled = true
             dropped += 1
+            metrics.droppedStream.increment()
             report(.left(listener.identity, listener.kind))
             logger.notice("A stream listener of station \(stationID) stalled: its write did not finish in \(stallTimeout)")
         }
@@ -173,6 +176,7 @@ actor StationStream {
             switch ring.read(from: position) {
             case .behind:
                 dropped += 1
+                metrics.droppedStream.increment()
                 return .gone
             case .chunks(let stored, let skip):
                 var buffers = stored.map(\.chunk)

@@ -17,12 +17,14 @@ final class StreamDirectory: Sendable {
     private let clock: any ServerClock
     private let grace: Duration
     private let stallTimeout: Duration
+    let metrics: ServerMetrics
     private let logger: Logger
 
     init(
         tracks: any TrackRepository, roots: LibraryRoots, clock: any ServerClock, grace: Duration,
-        stallTimeout: Duration, logger: Logger
+        stallTimeout: Duration, metrics: ServerMetrics, logger: Logger
     ) {
+        self.metrics = metrics
         self.tracks = tracks
         self.roots = roots
         self.clock = clock
@@ -42,7 +44,7 @@ final class StreamDirectory: Sendable {
             let encoder = StreamEncoder(
                 stationID: id, hub: hub, tracks: tracks, roots: roots, clock: clock, logger: logger)
             let stream = StationStream(
-                stationID: id, grace: grace, stallTimeout: stallTimeout, logger: logger,
+                stationID: id, grace: grace, stallTimeout: stallTimeout, logger: logger, metrics: metrics,
                 report: { change in Task { await hub.streamAudience(change) } },
                 start: { stream in Task { await encoder.run(into: stream) } })
             streams[id] = stream
