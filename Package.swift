@@ -58,6 +58,12 @@ let package = Package(
             pkgConfig: "aubio",
             providers: [.apt(["libaubio-dev"])]
         ),
+        // Chromaprint, for "what's this song?" from any audio.
+        .systemLibrary(
+            name: "CChromaprint",
+            pkgConfig: "libchromaprint",
+            providers: [.apt(["libchromaprint-dev"])]
+        ),
         // Invite links as QR codes: SVG and PNG.
         .target(name: "WavelengthQR", dependencies: ["CQRencode", "CPNG"], swiftSettings: strict),
         // Pure domain: stations, the timeline, the robot DJ. No I/O.
@@ -68,7 +74,7 @@ let package = Package(
         .target(
             name: "WavelengthLibrary",
             dependencies: [
-                "CFFmpeg", "CAubio",
+                "CFFmpeg", "CAubio", "CChromaprint", "WavelengthCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -9,7 +9,7 @@ set -euo pipefail
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
-packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libaubio-dev libsqlite3-dev pkg-config
+packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libaubio-dev libchromaprint-dev libsqlite3-dev pkg-config
           libqrencode-dev libpng-dev zbar-tools qrencode
           chromium chromium-driver fonts-ipafont-gothic python3 python3-pip gdb)
 missing=()

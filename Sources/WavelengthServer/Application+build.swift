@@ -86,6 +86,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     StreamController(
         directory: services.directory, streams: services.streams, gate: gate, publicURL: services.configuration.publicURL
     ).addRoutes(to: router)
+    IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)
     MetricsController(
         metrics: services.streams.metrics, directory: services.directory, streams: services.streams,
         token: services.configuration.metricsToken
@@ -120,6 +121,8 @@ public struct ServerServices: Sendable {
     let analysis: AudioAnalysis
     /// The stations' radio streams, made as people tune in by stream.
     let streams: StreamDirectory
+    /// "What's this song?" from audio.
+    let recognizer: SongRecognizer
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.
@@ -150,6 +153,7 @@ public struct ServerServices: Sendable {
             limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
         try await attempts.restore()
         let catalog = LibraryCatalog(tracks: database, likes: database)
+        let recognizer = SongRecognizer(store: database, scratchDirectory: configuration.dataDirectory + "/clips")
         let context = StationContext(
             repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
             makeRandom: AnyRandom.system,
@@ -171,10 +175,15 @@ public struct ServerServices: Sendable {
             attempts: attempts, libraryRoots: LibraryRoots(roots),
             analysis: AudioAnalysis(
                 store: database, roots: LibraryRoots(roots), clock: clock, logger: logger,
-                enabled: configuration.analyzeAudio, analyzed: { await catalog.invalidate() }),
+                enabled: configuration.analyzeAudio,
+                analyzed: {
+                    await catalog.invalidate()
+                    await recognizer.invalidate()
+                }),
             streams: StreamDirectory(
                 tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
-                stallTimeout: configuration.streamStallTimeout, metrics: context.metrics, logger: logger))
+                stallTimeout: configuration.streamStallTimeout, metrics: context.metrics, logger: logger),
+            recognizer: recognizer)
         try await services.ensureFirstStation()
         return services
     }

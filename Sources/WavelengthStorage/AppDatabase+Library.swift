@@ -171,6 +171,22 @@ extension AppDatabase: AnalysisRepository {
                 arguments: [
                     loudness?.integrated, loudness?.range, loudness?.truePeak, rhythm?.tempo, rhythm?.onsetRate, at, trackID,
                 ])
+            if let print = features.fingerprint {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO trackFingerprint (trackID, items) VALUES (?, ?)",
+                    arguments: [trackID, Data(print.bytes)])
+            } else {
+                try db.execute(sql: "DELETE FROM trackFingerprint WHERE trackID = ?", arguments: [trackID])
+            }
+        }
+    }
+
+    public func fingerprints() async throws -> [(TrackID, AudioFingerprint)] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT trackID, items FROM trackFingerprint ORDER BY trackID").compactMap { row in
+                let items: Data = row["items"]
+                return AudioFingerprint(bytes: [UInt8](items)).map { (row["trackID"], $0) }
+            }
         }
     }
 

@@ -218,6 +218,14 @@ extension AppDatabase {
                 t.primaryKey(["stationID", "minute"])
             }
         }
+        migrator.registerMigration("v12: each track's Chromaprint fingerprint") { db in
+            try db.create(table: "trackFingerprint") { t in
+                t.primaryKey("trackID", .text).references("track", onDelete: .cascade)
+                t.column("items", .blob).notNull()
+            }
+            // Every track is analysed again to get one.
+            try db.execute(sql: "UPDATE track SET analyzedAt = NULL")
+        }
         return migrator
     }
 }

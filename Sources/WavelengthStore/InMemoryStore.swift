@@ -19,6 +19,7 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var lobbies: [StationID: LobbyState.Saved] = [:]
     private var standings: [StationID: [String: Credibility]] = [:]
     private var trackRows: [TrackID: TrackRecord] = [:]
+    private var printRows: [TrackID: AudioFingerprint] = [:]
     private var likedRows: [(person: String, track: TrackID, at: EpochMillis)] = []
     /// While set, every save throws this.
     private var saveFailure: (any Error & Sendable)?
@@ -241,6 +242,11 @@ extension InMemoryStore: AnalysisRepository {
         trackRows[trackID]?.tempo = features.rhythm?.tempo
         trackRows[trackID]?.onsetRate = features.rhythm?.onsetRate
         trackRows[trackID]?.analyzedAt = at
+        printRows[trackID] = features.fingerprint
+    }
+
+    public func fingerprints() async throws -> [(TrackID, AudioFingerprint)] {
+        printRows.filter { trackRows[$0.key] != nil }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     public func analysisCounts() async throws -> (analyzed: Int, total: Int) {

@@ -145,4 +145,6 @@ public protocol AnalysisRepository: Sendable {
     func saveAnalysis(trackID: TrackID, features: AudioFeatures, at: EpochMillis) async throws
     /// How many playable tracks were analysed, of how many.
     func analysisCounts() async throws -> (analyzed: Int, total: Int)
+    /// Every track's Chromaprint fingerprint, for the song recogniser.
+    func fingerprints() async throws -> [(TrackID, AudioFingerprint)]
 }

@@ -45,3 +45,27 @@ public struct AudienceDay: Sendable, Codable, Equatable {
         averageStayMs = departures > 0 ? minutes.reduce(0) { $0 + $1.stayMillis } / Int64(departures) : nil
     }
 }
+
+/// "What's this song?": the library track a clip of audio comes from.
+public struct IdentifyResponse: Sendable, Codable, Equatable {
+    /// Nil when the clip matches nothing in the library.
+    public var match: IdentifiedTrack?
+
+    public init(match: IdentifiedTrack?) {
+        self.match = match
+    }
+}
+
+public struct IdentifiedTrack: Sendable, Codable, Equatable {
+    public var track: TrackSummary
+    /// Where in the track the clip starts.
+    public var offsetMs: Int64
+    /// The share of fingerprint bits that agree (1 is identical).
+    public var similarity: Double
+
+    public init(track: TrackSummary, offsetMs: Int64, similarity: Double) {
+        self.track = track
+        self.offsetMs = offsetMs
+        self.similarity = similarity
+    }
+}

@@ -7,6 +7,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case alreadyPlayed = "already_played"
     case alreadyScheduled = "already_scheduled"
     case alreadySignedIn = "already_signed_in"
+    case badAudio = "bad_audio"
     case badMessage = "bad_message"
     case badRequest = "bad_request"
     case busy = "busy"

@@ -9,7 +9,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks that print figures. Build with -c release for real numbers.",
         subcommands: [
-            BenchScan.self, BenchSearch.self, BenchFrequencies.self, BenchListeners.self, BenchRobotDJ.self, BenchAnalysis.self,
+            BenchScan.self, BenchSearch.self, BenchFrequencies.self, BenchListeners.self, BenchRobotDJ.self, BenchAnalysis.self, BenchIdentify.self,
         ])
 }
 

@@ -98,6 +98,12 @@ public actor AudioAnalysis: Service {
                 if Task.isCancelled { return }
                 logger.notice("Rhythm of \(track.path): \(error)")
             }
+            do {
+                features.fingerprint = try await FingerprintMeter.measure(path: path)
+            } catch {
+                if Task.isCancelled { return }
+                logger.notice("Fingerprint of \(track.path): \(error)")
+            }
         }
         if Task.isCancelled { return }
         do {
