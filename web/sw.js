@@ -2,13 +2,15 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v15";
+const VERSION = "wavelength-shell-v17";
 const SHELL = [
   "/",
   "/index.html",
   "/styles.css",
   "/styles-stations.css",
   "/styles-party.css",
+  "/styles-history.css",
+  "/styles-identify.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -39,6 +41,16 @@ const SHELL = [
   "/js/views/dial/lists.js",
   "/js/views/dial/radio.js",
   "/js/views/dial/state.js",
+  "/js/views/history/downloads.js",
+  "/js/views/history/finder.js",
+  "/js/views/history/model.js",
+  "/js/views/history/now.js",
+  "/js/views/history/plays.js",
+  "/js/views/history/rows.js",
+  "/js/views/history/screen.js",
+  "/js/views/identify/model.js",
+  "/js/views/identify/panel.js",
+  "/js/views/identify/recorder.js",
   "/js/views/join.js",
   "/js/views/library-screen.js",
   "/js/views/analysis-status.js",
@@ -60,11 +72,13 @@ const SHELL = [
   "/js/views/static.js",
   "/js/views/station.js",
   "/js/views/station/actions.js",
+  "/js/views/station/any-player.js",
   "/js/views/station/booth.js",
   "/js/views/station/controls.js",
   "/js/views/station/find-tracks.js",
   "/js/views/station/header.js",
   "/js/views/station/history.js",
+  "/js/views/station/history-mode.js",
   "/js/views/station/layout.js",
   "/js/views/station/now-playing.js",
   "/js/views/station/over.js",
@@ -82,6 +96,8 @@ const SHELL = [
   "/js/views/station/room.js",
   "/js/views/station/settings-overlay.js",
   "/js/views/station/state.js",
+  "/js/views/station/studio.js",
+  "/js/views/station/studio-model.js",
   "/js/views/station/tune-in.js",
   "/js/views/track-details.js",
   "/icons/icon.svg",
@@ -113,6 +129,10 @@ self.addEventListener("activate", (event) => {
 function isShell(url, request) {
   if (url.origin !== self.location.origin) return false;
   if (url.pathname.startsWith("/api/") || url.pathname === "/health" || url.pathname === "/openapi.json") return false;
+  // The radio stream and its playlists: opening one is a navigation, but
+  // it is never the app (a never-ending MP3 can't be cached, and an .m3u
+  // kept as /index.html would open offline instead of the app).
+  if (url.pathname.startsWith("/stream/")) return false;
   if (request.destination === "audio" || request.headers.has("range")) return false;
   return request.mode === "navigate" || SHELL_PATHS.has(url.pathname);
 }
@@ -128,7 +148,9 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(request)
       .then((response) => {
-        if (response.ok && response.type === "basic") {
+        // A navigation is kept as the app only when it is the app's HTML.
+        const html = (response.headers.get("Content-Type") || "").startsWith("text/html");
+        if (response.ok && response.type === "basic" && (request.mode !== "navigate" || html)) {
           const copy = response.clone();
           caches.open(VERSION).then((cache) => cache.put(key, copy));
         }

@@ -84,7 +84,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     PartyController(directory: services.directory, stations: database, gate: gate).addRoutes(to: router)
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
-        directory: services.directory, streams: services.streams, gate: gate, publicURL: services.configuration.publicURL
+        directory: services.directory, streams: services.streams, gate: gate, tokens: database, people: database,
+        clock: services.clock, publicURL: services.configuration.publicURL
     ).addRoutes(to: router)
     IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)
     MetricsController(

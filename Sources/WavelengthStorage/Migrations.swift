@@ -226,6 +226,16 @@ extension AppDatabase {
             // Every track is analysed again to get one.
             try db.execute(sql: "UPDATE track SET analyzedAt = NULL")
         }
+        migrator.registerMigration("v13: stream links with a token, for players that can't send headers") { db in
+            try db.create(table: "streamToken") { t in
+                t.primaryKey("hash", .text)
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("personID", .text).notNull().references("person", onDelete: .cascade)
+                t.column("createdAt", .integer).notNull()
+                t.column("revokedAt", .integer)
+            }
+            try db.create(index: "streamToken_byHolder", on: "streamToken", columns: ["stationID", "personID"])
+        }
         return migrator
     }
 }

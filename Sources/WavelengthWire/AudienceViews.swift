@@ -54,6 +54,14 @@ public struct IdentifyResponse: Sendable, Codable, Equatable {
     public init(match: IdentifiedTrack?) {
         self.match = match
     }
+
+    enum CodingKeys: String, CodingKey { case match }
+
+    /// "Not in the library" is said as `"match": null`, not by leaving it out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(match, forKey: .match)
+    }
 }
 
 public struct IdentifiedTrack: Sendable, Codable, Equatable {
@@ -67,5 +75,21 @@ public struct IdentifiedTrack: Sendable, Codable, Equatable {
         self.track = track
         self.offsetMs = offsetMs
         self.similarity = similarity
+    }
+}
+
+/// A station's stream as a link any player opens, with the token that lets
+/// it in when the station isn't public (nil token: it needs none).
+public struct StreamLink: Sendable, Codable, Equatable {
+    public var mp3: String
+    public var m3u: String
+    public var pls: String
+    public var token: String?
+
+    public init(mp3: String, m3u: String, pls: String, token: String?) {
+        self.mp3 = mp3
+        self.m3u = m3u
+        self.pls = pls
+        self.token = token
     }
 }

@@ -252,7 +252,9 @@ def tone_server(tmp_path_factory, tone_library):
     server.stop()
 
 
-def new_driver(size=PHONE, mobile: bool | None = None) -> webdriver.Chrome:
+def new_driver(size=PHONE, mobile: bool | None = None, extra_args: list[str] | tuple[str, ...] = ()) -> webdriver.Chrome:
+    """Headless Chromium at `size`; `extra_args` are more command-line
+    switches (e.g. a fake microphone playing a file: fake_microphone())."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for arg in (
@@ -265,6 +267,7 @@ def new_driver(size=PHONE, mobile: bool | None = None) -> webdriver.Chrome:
         "--no-first-run",
         "--hide-scrollbars",
         f"--window-size={size[0]},{size[1]}",
+        *extra_args,
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -272,6 +275,16 @@ def new_driver(size=PHONE, mobile: bool | None = None) -> webdriver.Chrome:
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     set_viewport(driver, size, mobile)
     return driver
+
+
+def fake_microphone(wav: Path | None = None, deny: bool = False) -> list[str]:
+    """Chromium switches for a microphone that plays `wav` (a 16-bit PCM
+    WAV, looped) and is granted without a prompt; deny=True refuses it
+    instead, as a person pressing "Block" would."""
+    args = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream" + ("=deny" if deny else "")]
+    if wav is not None:
+        args.append(f"--use-file-for-fake-audio-capture={wav}")
+    return args
 
 
 def set_viewport(driver, size, mobile: bool | None = None) -> None:
@@ -292,8 +305,8 @@ def browser(request):
     all closed after the test. Console errors are written to the logs."""
     drivers: list[webdriver.Chrome] = []
 
-    def make(size=PHONE, mobile: bool | None = None) -> webdriver.Chrome:
-        driver = new_driver(size, mobile)
+    def make(size=PHONE, mobile: bool | None = None, extra_args: list[str] | tuple[str, ...] = ()) -> webdriver.Chrome:
+        driver = new_driver(size, mobile, extra_args)
         drivers.append(driver)
         return driver
 

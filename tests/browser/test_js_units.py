@@ -1,7 +1,9 @@
 """The web app's pure modules (frequency parsing, the wait message, the
 timeline, live sequence handling, the clock estimator with the fixture the
 Swift estimator shares, the station screen's and the station settings'
-state) unit-tested in headless Chromium.
+state, the booth's studio figures, the history screen's addresses and
+merging, the radio stream's links, "What's this song?"'s countdown,
+recording format, "about 1:23 in" and answers) unit-tested in headless Chromium.
 
 The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
 npm). They live outside web/ so that the server never serves them to users:
@@ -117,6 +119,18 @@ MUTATIONS = [
      "party: rows keep the server's order, with your own votes and your own requests"),
     ("views/station/lobby.js", "standing.ballotID === ballot.id", "standing.ballotID !== ballot.id",
      "lobby: your vote counts only on the ballot it was cast on"),
+    ("views/station/studio-model.js", "Math.max(0, Math.ceil((Number(ms) || 0) / 1000))", "Math.max(0, Math.round((Number(ms) || 0) / 1000))",
+     "studio: time left counts whole seconds up: 0:01 until the end, never negative"),
+    ("views/station/studio-model.js", "if (span > 0) peaks[span - 1] = Math.max(peaks[span - 1], Number(live) || 0);", "",
+     "studio: peaks per minute: absent minutes are 0, oldest first, the minute in progress at least the live count"),
+    ("views/history/model.js", "!known.has(e.id) && e.start > newest", "!known.has(e.id)",
+     "history: a refresh puts plays that ended since on top and keeps the rest as shown"),
+    ("views/station/any-player.js", 'new Set(["public", "unlisted"])', 'new Set(["public", "unlisted", "code", "invite"])',
+     "history: any player: public and unlisted stations stream, by frequency or else id; others have none"),
+    ("views/identify/model.js", "Math.round((Number(ms) || 0) / 1000)", "Math.floor((Number(ms) || 0) / 1000)",
+     "identify: where in the song: 'about M:SS in', rounded to the nearest second"),
+    ("views/identify/model.js", 'if (!match || typeof match !== "object" || !match.track || typeof match.track !== "object")', "if (match === null)",
+     "identify: the answer: a match, or 'not in this library' for null, a missing match or nonsense"),
 ]
 
 

@@ -15,6 +15,7 @@ test("the mode comes from the route: main, add or settings", () => {
   equal(modeOf(route()), "main");
   equal(modeOf(route("add")), "add");
   equal(modeOf(route("settings")), "settings");
+  equal(modeOf(route("history")), "history");
   equal(modeOf(route("other")), "main");
   const state = createStationState(route("add"));
   equal(state.stationID, "s1");

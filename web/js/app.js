@@ -140,7 +140,7 @@ const route = { initialised: false };
 function kindOf(path) {
   const [first, second, third] = path;
   if (!first) return "dial";
-  if (first === "station" && second) return third === "settings" ? "settings" : "station";
+  if (first === "station" && second) return third === "settings" ? "settings" : third === "history" ? "history" : "station";
   if (first === "f" && second) return "frequency";
   if (first === "library") return "library";
   if (first === "people") return second ? "profile" : "people";
@@ -167,6 +167,9 @@ function onRoute() {
       break;
     case "settings":
       showLazy(kind, () => import("./views/settings.js"), "createSettingsView", r, token);
+      break;
+    case "history":
+      showLazy(kind, () => import("./views/history/screen.js"), "createHistoryView", r, token);
       break;
     case "frequency":
       resolveFrequency(r.path[1], token);

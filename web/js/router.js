@@ -1,5 +1,5 @@
 // Hash routes: #/ (the dial), #/f/107.3, #/station/ID, #/station/ID/add,
-// #/station/ID/settings, #/library, #/people, #/people/ID, #/signup,
+// #/station/ID/settings, #/station/ID/history, #/library, #/people, #/people/ID, #/signup,
 // #/login, #/account, #/join, #/join/107.3, #/i/TOKEN.
 
 export function parseHash(hash = location.hash) {

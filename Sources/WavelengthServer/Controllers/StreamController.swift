@@ -13,10 +13,52 @@ struct StreamController {
     let directory: StationDirectory
     let streams: StreamDirectory
     let gate: StationGate
+    let tokens: any StreamTokenRepository
+    let people: any PeopleRepository
+    let clock: any ServerClock
     let publicURL: String?
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/stream/{name}", use: stream)
+        router.post("/api/stations/{id}/stream-link", use: issueLink)
+        router.delete("/api/stations/{id}/stream-link", use: revokeLink)
+    }
+
+    /// The caller's link to the station's stream. A public or unlisted
+    /// station needs no token; any other gets the caller's own token (a new
+    /// one replaces the old), which lets in a player that can't send headers
+    /// for as long as the caller may listen and until it is revoked.
+    @Sendable func issueLink(_ request: Request, context: AppRequestContext) async throws -> StreamLink {
+        let hub = try await directory.hub(context)
+        let record = await hub.record
+        _ = try await gate.requireListener(context.caller, on: record)
+        guard let person = context.caller.person else {
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in, or join as a guest, to get a stream link.")
+        }
+        if record.visibility == .public || record.visibility == .unlisted {
+            let key = record.liveFrequency(at: clock.now()) ?? record.id
+            return try link(key: key, token: nil, request: request)
+        }
+        let token = Secrets.token()
+        try await tokens.issueStreamToken(hash: Secrets.hash(token), stationID: record.id, personID: person.id, at: clock.now())
+        return try link(key: record.id, token: token, request: request)
+    }
+
+    @Sendable func revokeLink(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let hub = try await directory.hub(context)
+        guard let person = context.caller.person else {
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in to revoke your stream link.")
+        }
+        guard try await tokens.revokeStreamToken(stationID: hub.id, personID: person.id, at: clock.now()) else {
+            throw APIError.notFound("You have no stream link for this station.")
+        }
+        return .noContent
+    }
+
+    private func link(key: String, token: String?, request: Request) throws -> StreamLink {
+        let base = try streamURL(key: key, request: request).dropLast(".mp3".count)
+        let query = token.map { "?token=\($0)" } ?? ""
+        return StreamLink(mp3: "\(base).mp3\(query)", m3u: "\(base).m3u\(query)", pls: "\(base).pls\(query)", token: token)
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -30,14 +72,29 @@ struct StreamController {
             : try await directory.hub(id: key)
         guard let hub else { throw APIError.notFound("No station is on \(key).") }
         let record = await hub.record
-        _ = try await gate.requireListener(context.caller, on: record)
-        guard record.visibility == .public || record.visibility == .unlisted else {
-            throw APIError(.forbidden, code: .forbidden, "This station's stream is open only when the station is public or unlisted.")
+        // A token in the URL stands for its holder, who must still be
+        // allowed to listen (a kick or a ban closes their link too).
+        var caller = context.caller
+        let token = try request.stringQuery("token", maxLength: 100)
+        if let token {
+            guard let holder = try await tokens.streamTokenHolder(hash: Secrets.hash(token)), holder.stationID == record.id,
+                let person = try await people.person(id: holder.personID)
+            else {
+                throw APIError(.forbidden, code: .forbidden, "This stream link was revoked, or is for another station.")
+            }
+            caller = Caller(person: person, sessionID: nil, viaCookie: false)
+        }
+        _ = try await gate.requireListener(caller, on: record)
+        guard token != nil || record.visibility == .public || record.visibility == .unlisted else {
+            throw APIError(
+                .forbidden, code: .forbidden,
+                "This station's stream needs a stream link: POST /api/stations/\(record.id)/stream-link gives you yours.")
         }
         switch kind {
-        case "mp3": return try await listen(to: hub, record: record, request: request, context: context)
+        case "mp3": return try await listen(to: hub, record: record, caller: caller, request: request, context: context)
         case "m3u", "pls":
-            let playlist = StreamPlaylist(name: record.name, url: try streamURL(key: key, request: request))
+            let url = try streamURL(key: key, request: request) + (token.map { "?token=\($0)" } ?? "")
+            let playlist = StreamPlaylist(name: record.name, url: url)
             var headers = HTTPFields()
             headers[.contentType] = kind == "m3u" ? "audio/x-mpegurl" : "audio/x-scpls"
             headers[.contentDisposition] = "inline; filename=\"\(key).\(kind)\""
@@ -47,7 +104,9 @@ struct StreamController {
         }
     }
 
-    private func listen(to hub: StationHub, record: StationRecord, request: Request, context: AppRequestContext) async throws -> Response {
+    private func listen(
+        to hub: StationHub, record: StationRecord, caller: Caller, request: Request, context: AppRequestContext
+    ) async throws -> Response {
         // A live stream has no byte ranges; "from the start" is what players
         // (Chromium's <audio> among them) ask for first, and is the stream.
         if let range = request.headers[.range], range.trimmingCharacters(in: .whitespaces) != "bytes=0-" {
@@ -66,7 +125,7 @@ struct StreamController {
         // One person is one listener on any number of devices; a player
         // with no session is one per address and player.
         let agent = request.headers[.userAgent]
-        let identity = context.caller.personID.map(ListenerIdentity.person)
+        let identity = caller.personID.map(ListenerIdentity.person)
             ?? .player(address: context.remoteAddress, userAgent: agent)
         let kind = ListenerKind.stream(userAgent: agent)
         var headers = HTTPFields()

@@ -4,6 +4,7 @@ import WavelengthWire
 // The wire types are answered as JSON directly from route handlers.
 extension StationView: ResponseEncodable {}
 extension AudienceView: ResponseEncodable {}
+extension StreamLink: ResponseEncodable {}
 extension IdentifyResponse: ResponseEncodable {}
 extension TimelineWindow: ResponseEncodable {}
 extension CreateStationResponse: ResponseEncodable {}

@@ -61,12 +61,14 @@ function retryAfterSeconds(response) {
 
 /**
  * request("/api/…", {method, body, signal}) → the parsed JSON answer (or
- * null for an empty one). Throws ApiError.
+ * null for an empty one). Throws ApiError. `raw` (a Blob) is sent as the
+ * body as it is instead of JSON, with `contentType` (or the Blob's type).
  */
-export async function request(path, { method = "GET", body, signal } = {}, retried = false) {
+export async function request(path, { method = "GET", body, raw, contentType, signal } = {}, retried = false) {
   method = method.toUpperCase();
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (raw !== undefined) headers["Content-Type"] = contentType || raw.type || "application/octet-stream";
+  else if (body !== undefined) headers["Content-Type"] = "application/json";
   if (UNSAFE.has(method)) {
     const token = currentCsrfToken();
     if (token) headers["X-CSRF-Token"] = token;
@@ -76,7 +78,7 @@ export async function request(path, { method = "GET", body, signal } = {}, retri
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw !== undefined ? raw : body === undefined ? undefined : JSON.stringify(body),
       signal,
       cache: "no-store",
       credentials: "same-origin",
@@ -103,7 +105,7 @@ export async function request(path, { method = "GET", body, signal } = {}, retri
       } catch {
         // Fall through to the original error.
       }
-      return request(path, { method, body, signal }, true);
+      return request(path, { method, body, raw, contentType, signal }, true);
     }
     throw new ApiError((err && err.message) || `The server answered ${response.status}.`, {
       status: response.status,
@@ -145,6 +147,11 @@ export const api = {
   command: (stationID, id, command, epoch) =>
     request(`/api/stations/${enc(stationID)}/commands`, { method: "POST", body: { id, command, epoch } }),
   dial: ({ signal } = {}) => request("/api/dial", { signal }),
+  /**
+   * "What's this song?": a recorded clip (a Blob of audio, at most 2 MiB)
+   * → {match: {track, offsetMs, similarity}} or {match: null} (or {}).
+   */
+  identify: (clip, { signal } = {}) => request("/api/identify", { method: "POST", raw: clip, signal }),
 
   // People and follows.
   people: (q, { signal } = {}) => request(`/api/people?q=${enc(q)}`, { signal }),

@@ -20,6 +20,8 @@ import { refreshRole } from "./station/role.js";
 import { focusSettings, setMode } from "./station/settings-overlay.js";
 import { createStationState, isDJ, modeOf, stationLine } from "./station/state.js";
 import { startStation } from "./station/tune-in.js";
+import { stopStudio } from "./station/studio.js";
+import { closeHistoryMode } from "./station/history-mode.js";
 
 export function createStationView({ clock, player }, route) {
   const view = {
@@ -66,19 +68,26 @@ export function createStationView({ clock, player }, route) {
       setMode(view, next);
       if (next === "settings" && view.settingsView) {
         focusSettings(view);
-      } else if (!view.settingsView) {
+      } else if (!view.settingsView && !view.historyView) {
         const { session } = state;
         document.title = session && session.station && session.station.name ? `${stationLine(session.station)} · Wavelength` : document.title;
       }
       return true;
     },
     get title() {
-      return view.settingsView ? view.settingsView.title : undefined;
+      const over = view.settingsView || view.historyView;
+      return over ? over.title : undefined;
     },
-    focusTarget: () => (view.settingsView && view.settingsView.focusTarget ? view.settingsView.focusTarget() : view.header.stationName),
+    focusTarget: () => {
+      const over = view.settingsView || view.historyView;
+      return over && over.focusTarget ? over.focusTarget() : view.header.stationName;
+    },
     destroy() {
       state.destroyed = true;
       clearInterval(view.frameTimer);
+      stopStudio(view);
+      view.identify.destroy();
+      closeHistoryMode(view);
       view.np.staticFx.destroy();
       if (view.onPlayerState) player.removeEventListener("state", view.onPlayerState);
       if (view.onPlayerMode) player.removeEventListener("mode", view.onPlayerMode);

@@ -41,7 +41,8 @@ export function renderStationHeader(header, el, station, mode) {
   freqChip.lastChild.hidden = !frequency;
   freqChip.classList.toggle("is-private", !frequency);
   setText(header.stationName, station.name);
-  if (mode !== "settings") document.title = `${frequency ? `${frequency} ` : ""}${station.name} · Wavelength`;
+  // Settings and the history shown over the station keep their own titles.
+  if (mode !== "settings" && mode !== "history") document.title = `${frequency ? `${frequency} ` : ""}${station.name} · Wavelength`;
   if (frequency) el.dataset.frequency = frequency;
   else delete el.dataset.frequency;
   el.dataset.visibility = station.visibility || "public";

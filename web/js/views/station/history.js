@@ -1,23 +1,34 @@
-// "Just played": the last five tracks under Up Next, hidden while there are
-// none, re-rendered only when the list changes.
+// "Just played": the last five tracks under Up Next, re-rendered only when
+// the list changes, and the way into the station's whole history
+// (#/station/ID/history: search it, "what was on at 9:14?", a day's
+// playlist). The panel stays for that link even before anything has played.
 
 import { h, fill, artwork } from "../../ui/dom.js";
+import { stationHref } from "../../router.js";
 import { historyItems } from "./state.js";
 
-export function createHistory() {
-  const list = h("ol", { class: "history" });
+export function createHistory(stationID) {
+  const list = h("ol", { class: "history", "aria-labelledby": "history-heading" });
+  const empty = h("p", { class: "empty history-empty" }, "Songs show up here once they've played.");
   const panel = h(
     "section",
     { class: "panel history-panel", "aria-labelledby": "history-heading" },
-    h("h2", { id: "history-heading", class: "section-title" }, "Just played"),
+    h(
+      "div",
+      { class: "history-head" },
+      h("h2", { id: "history-heading", class: "section-title" }, "Just played"),
+      h("a", { class: "history-all", href: stationHref(stationID, "history") }, "Full history", h("span", { "aria-hidden": "true" }, "→")),
+    ),
     list,
+    empty,
   );
-  return { panel, list };
+  return { panel, list, empty };
 }
 
 export function renderHistory(history, timeline) {
   const items = historyItems(timeline);
-  history.panel.hidden = items.length === 0;
+  history.list.hidden = items.length === 0;
+  history.empty.hidden = items.length > 0;
   const sig = items.map((e) => e.id).join(",");
   if (history.list.dataset.sig === sig) return;
   history.list.dataset.sig = sig;

@@ -21,6 +21,9 @@ import { createLevelPanel } from "./room-level.js";
 import { likeTrack, thumb } from "./reaction-actions.js";
 import { openSettingsHere } from "./settings-overlay.js";
 import { isDJ } from "./state.js";
+import { createStudio } from "./studio.js";
+import { createAnyPlayer } from "./any-player.js";
+import { createIdentify } from "../identify/panel.js";
 
 export function createLayout(view) {
   const { state, clock, player } = view;
@@ -34,6 +37,10 @@ export function createLayout(view) {
     onFlip: (step) => flip(view, step),
   });
   const details = createPlaybackDetails(player);
+  // The radio stream's links, for public and unlisted stations.
+  const anyPlayer = createAnyPlayer();
+  // "What's this song?" for a song heard in the room, under the player.
+  const identify = createIdentify({ place: "station" });
   const booth = createBoothParts(stationID);
   const reactions = createReactions({
     onThumb: (entryID, up) => thumb(view, entryID, up),
@@ -44,7 +51,7 @@ export function createLayout(view) {
     onVote: (up) => partyCommand(view, up === null ? { op: "volumeVote" } : { op: "volumeVote", up }),
     onReset: () => partyCommand(view, { op: "setVolume", levelDb: 0 }, "The level is back to the station's loudness."),
   });
-  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el);
+  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
 
   // Up Next and history.
   const queue = createQueue({
@@ -53,7 +60,9 @@ export function createLayout(view) {
     onMove: (entry, toIndex) => command(view, { op: "move", entryID: entry.id, toIndex }),
     localTime: (serverMs) => new Date(serverMs - clock.offset).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
   });
-  const history = createHistory();
+  const history = createHistory(stationID);
+  // The booth's studio board (the count, the last hour, the countdown), first in the column.
+  const studio = createStudio();
   // The party's requests (requests mode), above Up Next.
   const party = createPartyPanel({
     onRequest: (track) => partyCommand(view, { op: "request", trackID: track.id }, `Asked for ${track.title}.`),
@@ -75,7 +84,7 @@ export function createLayout(view) {
     },
     { serverNow: () => clock.now() },
   );
-  const queueCol = h("div", { class: "queue-col" }, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
+  const queueCol = h("div", { class: "queue-col" }, studio.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -96,5 +105,5 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, controls, details, booth, nowCol, queue, history, party, lobby, level, reactions, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, party, lobby, level, reactions, addCol, grid, settingsHost });
 }

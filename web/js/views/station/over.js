@@ -8,6 +8,8 @@ import { removeBoothControls } from "./controls.js";
 import { showHeaderOff } from "./header.js";
 import { closeSettings } from "./settings-overlay.js";
 import { overConnection, overReason, overText } from "./state.js";
+import { stopStudio } from "./studio.js";
+import { closeHistoryMode } from "./history-mode.js";
 
 /**
  * Ends the station for this page: removed, banned, left, the session ended
@@ -33,6 +35,8 @@ export function showOver(view, kind, { code = null, message = "" } = {}) {
   const over = overReason(kind, code);
   state.over = over;
   closeSettings(view);
+  closeHistoryMode(view);
+  stopStudio(view);
   if (state.ready) {
     removeBoothControls(view.controls);
     view.header.settingsLink.hidden = true;

@@ -12,6 +12,7 @@ import { arrangeControls, renderHold } from "./controls.js";
 import { buildFindTracks, tearDownFindTracks } from "./find-tracks.js";
 import { openSettingsHere, setMode } from "./settings-overlay.js";
 import { isDJ, isHeldNow, normalRole, roleChangeText } from "./state.js";
+import { startStudio, stopStudio } from "./studio.js";
 
 /** Shows the screen for the role in view.state (the booth, or a listener's screen). */
 export function applyRole(view) {
@@ -27,7 +28,9 @@ export function applyRole(view) {
     el.classList.add("has-flip-row");
     renderHold(view.controls, isHeldNow(state.session));
     showBooth(view.booth, { progress: view.np.progress, nowCol: view.nowCol }, state.stationID, state.role, (e) => openSettingsHere(view, e));
+    startStudio(view);
   } else {
+    stopStudio(view);
     el.classList.remove("has-flip-row");
     hideBooth(view.booth, { progress: view.np.progress });
     if (view.findTracks) {

@@ -1,4 +1,4 @@
-// The screen's modes (main, add, settings, screen), and the station
+// The screen's modes (main, add, settings, screen, history), and the station
 // settings shown over the station for its owner and co-DJs, so the music
 // keeps playing (#/station/ID/settings); the party screen likewise
 // (#/station/ID/screen, room.js).
@@ -8,6 +8,7 @@ import { stationHref, stationPath } from "../../router.js";
 import { createSettingsView } from "../settings.js";
 import { renderStationHeader } from "./header.js";
 import { openRoom, closeRoom } from "./room-mode.js";
+import { openHistoryMode, closeHistoryMode } from "./history-mode.js";
 import { isDJ } from "./state.js";
 
 /** Switches to `next` mode: the add column (booth only), the settings, or neither. */
@@ -16,10 +17,18 @@ export function setMode(view, next) {
   state.mode = next;
   const dj = isDJ(state);
   view.el.classList.toggle("mode-add", state.mode === "add" && dj);
-  if (state.mode === "settings" && dj && state.ready) openSettings(view);
-  else closeSettings(view);
-  if (state.mode === "screen" && dj && state.ready) openRoom(view);
-  else closeRoom(view);
+  const settings = state.mode === "settings" && dj && state.ready;
+  const room = state.mode === "screen" && dj && state.ready;
+  // The history is for anyone who may listen, not only the booth.
+  const past = state.mode === "history" && !state.over;
+  // Close before opening: a closing overlay shows the grid again, which
+  // must not undo the one opening (history → settings by Back/Forward).
+  if (!settings) closeSettings(view);
+  if (!room) closeRoom(view);
+  if (!past) closeHistoryMode(view);
+  if (settings) openSettings(view);
+  if (room) openRoom(view);
+  if (past) openHistoryMode(view);
   if (state.mode === "add" && view.findTracks) {
     const { library } = view.findTracks;
     requestAnimationFrame(() => library.focusSearch());

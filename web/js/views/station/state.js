@@ -26,10 +26,12 @@ export function createStationState(route) {
   };
 }
 
-/** The screen's mode from its route: #/station/ID, …/add, …/settings, …/screen (the party screen). */
+const MODES = new Set(["add", "settings", "screen", "history"]);
+
+/** The screen's mode from its route: #/station/ID, …/add, …/settings, …/screen (the party screen), …/history. */
 export function modeOf(route) {
   const part = route.path[2];
-  return part === "add" ? "add" : part === "settings" ? "settings" : part === "screen" ? "screen" : "main";
+  return MODES.has(part) ? part : "main";
 }
 
 /** A role as the server says it ("none" is a listener here). */

@@ -20,6 +20,9 @@ import { announceOverride, renderParty } from "./party-actions.js";
 import { refreshLiked, renderReactions } from "./reaction-actions.js";
 import { renderRoom } from "./room-mode.js";
 import { renderPlaybackMode } from "./playback-details.js";
+import { renderAnyPlayer } from "./any-player.js";
+import { renderHistoryMode } from "./history-mode.js";
+import { renderStudioClock, renderStudioCount } from "./studio.js";
 import { applyRole, setRole } from "./role.js";
 import { focusSettings } from "./settings-overlay.js";
 import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
@@ -37,11 +40,15 @@ function frame(view) {
   renderParty(view);
   renderReactions(view);
   renderRoom(view);
+  renderStudioClock(view);
+  renderHistoryMode(view);
   if (view.findTracks) view.findTracks.library.refreshToggles();
 }
 
 function renderStation(view) {
-  renderStationHeader(view.header, view.el, view.state.session.station, view.state.mode);
+  const { station } = view.state.session;
+  renderStationHeader(view.header, view.el, station, view.state.mode);
+  renderAnyPlayer(view.anyPlayer, station);
 }
 
 function onChange(view, reason) {
@@ -62,10 +69,14 @@ function onChange(view, reason) {
     renderHistory(view.history, session.timeline);
     if (isDJ(state)) renderHold(view.controls, isHeldNow(session));
     renderListeners(view.header, session.listeners);
+    renderStudioCount(view);
     frame(view);
     view.el.dataset.revision = String(session.timeline.revision);
   }
-  if (reason === "listeners") renderListeners(view.header, session.listeners);
+  if (reason === "listeners") {
+    renderListeners(view.header, session.listeners);
+    renderStudioCount(view);
+  }
   if (reason === "party" || reason === "role") renderParty(view);
   if (reason === "thumbs" || reason === "role") renderReactions(view);
   if (reason === "connection" || reason === "snapshot") renderConnection(view.header, view.el, session.connection);
