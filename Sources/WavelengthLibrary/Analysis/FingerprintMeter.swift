@@ -1,7 +1,6 @@
 import CAubio
 import CChromaprint
 import Dispatch
-import Synchronization
 import WavelengthCore
 
 /// Chromaprint's fingerprint of a file: the raw 32-bit items, one per
@@ -32,7 +31,7 @@ public enum FingerprintMeter {
     /// The fingerprint of at most `seconds` of `path` from its start.
     public static func measure(path: String, seconds: Int = AudioFingerprint.longestSeconds) async throws -> AudioFingerprint {
         try Task.checkCancellation()
-        let stop = FingerprintStop()
+        let stop = StopSignal()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 queue.async {
@@ -44,7 +43,7 @@ public enum FingerprintMeter {
         }
     }
 
-    private static func measureBlocking(path: String, seconds: Int, stop: FingerprintStop) throws -> AudioFingerprint {
+    private static func measureBlocking(path: String, seconds: Int, stop: StopSignal) throws -> AudioFingerprint {
         FFmpegLogging.silence()
         guard let source = new_aubio_source(path, sampleRate, hop) else { throw Failure.unreadable }
         defer { del_aubio_source(source) }
@@ -77,11 +76,4 @@ public enum FingerprintMeter {
         defer { chromaprint_dealloc(raw) }
         return AudioFingerprint(items: Array(UnsafeBufferPointer(start: raw, count: Int(size))))
     }
-}
-
-private final class FingerprintStop: Sendable {
-    private let raised = Atomic<Bool>(false)
-
-    func raise() { raised.store(true, ordering: .relaxed) }
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

@@ -107,8 +107,9 @@ public enum RhythmMeter {
     }()
 }
 
-/// Set from the cancelling task, read by the loop on the rhythm queue.
-private final class StopSignal: Sendable {
+/// Set from the cancelling task, read by a meter's loop on its own queue
+/// (the rhythm's and the fingerprint's).
+final class StopSignal: Sendable {
     private let raised = Atomic<Bool>(false)
 
     func raise() { raised.store(true, ordering: .relaxed) }
