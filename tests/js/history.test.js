@@ -81,7 +81,8 @@ test("who picked it and how many heard it, when known", () => {
 
 test("any player: public and unlisted stations stream, by frequency or else id; others have none", () => {
   deepEqual(streamLinks({ id: "s1", frequency: "98.3", visibility: "public" }, "http://radio.test"), {
-    mp3: "http://radio.test/stream/98.3.mp3", m3u: "http://radio.test/stream/98.3.m3u", pls: "http://radio.test/stream/98.3.pls",
+    // By id, not frequency: a saved address outlives the station's frequency.
+    mp3: "http://radio.test/stream/s1.mp3", m3u: "http://radio.test/stream/s1.m3u", pls: "http://radio.test/stream/s1.pls",
   });
   equal(streamLinks({ id: "s1", frequency: null, visibility: "unlisted" }, "http://r").m3u, "http://r/stream/s1.m3u");
   for (const visibility of ["code", "invite", "followers"]) {

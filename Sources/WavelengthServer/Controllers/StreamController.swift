@@ -35,9 +35,10 @@ struct StreamController {
         guard let person = context.caller.person else {
             throw APIError(.unauthorized, code: .signInRequired, "Sign in, or join as a guest, to get a stream link.")
         }
+        // By id, never frequency: a quiet station can give its frequency
+        // back, and an address saved in a player must keep working.
         if record.visibility == .public || record.visibility == .unlisted {
-            let key = record.liveFrequency(at: clock.now()) ?? record.id
-            return try link(key: key, token: nil, request: request)
+            return try link(key: record.id, token: nil, request: request)
         }
         let token = Secrets.token()
         try await tokens.issueStreamToken(hash: Secrets.hash(token), stationID: record.id, personID: person.id, at: clock.now())

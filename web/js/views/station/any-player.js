@@ -11,12 +11,13 @@ const STREAMED = new Set(["public", "unlisted"]);
 
 /**
  * The stream's links for `station` ({mp3, m3u, pls}, absolute on `origin`),
- * or null when it has no stream. By frequency when it has one (what people
- * read on the dial), else by its id.
+ * or null when it has no stream. By the station's id, never its frequency:
+ * a quiet station can give its frequency back, and an address saved in a
+ * player must keep working.
  */
 export function streamLinks(station, origin) {
   if (!station || !STREAMED.has(station.visibility || "public")) return null;
-  const key = encodeURIComponent(station.frequency || station.id || "");
+  const key = encodeURIComponent(station.id || "");
   if (!key) return null;
   const base = `${origin}/stream/${key}`;
   return { mp3: `${base}.mp3`, m3u: `${base}.m3u`, pls: `${base}.pls` };
