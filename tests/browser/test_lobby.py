@@ -73,7 +73,10 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(measu
     def ballot_after_shortest(_):
         window = ok(call(measured_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
         current = window.get("current")
-        if not current or current["track"]["id"] != shortest["id"]:
+        # The host's entry, not the same song by chance: the robot may have
+        # picked the shortest song itself, and then the host's copy plays
+        # after it (a CI run matched the robot's, before the skip took effect).
+        if not current or current["track"]["id"] != shortest["id"] or current["source"] != "dj":
             return None
         party = ok(call(measured_server, "GET", f"/api/stations/{sid}/party", token=host.token))
         ballot = party.get("ballot")
