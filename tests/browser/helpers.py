@@ -7,7 +7,12 @@ from __future__ import annotations
 import os
 import time
 
-from selenium.common.exceptions import JavascriptException, StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (
+    JavascriptException,
+    NoAlertPresentException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -244,3 +249,12 @@ def assert_fits(driver, screen: str, key_selectors: list[str]) -> None:
         f"{screen} at {report['innerWidth']} px (layout viewport {report['layoutWidth']} px): scrollWidth {report['scrollWidth']}, "
         f"key controls outside: {report['outside']}, sticking out: {report['offenders']}"
     )
+
+
+def no_alert(d) -> bool:
+    """Whether no alert is open (a tag that ran as script would open one)."""
+    try:
+        d.switch_to.alert
+    except NoAlertPresentException:
+        return True
+    return False

@@ -27,13 +27,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from accounts_api import LiveListener, auth_request, make_browser_user, raw_request
 from conftest import ALERT_TITLE, DESKTOP, PHONE, XSS_TITLE, set_viewport
-from helpers import PATIENCE, assert_fits, audio, find, has_focus_ring, is_playing, press, tab_to, wait_for, wait_playing
+from helpers import PATIENCE, assert_fits, audio, find, has_focus_ring, is_playing, no_alert, press, tab_to, wait_for, wait_playing
 
 WIDTHS = [360, 390, 768, 1024, 1440]
 PAGE = 20
@@ -49,14 +48,6 @@ def fetch(url: str) -> tuple[int, str, str]:
             return response.status, response.headers.get("Content-Type", ""), response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.headers.get("Content-Type", ""), error.read().decode(errors="replace")
-
-
-def no_alert(d) -> bool:
-    try:
-        d.switch_to.alert
-    except NoAlertPresentException:
-        return True
-    return False
 
 
 def history_ready(d) -> bool:

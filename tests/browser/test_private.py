@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import time
 
-from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from accounts_api import guest, log_in_browser, raw_request, signup
 from conftest import ALERT_TITLE, PHONE, Server
-from helpers import audio, find, text_of, wait_for, wait_playing
+from helpers import audio, find, no_alert, text_of, wait_for, wait_playing
 
 HOSTILE_NAME = ALERT_TITLE  # "<img src=x onerror=alert(1)>"
 PERSON_LIMIT = 5  # AttemptLimiter.Policy.joinPerStationPerson: 5 wrong codes in 15 min, then a wait
@@ -148,14 +147,6 @@ def click(d, selector: str) -> None:
     element = find(d, selector)
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
-
-
-def no_alert(d) -> bool:
-    try:
-        d.switch_to.alert
-    except NoAlertPresentException:
-        return True
-    return False
 
 
 def log_in(d, server, user, next_path: str) -> None:
