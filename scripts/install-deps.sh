@@ -25,11 +25,14 @@ fi
 # Selenium (driving the system chromedriver; Selenium Manager never runs),
 # pytest and pytest-xdist (three browser tests at a time), and schemathesis
 # (the server against its OpenAPI document), for whichever python3 runs the
-# tests.
-if ! python3 -c "import selenium, pytest, xdist, schemathesis" >/dev/null 2>&1; then
-    echo "Installing from PyPI: selenium pytest pytest-xdist schemathesis"
-    python3 -m pip install -q --disable-pip-version-check selenium pytest pytest-xdist schemathesis 2>/dev/null \
-        || python3 -m pip install -q --disable-pip-version-check --break-system-packages selenium pytest pytest-xdist schemathesis
+# tests; icalendar and recurring_ical_events read the calendar feeds the way
+# calendar apps do.
+python_packages="selenium pytest pytest-xdist schemathesis icalendar recurring_ical_events"
+if ! python3 -c "import selenium, pytest, xdist, schemathesis, icalendar, recurring_ical_events" >/dev/null 2>&1; then
+    echo "Installing from PyPI: $python_packages"
+    # shellcheck disable=SC2086
+    python3 -m pip install -q --disable-pip-version-check $python_packages 2>/dev/null \
+        || python3 -m pip install -q --disable-pip-version-check --break-system-packages $python_packages
 fi
 
 command -v swift >/dev/null || { echo "Swift 6 is required (https://swift.org/install)"; exit 1; }

@@ -82,6 +82,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         tracks: database, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
     ).addRoutes(to: router)
     PartyController(directory: services.directory, stations: database, gate: gate).addRoutes(to: router)
+    ScheduleController(
+        directory: services.directory, schedule: database, history: database, people: database,
+        catalog: services.catalog, gate: gate, clock: services.clock
+    ).addRoutes(to: router)
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
         directory: services.directory, streams: services.streams, gate: gate, tokens: database, people: database,

@@ -236,6 +236,25 @@ extension AppDatabase {
             }
             try db.create(index: "streamToken_byHolder", on: "streamToken", columns: ["stationID", "personID"])
         }
+        migrator.registerMigration("v14: shows on the schedule, and the reminders people set for them") { db in
+            // A show is kept whole as JSON: its episodes are computed from
+            // it, never queried by column, and a new field needs no migration.
+            try db.create(table: "show") { t in
+                t.primaryKey("id", .text)
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("spec", .text).notNull()
+                t.column("updatedAt", .integer).notNull()
+            }
+            try db.create(index: "show_byStation", on: "show", columns: ["stationID"])
+            try db.create(table: "showReminder") { t in
+                t.column("personID", .text).notNull().references("person", onDelete: .cascade)
+                t.column("showID", .text).notNull().references("show", onDelete: .cascade)
+                t.column("leadMinutes", .integer).notNull()
+                t.column("createdAt", .integer).notNull()
+                t.primaryKey(["personID", "showID"])
+            }
+            try db.create(index: "showReminder_byShow", on: "showReminder", columns: ["showID"])
+        }
         return migrator
     }
 }

@@ -124,6 +124,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case noFrequency
     case noSuchStation
     case stationLimit(Int)
+    case reminderLimit(Int)
 
     public var description: String {
         switch self {
@@ -132,6 +133,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noFrequency: "No free frequency is left on the dial."
         case .noSuchStation: "No such station."
         case .stationLimit(let limit): "An account has at most \(limit) stations."
+        case .reminderLimit(let limit): "A person keeps at most \(limit) reminders."
         }
     }
 }

@@ -126,14 +126,7 @@ struct HistoryController {
     }
 
     private func views(_ plays: some Sequence<Play>) async throws -> [EntryView] {
-        let plays = Array(plays)
-        let tracks = try await catalog.summaries(for: plays.map(\.entry.trackID))
-        return plays.map { play in
-            EntryView(
-                entry: play.entry,
-                track: tracks[play.entry.trackID] ?? .unavailable(play.entry.trackID, duration: play.entry.duration),
-                listeners: play.listeners)
-        }
+        try await catalog.entryViews(Array(plays))
     }
 
     static func iso(_ instant: EpochMillis) -> String {

@@ -4,6 +4,10 @@ import WavelengthWire
 // The wire types are answered as JSON directly from route handlers.
 extension StationView: ResponseEncodable {}
 extension AudienceView: ResponseEncodable {}
+extension ScheduleView: ResponseEncodable {}
+extension ShowView: ResponseEncodable {}
+extension ShowPage: ResponseEncodable {}
+extension ReminderView: ResponseEncodable {}
 extension StreamLink: ResponseEncodable {}
 extension IdentifyResponse: ResponseEncodable {}
 extension TimelineWindow: ResponseEncodable {}

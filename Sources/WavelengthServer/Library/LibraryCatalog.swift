@@ -57,3 +57,16 @@ actor LibraryCatalog {
         try await tracks.tracks(ids: ids).mapValues(TrackSummary.init)
     }
 }
+
+extension LibraryCatalog {
+    /// Plays from history as the wire shows them, each with its track.
+    func entryViews(_ plays: [Play]) async throws -> [EntryView] {
+        let tracks = try await summaries(for: plays.map(\.entry.trackID))
+        return plays.map { play in
+            EntryView(
+                entry: play.entry,
+                track: tracks[play.entry.trackID] ?? .unavailable(play.entry.trackID, duration: play.entry.duration),
+                listeners: play.listeners)
+        }
+    }
+}
