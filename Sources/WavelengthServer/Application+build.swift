@@ -165,7 +165,7 @@ public struct ServerServices: Sendable {
             machineSettings: StationMachine.Settings(
                 robot: robot, djGraceMillis: configuration.djGracePeriod.milliseconds,
                 commitLead: configuration.commitLead.milliseconds),
-            logger: logger)
+            logger: logger, schedule: database)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
             directory: StationDirectory(

@@ -9,6 +9,8 @@ public enum ScheduleLimits {
     public static let durationMinutes = 5...720
     public static let interval = 1...12
     public static let maxExceptions = 500
+    /// The most tracks in a show's own playlist.
+    public static let maxPoolTracks = 1_000
     public static let reminderLeadMinutes = 1...120
     /// The most reminders one person keeps.
     public static let maxReminders = 200
@@ -35,11 +37,15 @@ public struct ShowSpec: Sendable, Codable, Equatable {
     /// Days ("2026-11-24") of episodes that won't air.
     public var cancelled: [String]?
     public var moved: [MovedSpec]?
+    /// Track ids the robot DJ plays from while the show airs with no DJ
+    /// live; empty or absent: the station's own programming.
+    public var pool: [TrackID]?
 
     public init(
         name: String, description: String? = nil, genre: String? = nil, artTrackID: TrackID? = nil,
         hosts: [String]? = nil, timeZone: String, startTime: String, durationMinutes: Int, repeat: RepeatSpec,
-        seasonStart: String, seasonEnd: String? = nil, cancelled: [String]? = nil, moved: [MovedSpec]? = nil
+        seasonStart: String, seasonEnd: String? = nil, cancelled: [String]? = nil, moved: [MovedSpec]? = nil,
+        pool: [TrackID]? = nil
     ) {
         self.name = name
         self.description = description
@@ -54,6 +60,7 @@ public struct ShowSpec: Sendable, Codable, Equatable {
         self.seasonEnd = seasonEnd
         self.cancelled = cancelled
         self.moved = moved
+        self.pool = pool
     }
 
     public struct RepeatSpec: Sendable, Codable, Equatable {
@@ -122,6 +129,7 @@ public struct ShowView: Sendable, Codable, Equatable {
     public var seasonEnd: String?
     public var cancelled: [String]
     public var moved: [ShowSpec.MovedSpec]
+    public var pool: [TrackID]
     public var calendarURL: String
     public var updatedAt: EpochMillis
 
@@ -151,6 +159,7 @@ public struct ShowView: Sendable, Codable, Equatable {
         moved = show.moved.sorted { $0.original < $1.original }.map {
             .init(date: $0.original.description, start: "\($0.date)T\($0.time)", durationMinutes: $0.durationMinutes)
         }
+        pool = show.pool
         calendarURL = "/api/stations/\(show.stationID)/shows/\(show.id)/calendar.ics"
         updatedAt = show.updatedAt
     }

@@ -248,3 +248,37 @@ struct ScheduleRouteTests {
         }
     }
 }
+
+@Suite("A show's own programming", .timeLimit(.minutes(5)))
+struct ShowProgrammingTests {
+    /// While a show with its own pool airs and no DJ is live, the robot
+    /// plays from that pool; the station's pool is for between shows.
+    @Test func theRobotPlaysTheShowOnTheAir() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let station = owner.stationID
+            let showTrack = try await client.firstTrack(matching: "nandu")
+            let stationTrack = try await client.firstTrack(matching: "Reel")
+            _ = try await client.send("/api/stations/\(station)/pool", .put, as: owner, body: StationPool(trackIDs: [stationTrack.id]))
+            // A one-off show that started an hour ago and runs two more.
+            let utc = TimeZone(identifier: "UTC")!
+            let began = ZonedTime.local(EpochMillis(Date().timeIntervalSince1970 * 1000) - 3_600_000, in: utc)
+            let spec = ShowSpec(
+                name: "Nandu Hour", timeZone: "UTC", startTime: began.time.description, durationMinutes: 180,
+                repeat: .init(kind: "once"), seasonStart: began.date.description, pool: [showTrack.id, "gone-from-library"])
+            let created = try await client.send("/api/stations/\(station)/shows", .post, as: owner, body: spec)
+            #expect(created.status == .created, "\(String(buffer: created.body))")
+            #expect(try created.decode(ShowView.self).pool == [showTrack.id, "gone-from-library"])
+            let schedule = try await client.send("/api/stations/\(station)/schedule", .get).decode(ScheduleView.self)
+            #expect(schedule.now?.name == "Nandu Hour")
+
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+            let snapshot = try await listener.snapshot()
+            let robotPicks = ([snapshot.timeline.current].compactMap { $0 } + snapshot.timeline.upNext).filter { $0.source == .robot }
+            #expect(!robotPicks.isEmpty)
+            #expect(robotPicks.allSatisfy { $0.track.id == showTrack.id })
+            listener.close()
+        }
+    }
+}

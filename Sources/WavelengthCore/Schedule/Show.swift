@@ -28,13 +28,16 @@ public struct Show: Sendable, Equatable, Codable {
     public var cancelled: [LocalDate]
     /// Episodes that air at another time, by the day they would have.
     public var moved: [MovedEpisode]
+    /// What the robot DJ plays while the show airs and no DJ is live: its
+    /// playlist or pool. Empty: the station's own programming.
+    public var pool: [TrackID]
     public var updatedAt: EpochMillis
 
     public init(
         id: ShowID, stationID: StationID, name: String, description: String = "", genre: String = "",
         artTrackID: TrackID? = nil, hostIDs: [String] = [], timeZone: String, startTime: LocalTime, durationMinutes: Int,
         repeats: ShowRepeat, seasonStart: LocalDate, seasonEnd: LocalDate? = nil, cancelled: [LocalDate] = [],
-        moved: [MovedEpisode] = [], updatedAt: EpochMillis = 0
+        moved: [MovedEpisode] = [], pool: [TrackID] = [], updatedAt: EpochMillis = 0
     ) {
         self.id = id
         self.stationID = stationID
@@ -51,7 +54,34 @@ public struct Show: Sendable, Equatable, Codable {
         self.seasonEnd = seasonEnd
         self.cancelled = cancelled
         self.moved = moved
+        self.pool = pool
         self.updatedAt = updatedAt
+    }
+}
+
+extension Show {
+    enum CodingKeys: String, CodingKey {
+        case id, stationID, name, description, genre, artTrackID, hostIDs, timeZone, startTime, durationMinutes,
+            repeats, seasonStart, seasonEnd, cancelled, moved, pool, updatedAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(ShowID.self, forKey: .id), stationID: try c.decode(StationID.self, forKey: .stationID),
+            name: try c.decode(String.self, forKey: .name), description: try c.decode(String.self, forKey: .description),
+            genre: try c.decode(String.self, forKey: .genre), artTrackID: try c.decodeIfPresent(TrackID.self, forKey: .artTrackID),
+            hostIDs: try c.decode([String].self, forKey: .hostIDs), timeZone: try c.decode(String.self, forKey: .timeZone),
+            startTime: try c.decode(LocalTime.self, forKey: .startTime),
+            durationMinutes: try c.decode(Int.self, forKey: .durationMinutes),
+            repeats: try c.decode(ShowRepeat.self, forKey: .repeats),
+            seasonStart: try c.decode(LocalDate.self, forKey: .seasonStart),
+            seasonEnd: try c.decodeIfPresent(LocalDate.self, forKey: .seasonEnd),
+            cancelled: try c.decode([LocalDate].self, forKey: .cancelled),
+            moved: try c.decode([MovedEpisode].self, forKey: .moved),
+            // Shows saved before shows had their own programming have none.
+            pool: try c.decodeIfPresent([TrackID].self, forKey: .pool) ?? [],
+            updatedAt: try c.decode(EpochMillis.self, forKey: .updatedAt))
     }
 }
 

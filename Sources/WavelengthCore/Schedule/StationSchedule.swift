@@ -18,9 +18,14 @@ public struct StationSchedule: Sendable {
             .sorted { ($0.start, $0.showID) < ($1.start, $1.showID) }
     }
 
+    /// The episode airing at `now`.
+    public func onAir(at now: EpochMillis) -> Episode? {
+        episodes(overlapping: now, now + 1).first
+    }
+
     /// The episode airing at `now`, and the next to start after it.
     public func nowAndNext(at now: EpochMillis) -> (now: Episode?, next: Episode?) {
-        let current = episodes(overlapping: now, now + 1).first
+        let current = onAir(at: now)
         let next = shows.compactMap { show in show.upcoming(after: now, count: 2).first { $0.start > now } }
             .min { ($0.start, $0.showID) < ($1.start, $1.showID) }
         return (current, next)

@@ -71,6 +71,7 @@ struct ScheduleController {
         let spec = try await request.decode(as: ShowSpec.self, context: context)
         let id = "w" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         let show = try await save(spec, id: id, stationID: hub.id)
+        await hub.scheduleChanged()
         var names = HostNames(people: people)
         return EditedResponse(status: .created, response: ShowView(show: show, hosts: try await names.hosts(of: show)))
     }
@@ -80,6 +81,7 @@ struct ScheduleController {
         let existing = try await show(context, on: hub.id)
         let spec = try await request.decode(as: ShowSpec.self, context: context)
         let show = try await save(spec, id: existing.id, stationID: hub.id)
+        await hub.scheduleChanged()
         var names = HostNames(people: people)
         return ShowView(show: show, hosts: try await names.hosts(of: show))
     }
@@ -88,6 +90,7 @@ struct ScheduleController {
         let hub = try await editing(context)
         let show = try await show(context, on: hub.id)
         _ = try await schedule.deleteShow(id: show.id)
+        await hub.scheduleChanged()
         return Response(status: .noContent)
     }
 

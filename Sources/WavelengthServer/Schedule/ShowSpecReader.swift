@@ -48,13 +48,23 @@ enum ShowSpecReader {
             "A show has at most 500 cancelled and moved episodes.")
         try check(Set(moved.map(\.original)).count == moved.count, "An episode is moved once.")
         try check(hostIDs.count <= ScheduleLimits.maxHosts, "A show has at most 10 hosts.")
+        let pool = spec.pool ?? []
+        try check(pool.count <= ScheduleLimits.maxPoolTracks, "A show's pool has at most 1,000 tracks.")
+        try check(
+            pool.allSatisfy { !$0.isEmpty && $0.utf8.count <= WireLimits.maxIDLength }, "Each pool entry is a track id.")
         let show = Show(
             id: id, stationID: stationID, name: name, description: description, genre: genre, artTrackID: spec.artTrackID,
             hostIDs: hostIDs, timeZone: spec.timeZone, startTime: startTime, durationMinutes: spec.durationMinutes,
             repeats: try repeats(spec.repeat), seasonStart: seasonStart, seasonEnd: seasonEnd,
-            cancelled: Array(Set(cancelled)).sorted(), moved: moved, updatedAt: updatedAt)
+            cancelled: Array(Set(cancelled)).sorted(), moved: moved, pool: unique(pool),
+            updatedAt: updatedAt)
         try check(show.firstDate != nil, "No episode falls inside the season: check its days and dates.")
         return show
+    }
+
+    static func unique(_ ids: [TrackID]) -> [TrackID] {
+        var seen: Set<TrackID> = []
+        return ids.filter { seen.insert($0).inserted }
     }
 
     static func repeats(_ spec: ShowSpec.RepeatSpec) throws -> ShowRepeat {

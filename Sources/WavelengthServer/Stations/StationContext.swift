@@ -18,6 +18,9 @@ struct StationContext: Sendable {
     var onAir = OnAirTracks()
     /// The server's Prometheus figures.
     var metrics = ServerMetrics()
+    /// The stations' shows, for the programming of the show on the air
+    /// (none in hub tests that don't need it).
+    var schedule: (any ScheduleRepository)? = nil
 }
 
 /// A random number generator of any kind, so the hub can hold the system's

@@ -23,6 +23,9 @@ actor StationHub {
     private let context: StationContext
     /// The station's chosen pool, loaded on first use; empty = whole library.
     private var chosenPool: Set<TrackID>?
+    /// The station's shows, and when they were read (nil: read them again).
+    private var shows: [Show] = []
+    private var showsReadAt: EpochMillis?
     /// What the people who saved this room's favourite songs also saved,
     /// with the favourites it was read for and when (read again when they
     /// change or it is `CoLikes.freshFor` old).
@@ -427,6 +430,13 @@ actor StationHub {
     func robotInputs() async throws -> RobotInputs {
         let library = try await context.catalog.pool().markingCoLikes(await currentCoLikes())
         let artists = try await context.catalog.artistsByTrack()
+        // The show on the air brings its own programming; between shows,
+        // and when none of its tracks is in the library, the station's.
+        if let show = try await showOnAir(), !show.pool.isEmpty {
+            let pool = Set(show.pool)
+            let picks = library.filter { pool.contains($0.id) }
+            if !picks.isEmpty { return RobotInputs(pool: picks, fallback: library, artists: artists) }
+        }
         if chosenPool == nil {
             chosenPool = Set(try await context.repository.pool(stationID: id))
         }
@@ -434,6 +444,24 @@ actor StationHub {
             return RobotInputs(pool: library, fallback: library, artists: artists)
         }
         return RobotInputs(pool: library.filter { chosenPool.contains($0.id) }, fallback: library, artists: artists)
+    }
+
+    /// The show whose episode airs now, from the station's shows as read
+    /// at most a minute ago (an edit through the API reads them at once).
+    private func showOnAir() async throws -> Show? {
+        guard let schedule = context.schedule else { return nil }
+        let now = context.clock.now()
+        if showsReadAt.map({ now - $0 > 60_000 }) ?? true {
+            shows = try await schedule.shows(stationID: id)
+            showsReadAt = now
+        }
+        guard !shows.isEmpty, let episode = StationSchedule(shows: shows).onAir(at: now) else { return nil }
+        return shows.first { $0.id == episode.showID }
+    }
+
+    /// The schedule changed: the next pick reads it again.
+    func scheduleChanged() {
+        showsReadAt = nil
     }
 
     /// The co-likes of the room's current favourites, read again only when
