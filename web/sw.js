@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v17";
+const VERSION = "wavelength-shell-v18";
 const SHELL = [
   "/",
   "/index.html",
@@ -11,12 +11,14 @@ const SHELL = [
   "/styles-party.css",
   "/styles-history.css",
   "/styles-identify.css",
+  "/styles-schedule.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
   "/js/api/api.js",
   "/js/api/session.js",
   "/js/api/stations.js",
+  "/js/api/schedule.js",
   "/js/live/live-sequence.js",
   "/js/live/live.js",
   "/js/live/station-session.js",
@@ -29,6 +31,8 @@ const SHELL = [
   "/js/playback/quick-decode.js",
   "/js/playback/timeline.js",
   "/js/playback/web-audio-player.js",
+  "/js/reminders/plan.js",
+  "/js/reminders/reminders.js",
   "/js/ui/dom.js",
   "/js/ui/frequency.js",
   "/js/ui/frequency-input.js",
@@ -58,6 +62,16 @@ const SHELL = [
   "/js/views/liked-songs.js",
   "/js/views/people.js",
   "/js/views/queue.js",
+  "/js/views/schedule/banner.js",
+  "/js/views/schedule/calendar-links.js",
+  "/js/views/schedule/editor.js",
+  "/js/views/schedule/episodes.js",
+  "/js/views/schedule/form.js",
+  "/js/views/schedule/model.js",
+  "/js/views/schedule/phrase.js",
+  "/js/views/schedule/screen.js",
+  "/js/views/schedule/show-page.js",
+  "/js/views/schedule/week.js",
   "/js/views/settings.js",
   "/js/views/settings/dial-panel.js",
   "/js/views/settings/end-panel.js",

@@ -15,6 +15,7 @@ import { createStationView } from "./views/station.js";
 import { createLibraryView } from "./views/library-screen.js";
 import { createPeopleView, createProfileView, initial } from "./views/people.js";
 import { createSignupView, createLoginView, createAccountView } from "./views/account.js";
+import { startReminders } from "./reminders/reminders.js";
 
 const clock = new ServerClock();
 const player = createPlayer(clock);
@@ -27,6 +28,8 @@ let routeToken = 0;
 window.__wavelengthBoot = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 // The measurement hook: tests and the sync benchmark read report().
 window.__wavelength = { clock, player, report: createReport(clock, player), session };
+// "Remind me": reminders go off while the app is open, for whoever is signed in.
+window.__wavelength.reminders = startReminders(session);
 
 // Browsers let audio start only from a user gesture: the first tap or key
 // (the tune-in click) lets the player's AudioContext run.
@@ -138,9 +141,14 @@ const route = { initialised: false };
 
 /** Which view a route belongs to. */
 function kindOf(path) {
-  const [first, second, third] = path;
+  const [first, second, third, fourth, fifth] = path;
   if (!first) return "dial";
-  if (first === "station" && second) return third === "settings" ? "settings" : third === "history" ? "history" : "station";
+  if (first === "station" && second) {
+    if (third === "schedule") return "schedule";
+    if (third === "shows" && fourth === "new") return "show-new";
+    if (third === "show" && fourth) return fifth === "edit" ? "show-edit" : "show";
+    return third === "settings" ? "settings" : third === "history" ? "history" : "station";
+  }
   if (first === "f" && second) return "frequency";
   if (first === "library") return "library";
   if (first === "people") return second ? "profile" : "people";
@@ -170,6 +178,16 @@ function onRoute() {
       break;
     case "history":
       showLazy(kind, () => import("./views/history/screen.js"), "createHistoryView", r, token);
+      break;
+    case "schedule":
+      showLazy(kind, () => import("./views/schedule/screen.js"), "createScheduleView", r, token);
+      break;
+    case "show":
+      showLazy(kind, () => import("./views/schedule/show-page.js"), "createShowView", r, token);
+      break;
+    case "show-new":
+    case "show-edit":
+      showLazy(kind, () => import("./views/schedule/editor.js"), "createShowEditor", r, token);
       break;
     case "frequency":
       resolveFrequency(r.path[1], token);

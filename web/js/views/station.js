@@ -23,6 +23,8 @@ import { startStation } from "./station/tune-in.js";
 import { stopStudio } from "./station/studio.js";
 import { closeHistoryMode } from "./station/history-mode.js";
 
+const SCHEDULE_PARTS = new Set(["schedule", "show", "shows"]);
+
 export function createStationView({ clock, player }, route) {
   const view = {
     // The tune-in action (a click, a link, a typed frequency) is now: tune-in
@@ -59,6 +61,8 @@ export function createStationView({ clock, player }, route) {
     el: view.el,
     update(nextRoute) {
       if (nextRoute.path[0] !== "station" || nextRoute.path[1] !== state.stationID) return false;
+      // The schedule and its shows are screens of their own.
+      if (SCHEDULE_PARTS.has(nextRoute.path[2])) return false;
       const next = modeOf(nextRoute);
       // Settings open over the playing station when the booth is yours;
       // otherwise the app shows the settings screen on its own.

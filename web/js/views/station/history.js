@@ -1,7 +1,9 @@
 // "Just played": the last five tracks under Up Next, re-rendered only when
 // the list changes, and the way into the station's whole history
 // (#/station/ID/history: search it, "what was on at 9:14?", a day's
-// playlist). The panel stays for that link even before anything has played.
+// playlist), and beside it the way to the station's schedule of shows
+// (#/station/ID/schedule). The panel stays for those links even before
+// anything has played.
 
 import { h, fill, artwork } from "../../ui/dom.js";
 import { stationHref } from "../../router.js";
@@ -17,7 +19,13 @@ export function createHistory(stationID) {
       "div",
       { class: "history-head" },
       h("h2", { id: "history-heading", class: "section-title" }, "Just played"),
-      h("a", { class: "history-all", href: stationHref(stationID, "history") }, "Full history", h("span", { "aria-hidden": "true" }, "→")),
+      h(
+        "span",
+        { class: "history-links" },
+        h("a", { class: "history-all", href: stationHref(stationID, "history") }, "Full history", h("span", { "aria-hidden": "true" }, "→")),
+        // The station's shows on a schedule (views/schedule/screen.js).
+        h("a", { class: "schedule-link", href: stationHref(stationID, "schedule") }, "Schedule", h("span", { "aria-hidden": "true" }, "→")),
+      ),
     ),
     list,
     empty,
