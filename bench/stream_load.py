@@ -185,7 +185,7 @@ def main() -> int:
         port = free_port()
         data = scratch / "data"
         server = subprocess.Popen(
-            [args.wavelength, "serve", "--data", str(data), "--port", str(port), "--no-analysis"],
+            [args.wavelength, "serve", "--data", str(data), "--port", str(port), "--no-analysis", "--source-port", "0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_http(f"http://127.0.0.1:{port}/health")

@@ -24,7 +24,7 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         server: .http1LiveWebSocketsAnsweringMalformedRequests(
             webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
-        services: [services.liveSockets, services.analysis],
+        services: [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in
             logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
         },
@@ -89,8 +89,14 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
         directory: services.directory, streams: services.streams, gate: gate, tokens: database, people: database,
-        clock: services.clock, publicURL: services.configuration.publicURL
+        clock: services.clock, publicURL: services.configuration.publicURL, sources: services.liveSources
     ).addRoutes(to: router)
+    if let server = services.liveSourceServer {
+        LiveSourceController(
+            directory: services.directory, keys: database, sources: services.liveSources, server: server, gate: gate,
+            clock: services.clock
+        ).addRoutes(to: router)
+    }
     IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)
     MetricsController(
         metrics: services.streams.metrics, directory: services.directory, streams: services.streams,
@@ -128,6 +134,9 @@ public struct ServerServices: Sendable {
     let streams: StreamDirectory
     /// "What's this song?" from audio.
     let recognizer: SongRecognizer
+    /// Live sources from broadcast software, and where they connect.
+    let liveSources: LiveSources
+    let liveSourceServer: LiveSourceServer?
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.
@@ -166,11 +175,15 @@ public struct ServerServices: Sendable {
                 robot: robot, djGraceMillis: configuration.djGracePeriod.milliseconds,
                 commitLead: configuration.commitLead.milliseconds),
             logger: logger, schedule: database)
+        let directory = StationDirectory(
+            context: context, access: database, band: configuration.frequencyBand,
+            stationsPerAccount: configuration.stationsPerAccount)
+        let liveSources = LiveSources(
+            directory: directory, keys: database, schedule: database, attempts: attempts, clock: clock,
+            stallTimeout: configuration.streamStallTimeout, metrics: context.metrics, logger: logger)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
-            directory: StationDirectory(
-                context: context, access: database, band: configuration.frequencyBand,
-                stationsPerAccount: configuration.stationsPerAccount),
+            directory: directory,
             transcoder: Transcoder(
                 cacheDirectory: configuration.cacheDirectory, logger: logger,
                 cacheLimit: configuration.transcodeCacheBytes), clock: clock,
@@ -188,7 +201,12 @@ public struct ServerServices: Sendable {
             streams: StreamDirectory(
                 tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
                 stallTimeout: configuration.streamStallTimeout, metrics: context.metrics, logger: logger),
-            recognizer: recognizer)
+            recognizer: recognizer, liveSources: liveSources,
+            liveSourceServer: configuration.sourcePort.map {
+                LiveSourceServer(
+                    host: configuration.host, port: $0, idleTimeout: configuration.sourceIdleTimeout, sources: liveSources,
+                    logger: logger)
+            })
         try await services.ensureFirstStation()
         return services
     }

@@ -57,6 +57,11 @@ public struct ServerConfiguration: Sendable {
     /// believed (exact addresses).
     public var trustedProxies: [String] = []
     /// Measure every track's loudness and rhythm in the background after the scan.
+    /// Where broadcast software connects to go live (Icecast's source
+    /// protocol); 0 picks a free port, nil turns live sources off.
+    public var sourcePort: Int? = 8000
+    /// A source that sends nothing for this long is closed.
+    public var sourceIdleTimeout: Duration = .seconds(10)
     public var analyzeAudio = true
 
     public init(

@@ -255,6 +255,13 @@ extension AppDatabase {
             }
             try db.create(index: "showReminder_byShow", on: "showReminder", columns: ["showID"])
         }
+        migrator.registerMigration("v15: personal stream keys for going live from broadcast software") { db in
+            try db.create(table: "streamKey") { t in
+                t.primaryKey("personID", .text).references("person", onDelete: .cascade)
+                t.column("hash", .text).notNull().unique()
+                t.column("createdAt", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -269,3 +269,48 @@ public struct ReminderView: Sendable, Codable, Equatable {
         self.leadMinutes = leadMinutes
     }
 }
+
+/// A person's stream key: shown whole only when it is made.
+public struct StreamKeyView: Sendable, Codable, Equatable {
+    /// The key itself, in the answer that made it only.
+    public var key: String?
+    public var createdAt: EpochMillis?
+    /// What to type into broadcast software, with the key in place of KEY.
+    public var sourceURL: String?
+
+    public init(key: String?, createdAt: EpochMillis?, sourceURL: String?) {
+        self.key = key
+        self.createdAt = createdAt
+        self.sourceURL = sourceURL
+    }
+}
+
+/// A station's live source, if one is on the air.
+public struct LiveSourceView: Sendable, Codable, Equatable {
+    public var onAir: Bool
+    public var since: EpochMillis?
+    public var name: String?
+    public var genre: String?
+    public var description: String?
+    public var audioInfo: String?
+    public var title: String?
+    /// Where any player hears it.
+    public var listenURL: String?
+    /// Where broadcast software connects: icecast://host:port/live/{station}.
+    public var sourceURL: String?
+
+    public init(
+        onAir: Bool, since: EpochMillis? = nil, name: String? = nil, genre: String? = nil, description: String? = nil,
+        audioInfo: String? = nil, title: String? = nil, listenURL: String? = nil, sourceURL: String? = nil
+    ) {
+        self.onAir = onAir
+        self.since = since
+        self.name = name
+        self.genre = genre
+        self.description = description
+        self.audioInfo = audioInfo
+        self.title = title
+        self.listenURL = listenURL
+        self.sourceURL = sourceURL
+    }
+}

@@ -59,6 +59,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Leave `Secure` off the session cookies, for plain HTTP on a host other than localhost.")
     var insecureCookies = false
 
+    @Option(help: "Port broadcast software (BUTT, Mixxx, ffmpeg) connects to, to go live; 0 picks a free one, -1 turns it off.")
+    var sourcePort: Int = Environment.value("WAVELENGTH_SOURCE_PORT").flatMap { Int($0) } ?? 8000
+
     @Flag(help: "Skip the background audio analysis (loudness and tempo): tracks then play without loudness matching.")
     var noAnalysis = false
 
@@ -104,6 +107,8 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.trustedProxies = trustedProxy
         configuration.analyzeAudio = !noAnalysis
+        guard (-1...65535).contains(sourcePort) else { throw ValidationError("--source-port must be -1…65535") }
+        configuration.sourcePort = sourcePort == -1 ? nil : sourcePort
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

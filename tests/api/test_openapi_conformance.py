@@ -47,7 +47,7 @@ def server():
     # Every request comes from 127.0.0.1: the per-address limits are lifted.
     process = subprocess.Popen(
         [BINARY, "serve", "--port", str(port), "--data", str(data / "data"), "--bcrypt-cost", "4",
-         "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--no-analysis"],
+         "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--no-analysis", "--source-port", "0"],
         stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120

@@ -97,6 +97,8 @@ class Server:
             "--ping-interval", "2",
             *self.options,
             *([] if self.analysis else ["--no-analysis"]),
+            # Live sources on a free port of their own: servers run side by side.
+            "--source-port", "0",
         ]
         for library in self.libraries:
             args += ["--library", str(library)]

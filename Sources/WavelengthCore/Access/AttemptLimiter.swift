@@ -38,6 +38,11 @@ public struct AttemptLimiter: Sendable {
         /// guests may each fumble the code.
         public static let joinPerAddress = Policy(
             maxFailures: 50, window: 15 * minute, lockout: minute, maxLockout: hour, escalates: true)
+        /// Stream keys from one address: 10 wrong in 15 min → 1 min,
+        /// doubling to 1 h. A key is 144 random bits, so this is for the
+        /// load, not the odds; a studio's software retries one key at most.
+        public static let streamKeyPerAddress = Policy(
+            maxFailures: 10, window: 15 * minute, lockout: minute, maxLockout: hour, escalates: true)
         /// One address at one station: 30 wrong codes in 15 min → 1 min,
         /// doubling to 1 h.
         public static let joinPerStationAddress = Policy(

@@ -31,6 +31,7 @@ actor AttemptGuard {
         case loginHandle = "login-handle"
         case signupAddress = "signup-address"
         case guestAddress = "guest-address"
+        case sourceAddress = "source-address"
 
         func policy(_ limits: Limits) -> AttemptLimiter.Policy {
             switch self {
@@ -43,6 +44,7 @@ actor AttemptGuard {
             case .loginAddress: .loginPerAddress
             case .loginHandleAddress: .loginPerHandleAddress
             case .loginHandle: .loginPerHandle
+            case .sourceAddress: .streamKeyPerAddress
             }
         }
     }
@@ -57,11 +59,13 @@ actor AttemptGuard {
         /// A new account, or a new guest: each one counts, failed or not.
         case signup(address: String)
         case guest(address: String)
+        /// A stream key sent by broadcast software.
+        case source(address: String)
 
         var countsEveryAttempt: Bool {
             switch self {
             case .signup, .guest: true
-            case .join, .station, .login: false
+            case .join, .station, .login, .source: false
             }
         }
     }
@@ -142,6 +146,8 @@ actor AttemptGuard {
             ([(.signupAddress, address)], nil)
         case .guest(let address):
             ([(.guestAddress, address)], nil)
+        case .source(let address):
+            ([(.sourceAddress, address)], nil)
         }
     }
 
@@ -215,6 +221,9 @@ actor AttemptGuard {
         case .guestAddress:
             code = .rateLimited
             message = "Too many new guests from your network. Try again in \(describe(wait))."
+        case .sourceAddress:
+            code = .rateLimited
+            message = "Too many wrong stream keys. Try again in \(describe(wait))."
         }
         var error = APIError(.tooManyRequests, code: code, message)
         error.headers[.retryAfter] = String(max(1, (wait + 999) / 1000))

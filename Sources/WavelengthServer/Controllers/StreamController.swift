@@ -17,9 +17,11 @@ struct StreamController {
     let people: any PeopleRepository
     let clock: any ServerClock
     let publicURL: String?
+    let sources: LiveSources
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/stream/{name}", use: stream)
+        router.get("/live/{name}", use: live)
         router.post("/api/stations/{id}/stream-link", use: issueLink)
         router.delete("/api/stations/{id}/stream-link", use: revokeLink)
     }
@@ -92,7 +94,9 @@ struct StreamController {
                 "This station's stream needs a stream link: POST /api/stations/\(record.id)/stream-link gives you yours.")
         }
         switch kind {
-        case "mp3": return try await listen(to: hub, record: record, caller: caller, request: request, context: context)
+        case "mp3":
+            return try await listen(
+                to: hub, stream: streams.stream(for: hub), record: record, caller: caller, request: request, context: context)
         case "m3u", "pls":
             let url = try streamURL(key: key, request: request) + (token.map { "?token=\($0)" } ?? "")
             let playlist = StreamPlaylist(name: record.name, url: url)
@@ -105,8 +109,28 @@ struct StreamController {
         }
     }
 
+    /// A live source as it arrives, relayed to any player: `GET
+    /// /live/{station}.mp3`, while the station has a source on the air.
+    @Sendable func live(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let name = try context.parameters.require("name")
+        guard name.hasSuffix(".mp3"), name.utf8.count <= 68 else {
+            throw APIError.notFound("Live relays are /live/{station}.mp3.")
+        }
+        guard let hub = try await directory.hub(id: String(name.dropLast(4))) else {
+            throw APIError.notFound("No station with id \(name.dropLast(4)).")
+        }
+        let record = await hub.record
+        _ = try await gate.requireListener(context.caller, on: record)
+        guard let source = await sources.source(of: hub.id) else {
+            throw APIError.notFound("\(record.name) has no live source on the air now.")
+        }
+        return try await listen(
+            to: hub, stream: source.relay, record: record, caller: context.caller, request: request, context: context)
+    }
+
     private func listen(
-        to hub: StationHub, record: StationRecord, caller: Caller, request: Request, context: AppRequestContext
+        to hub: StationHub, stream: StationStream, record: StationRecord, caller: Caller, request: Request,
+        context: AppRequestContext
     ) async throws -> Response {
         // A live stream has no byte ranges; "from the start" is what players
         // (Chromium's <audio> among them) ask for first, and is the stream.
@@ -117,7 +141,6 @@ struct StreamController {
         guard let slot = streams.reserve(address: context.remoteAddress) else {
             throw APIError(.tooManyRequests, code: .rateLimited, "This address already holds \(StreamDirectory.maxPerAddress) streams.")
         }
-        let stream = streams.stream(for: hub)
         // A small kernel send buffer: a player that vanished without closing
         // (no ACKs) makes the writes stall within seconds, not after the
         // megabytes autotuning would grow the buffer to, so it leaves the

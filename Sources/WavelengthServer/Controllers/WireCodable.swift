@@ -9,6 +9,8 @@ extension ShowView: ResponseEncodable {}
 extension ShowPage: ResponseEncodable {}
 extension ReminderView: ResponseEncodable {}
 extension StreamLink: ResponseEncodable {}
+extension StreamKeyView: ResponseEncodable {}
+extension LiveSourceView: ResponseEncodable {}
 extension IdentifyResponse: ResponseEncodable {}
 extension TimelineWindow: ResponseEncodable {}
 extension CreateStationResponse: ResponseEncodable {}

@@ -39,7 +39,7 @@ final class ServerProcess: Sendable {
         let port = try freePort()
         let arguments =
             ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", String(pingInterval),
-             "--bcrypt-cost", "4", "--no-analysis",
+             "--bcrypt-cost", "4", "--no-analysis", "--source-port", "0",
              "--signups-per-hour", "100000", "--guests-per-hour", "100000"]
             + libraries.flatMap { ["--library", $0] }
         let outcome = try await Subprocess.run(

@@ -30,6 +30,8 @@ struct TestServer {
         // Measuring loudness costs CPU every live test would share; the
         // test of the analysis turns it on.
         configuration.analyzeAudio = false
+        // Live sources on a free port of their own, so tests don't collide.
+        configuration.sourcePort = 0
         configure(&configuration)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)

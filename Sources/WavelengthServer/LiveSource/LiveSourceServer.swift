@@ -1,0 +1,80 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// Where broadcast software connects to go live: a port of its own, as
+/// AzuraCast gives its DJs, since what a source sends after its request
+/// head is not HTTP (see `SourceHeadHandler`). It speaks Icecast's source
+/// protocol: `PUT` (with `Expect: 100-continue`) or the legacy `SOURCE`,
+/// and `GET /admin/metadata` for title updates.
+struct LiveSourceServer: Service {
+    let host: String
+    /// 0 picks a free port (tests).
+    let port: Int
+    let idleTimeout: Duration
+    let sources: LiveSources
+    let logger: Logger
+    /// The port it listens on once bound.
+    let bound = BoundPort()
+
+    func run() async throws {
+        let sources = self.sources, logger = self.logger
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000)
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let pipeline = channel.pipeline.syncOperations
+                        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)))
+                        try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
+                        try pipeline.addHandler(SourceHeadHandler(sources: sources, logger: logger))
+                    }
+                }
+                .bind(host: host, port: port).get()
+        } catch {
+            // The rest of the server runs without live sources.
+            logger.error("Live sources can't connect: port \(port) on \(host) is not available (\(error))")
+            bound.set(nil)
+            try? await gracefulShutdown()
+            return
+        }
+        bound.set(channel.localAddress?.port)
+        logger.info("Live sources connect at icecast://\(host):\(channel.localAddress?.port ?? port)/live/{station}")
+        try? await gracefulShutdown()
+        try? await channel.close()
+        await sources.closeAll()
+    }
+}
+
+/// A port known once a listener binds, for the tests and the API to read.
+final class BoundPort: Sendable {
+    private let state = Mutex<(port: Int??, waiters: [CheckedContinuation<Int?, Never>])>((nil, []))
+
+    func set(_ port: Int?) {
+        let waiters = state.withLock { state in
+            state.port = .some(port)
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: port) }
+    }
+
+    /// The port, waiting until the listener bound (nil: it couldn't).
+    var port: Int? {
+        get async {
+            await withCheckedContinuation { continuation in
+                let known = state.withLock { state -> Int?? in
+                    if let port = state.port { return .some(port) }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let known { continuation.resume(returning: known) }
+            }
+        }
+    }
+}

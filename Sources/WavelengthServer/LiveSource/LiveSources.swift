@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+import WavelengthCore
+import WavelengthStorage
+import WavelengthWire
+
+/// The stations' live sources: who may go live where, the one source each
+/// station has at a time, and the relay its listeners hear it through.
+///
+/// A source is let in with a stream key that belongs to the station's
+/// owner (at any time) or to a host of the show on the air now. Wrong keys
+/// count against the address like wrong passwords, and are never logged.
+actor LiveSources {
+    /// A source on the air.
+    struct Live: Sendable {
+        let id: UInt64
+        let personID: String
+        let request: SourceStream
+        let relay: StationStream
+        let since: EpochMillis
+        var title: String?
+        let channel: any Channel
+    }
+
+    /// What the source's connection is told.
+    enum Decision: Sendable {
+        /// It may send audio: each chunk goes to `sink`.
+        case accepted(AsyncStream<ByteBuffer>.Continuation)
+        /// A metadata update was taken.
+        case updated
+        case refused(status: Int, reason: String, message: String)
+    }
+
+    private var live: [StationID: Live] = [:]
+    private var nextID: UInt64 = 0
+    private let directory: StationDirectory
+    private let keys: any StreamKeyRepository
+    private let schedule: any ScheduleRepository
+    private let attempts: AttemptGuard
+    private let clock: any ServerClock
+    private let stallTimeout: Duration
+    private let metrics: ServerMetrics
+    private let logger: Logger
+
+    init(
+        directory: StationDirectory, keys: any StreamKeyRepository, schedule: any ScheduleRepository,
+        attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, metrics: ServerMetrics, logger: Logger
+    ) {
+        self.directory = directory
+        self.keys = keys
+        self.schedule = schedule
+        self.attempts = attempts
+        self.clock = clock
+        self.stallTimeout = stallTimeout
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// The source on the air on a station, if any.
+    func source(of stationID: StationID) -> Live? { live[stationID] }
+
+    /// Decides a source's request; an accepted stream goes on the air.
+    func open(_ request: SourceRequest, address: String, channel: any Channel) async -> Decision {
+        switch request {
+        case .stream(let stream):
+            return await goLive(stream, address: address, channel: channel)
+        case .metadata(let update):
+            do {
+                let (personID, hub) = try await authorize(key: update.key, stationID: update.stationID, address: address)
+                guard var source = live[hub.id], source.personID == personID else {
+                    return .refused(status: 400, reason: "Bad Request", message: "This station has no source of yours on the air.")
+                }
+                source.title = update.title.isEmpty ? nil : update.title
+                live[hub.id] = source
+                await source.relay.nowPlaying(artist: nil, title: source.title)
+                return .updated
+            } catch let refusal as Refusal {
+                return refusal.decision
+            } catch {
+                return .refused(status: 500, reason: "Internal Server Error", message: "The update could not be taken.")
+            }
+        }
+    }
+
+    private func goLive(_ request: SourceStream, address: String, channel: any Channel) async -> Decision {
+        do {
+            let (personID, hub) = try await authorize(key: request.key, stationID: request.stationID, address: address)
+            guard live[hub.id] == nil else {
+                // Icecast's own answer for a mount that has a source.
+                return .refused(status: 403, reason: "Forbidden", message: "Mountpoint in use: this station already has a live source.")
+            }
+            nextID += 1
+            let id = nextID
+            let relay = StationStream(
+                stationID: hub.id, grace: .seconds(1), stallTimeout: stallTimeout, logger: logger, metrics: metrics,
+                report: { change in Task { await hub.streamAudience(change) } },
+                // The "encoder" is the source itself: nothing to start; the
+                // relay lives until the source leaves.
+                start: { _ in Task { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } } })
+            let (chunks, sink) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+            live[hub.id] = Live(
+                id: id, personID: personID, request: request, relay: relay, since: clock.now(), title: nil, channel: channel)
+            logger.info("Live source on station \(hub.id) from \(address) (person \(personID)): \(request.audioInfo ?? "no audio info")")
+            Task {
+                for await chunk in chunks { await relay.append(chunk) }
+                await self.ended(hub.id, id: id)
+            }
+            return .accepted(sink)
+        } catch let refusal as Refusal {
+            return refusal.decision
+        } catch {
+            logger.error("A live source could not be let in: \(error)")
+            return .refused(status: 500, reason: "Internal Server Error", message: "The source could not be let in.")
+        }
+    }
+
+    private func ended(_ stationID: StationID, id: UInt64) async {
+        guard let source = live[stationID], source.id == id else { return }
+        live[stationID] = nil
+        await source.relay.encoderEnded()
+        logger.info("Live source on station \(stationID) left after \((clock.now() - source.since) / 1000) s")
+    }
+
+    /// Closes every source's connection (the server is stopping).
+    func closeAll() {
+        for source in live.values { source.channel.close(promise: nil) }
+    }
+
+    private struct Refusal: Error {
+        let decision: Decision
+        static let wrongKey = Refusal(
+            decision: .refused(status: 401, reason: "Unauthorized", message: "Wrong stream key."))
+    }
+
+    /// The key's holder and the station, when they may go live there now.
+    private func authorize(key: String, stationID: StationID, address: String) async throws -> (String, StationHub) {
+        let personID: String
+        do {
+            personID = try await attempts.attempt(.source(address: address), isFailure: { $0 is Refusal }) {
+                guard key.utf8.count <= 200, let holder = try await self.keys.streamKeyHolder(hash: Secrets.hash(key)) else {
+                    throw Refusal.wrongKey
+                }
+                return holder
+            }
+        } catch let error as APIError {
+            throw Refusal(decision: .refused(status: 429, reason: "Too Many Requests", message: error.message))
+        }
+        guard let hub = try await directory.hub(id: stationID) else {
+            throw Refusal(decision: .refused(status: 404, reason: "Not Found", message: "No station with id \(stationID)."))
+        }
+        let record = await hub.record
+        if record.ownerID == personID { return (personID, hub) }
+        let shows = try await schedule.shows(stationID: stationID)
+        let now = clock.now()
+        if let episode = StationSchedule(shows: shows).onAir(at: now),
+            shows.first(where: { $0.id == episode.showID })?.hostIDs.contains(personID) == true
+        {
+            return (personID, hub)
+        }
+        throw Refusal(
+            decision: .refused(
+                status: 403, reason: "Forbidden",
+                message: "Only the station's owner, or a host of the show on the air now, may go live here."))
+    }
+}

@@ -1,0 +1,54 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import WavelengthCore
+
+/// The first handler of a source connection: reads the request head with
+/// NIO's HTTP decoder, then takes the HTTP handlers out, because what
+/// follows is not HTTP. Broadcast software sends its audio as the body of a
+/// request that has neither a length nor chunks (libshout, ffmpeg), which
+/// HTTP would read as no body at all. From then on `SourceBodyHandler` sees
+/// the raw bytes, the decoder's leftovers first.
+final class SourceHeadHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+
+    private let sources: LiveSources
+    private let logger: Logger
+    private var head: HTTPRequestHead?
+
+    init(sources: LiveSources, logger: Logger) {
+        self.sources = sources
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break  // no source request has a framed body; the audio comes unframed after `.end`
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let request = SourceRequest.parse(
+                method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            let body = SourceBodyHandler(request: request, sources: sources, logger: logger)
+            do {
+                let pipeline = context.pipeline.syncOperations
+                try pipeline.addHandler(body, position: .after(self))
+                let decoder = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                pipeline.removeHandler(context: context, promise: nil)
+                pipeline.removeHandler(context: decoder, promise: nil)
+            } catch {
+                logger.warning("A source connection could not be set up: \(error)")
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Not HTTP at all: there is nothing to answer.
+        logger.info("A source connection sent no valid request: \(error)")
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,212 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Subprocess
+import Testing
+import WavelengthCore
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// Going live from broadcast software: real ffmpeg through Icecast's
+/// source protocol, and every refusal a source can meet, over real sockets.
+@Suite("Live sources", .timeLimit(.minutes(5)))
+struct LiveSourceTests {
+    static func key(_ client: some TestClientProtocol, _ account: TestAccount) async throws -> String {
+        let response = try await client.send("/api/me/stream-key", .post, as: account)
+        #expect(response.status == .created)
+        return try #require(try response.decode(StreamKeyView.self).key)
+    }
+
+    static func source(_ client: some TestClientProtocol, _ station: String) async throws -> LiveSourceView {
+        try await client.send("/api/stations/\(station)/source", .get).decode(LiveSourceView.self)
+    }
+
+    /// Waits until the station's source is (or isn't) on the air.
+    static func waitFor(
+        _ client: some TestClientProtocol, _ station: String, onAir: Bool
+    ) async throws -> LiveSourceView {
+        while true {
+            let view = try await source(client, station)
+            if view.onAir == onAir { return view }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// A short MP3 with no cover art (ffmpeg's MP3 muxer holds the audio
+    /// back for a picture stream over the icecast protocol).
+    static func song() async throws -> String {
+        let path = NSTemporaryDirectory() + "wavelength-live-source-\(UUID().uuidString).mp3"
+        let made = try await Subprocess.run(
+            .name("ffmpeg"),
+            arguments: [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=30",
+                "-ac", "2", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", path,
+            ], output: .discarded, error: .discarded)
+        #expect(made.terminationStatus.isSuccess)
+        return path
+    }
+
+    @Test func ffmpegGoesLiveAndAnyPlayerHearsIt() async throws {
+        let server = try await TestServer.make()
+        let song = try await Self.song()
+        defer { try? FileManager.default.removeItem(atPath: song) }
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp(name: "Live Owner")
+            let key = try await Self.key(client, owner)
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            #expect(try await Self.source(client, station).onAir == false)
+
+            let broadcast = Task {
+                try await Subprocess.run(
+                    .name("ffmpeg"),
+                    arguments: [
+                        "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", song, "-t", "8", "-c:a", "copy",
+                        "-content_type", "audio/mpeg", "-ice_name", "Late Jazz", "-ice_genre", "Jazz", "-f", "mp3",
+                        "icecast://source:\(key)@127.0.0.1:\(port)/live/\(station)",
+                    ], output: .discarded, error: .string(limit: 4096))
+            }
+            let live = try await Self.waitFor(client, station, onAir: true)
+            #expect(live.name == "Late Jazz" && live.genre == "Jazz")
+            #expect(live.listenURL == "/live/\(station).mp3")
+
+            // A player hears MP3 from the relay.
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(client.port!)/live/\(station).mp3")
+            request.method = .GET
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "content-type") == "audio/mpeg")
+            var heard = [UInt8]()
+            for try await chunk in response.body {
+                heard += chunk.readableBytesView
+                if heard.count >= 16_000 { break }
+            }
+            var sniff = MP3Sniff()
+            #expect(sniff.read(heard) == .mp3)
+
+            // A second source for the same station is refused while the first is on.
+            let second = try await SourceSocket(port: port)
+            try await second.send(SourceSocket.head(station: station, key: key))
+            let refused = try await second.answerHead()
+            #expect(refused.hasPrefix("HTTP/1.0 403"), "\(refused)")
+            #expect(try await second.rest().text.contains("Mountpoint in use"))
+
+            // The title from broadcast software's metadata update.
+            let update = try await SourceSocket(port: port)
+            let auth = Data("source:\(key)".utf8).base64EncodedString()
+            try await update.send(
+                "GET /admin/metadata?mode=updinfo&mount=/live/\(station)&song=Nina+Simone+-+Feeling+Good%E2%80%99s HTTP/1.0\r\nAuthorization: Basic \(auth)\r\n\r\n")
+            #expect(try await update.answerHead().hasPrefix("HTTP/1.0 200"))
+            #expect(try await Self.source(client, station).title == "Nina Simone - Feeling Good’s")
+
+            // ffmpeg stops after 8 s: the station is off the air again.
+            let result = try await broadcast.value
+            #expect(result.terminationStatus.isSuccess, "\(result.standardError ?? "")")
+            _ = try await Self.waitFor(client, station, onAir: false)
+            #expect(try await client.send("/live/\(station).mp3", .get).status == .notFound)
+        }
+    }
+
+    @Test func keysAndSlotsDecideWhoGoesLive() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let host = try await client.signUp()
+            let stranger = try await client.signUp()
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            let hostKey = try await Self.key(client, host)
+            let strangerKey = try await Self.key(client, stranger)
+
+            func answer(_ head: String) async throws -> String {
+                let socket = try await SourceSocket(port: port)
+                try await socket.send(head)
+                return try await socket.answerHead()
+            }
+            #expect(try await answer(SourceSocket.head(station: station, key: "not-a-key")).hasPrefix("HTTP/1.0 401"))
+            #expect(try await answer(SourceSocket.head(station: station, key: nil)).hasPrefix("HTTP/1.0 401"))
+            #expect(try await answer(SourceSocket.head(station: "nope", key: strangerKey)).hasPrefix("HTTP/1.0 404"))
+            #expect(try await answer(SourceSocket.head(station: station, key: strangerKey)).hasPrefix("HTTP/1.0 403"))
+            #expect(
+                try await answer(SourceSocket.head(station: station, key: strangerKey, type: "text/plain")).hasPrefix(
+                    "HTTP/1.0 415"))
+            // A host is refused outside their slot...
+            #expect(try await answer(SourceSocket.head(station: station, key: hostKey)).hasPrefix("HTTP/1.0 403"))
+            // ...and let in during it.
+            let began = ZonedTime.local(EpochMillis(Date().timeIntervalSince1970 * 1000) - 600_000, in: TimeZone(identifier: "UTC")!)
+            let show = ShowSpec(
+                name: "Host Hour", hosts: [host.person.handle!], timeZone: "UTC", startTime: began.time.description,
+                durationMinutes: 60, repeat: .init(kind: "once"), seasonStart: began.date.description)
+            #expect(try await client.send("/api/stations/\(station)/shows", .post, as: owner, body: show).status == .created)
+            let socket = try await SourceSocket(port: port)
+            try await socket.send(SourceSocket.head(station: station, key: hostKey))
+            #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\n\r\n")
+            _ = try await Self.waitFor(client, station, onAir: true)
+            // The legacy SOURCE method is answered the old way (here: the
+            // mount is in use).
+            let legacy = try await answer(SourceSocket.head(station: station, key: hostKey, method: "SOURCE", expect: false))
+            #expect(legacy.hasPrefix("HTTP/1.0 403"))
+            // A rotated key stops working at once.
+            _ = try await Self.key(client, host)
+            #expect(try await answer(SourceSocket.head(station: station, key: hostKey)).hasPrefix("HTTP/1.0 401"))
+            // Guests have no keys.
+            let guest = try await client.guest("Guest")
+            #expect(try await client.send("/api/me/stream-key", .post, as: guest).status == .forbidden)
+            #expect(try await client.send("/api/me/stream-key", .post).status == .unauthorized)
+        }
+    }
+
+    @Test func wrongKeysAreLimitedLikePasswords() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            var statuses: [String] = []
+            for n in 0..<12 {
+                let socket = try await SourceSocket(port: port)
+                try await socket.send(SourceSocket.head(station: owner.stationID, key: "guess-\(n)"))
+                statuses.append(String(try await socket.answerHead().prefix(12)))
+            }
+            #expect(statuses.prefix(10).allSatisfy { $0 == "HTTP/1.0 401" })
+            #expect(statuses.suffix(2) == ["HTTP/1.0 429", "HTTP/1.0 429"])
+        }
+    }
+
+    @Test func garbageSilenceAndFloodsAreClosed() async throws {
+        let server = try await TestServer.make(configure: { $0.sourceIdleTimeout = .seconds(1) })
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let key = try await Self.key(client, owner)
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            func accepted() async throws -> SourceSocket {
+                let socket = try await SourceSocket(port: port)
+                try await socket.send(SourceSocket.head(station: owner.stationID, key: key))
+                #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\n\r\n")
+                return socket
+            }
+            // Nothing at all: closed after the idle timeout.
+            let silent = try await accepted()
+            #expect(try await silent.rest().closed)
+            _ = try await Self.waitFor(client, owner.stationID, onAir: false)
+            // Not MP3.
+            let garbage = try await accepted()
+            try await garbage.send([UInt8](repeating: 0x61, count: 70_000))
+            #expect(try await garbage.rest().closed)
+            _ = try await Self.waitFor(client, owner.stationID, onAir: false)
+            // Far more than any bitrate: MP3 frame headers, then a flood.
+            let flood = try await accepted()
+            var bytes = [UInt8](repeating: 0, count: 8 << 20)
+            bytes[0] = 0xFF
+            bytes[1] = 0xFB
+            bytes[2] = 0x90
+            try await flood.send(bytes)
+            #expect(try await flood.rest().closed)
+            _ = try await Self.waitFor(client, owner.stationID, onAir: false)
+            // The server still answers.
+            #expect(try await client.send("/health", .get).status == .ok)
+        }
+    }
+}
