@@ -103,8 +103,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         token: services.configuration.metricsToken
     ).addRoutes(to: router)
     StatusController(
-        directory: services.directory, streams: services.streams, publicURL: services.configuration.publicURL,
-        serverStart: Date()
+        directory: services.directory, streams: services.streams, sources: services.liveSources, clock: services.clock,
+        publicURL: services.configuration.publicURL, serverStart: Date()
     ).addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,

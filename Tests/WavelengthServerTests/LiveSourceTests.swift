@@ -87,6 +87,12 @@ struct LiveSourceTests {
             var sniff = MP3Sniff()
             #expect(sniff.read(heard) == .mp3)
 
+            // Icecast's status lists the live mount as the software described it.
+            let status = try await client.send("/status-json.xsl?mount=/live/\(station).mp3", .get)
+            let mount = try #require(try status.decode(IcecastStatus.self).icestats.sources.first)
+            #expect(mount.serverName == "Late Jazz" && mount.genre == "Jazz")
+            #expect(mount.listenURL.hasSuffix("/live/\(station).mp3"))
+
             // A second source for the same station is refused while the first is on.
             let second = try await SourceSocket(port: port)
             try await second.send(SourceSocket.head(station: station, key: key))

@@ -41,7 +41,8 @@ struct StreamAudienceTests {
             let source = try #require(try status.decode(IcecastStatus.self).icestats.sources.first)
             #expect(source.listeners == 3)
             #expect(source.listenerPeak == 3)
-            #expect(source.listenURL.hasSuffix("/stream/\(try await hub.record.liveFrequency(at: server.services.clock.now()) ?? station).mp3"))
+            // By id, as stream links are: a frequency can be given back.
+            #expect(source.listenURL.hasSuffix("/stream/\(station).mp3"))
             #expect(source.bitrate == 128)
             #expect(source.serverName == "Wavelength Radio")
             #expect(!source.title.isEmpty)

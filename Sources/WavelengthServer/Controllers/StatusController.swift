@@ -11,15 +11,32 @@ import WavelengthWire
 ///
 /// `listeners` is the station's one honest count, app and stream together
 /// (the number a widget shows as "listening now"), not the stream's
-/// connections alone.
+/// connections alone. A station with a live source on the air lists its
+/// `/live/{station}.mp3` mount too, described as the broadcast software
+/// described it.
+///
+/// Mounts are named by station id, as stream links are: a quiet station
+/// can give its frequency back, and a widget's saved mount must keep
+/// working. `?mount=` also takes the frequency's path.
 struct StatusController {
     let directory: StationDirectory
     let streams: StreamDirectory
+    let sources: LiveSources
+    let clock: any ServerClock
     let publicURL: String?
     let serverStart: Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/status-json.xsl", use: status)
+    }
+
+    /// `bitrate=128` out of `ice-audio-info`.
+    static func bitrate(_ audioInfo: String) -> Int? {
+        audioInfo.split(separator: ";").lazy.compactMap { field -> Int? in
+            let parts = field.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 && parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "bitrate"
+                ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+        }.first
     }
 
     @Sendable func status(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -29,10 +46,10 @@ struct StatusController {
         for (id, stream) in streams.all.sorted(by: { $0.key < $1.key }) {
             guard let started = await stream.startedAt, let hub = try await directory.hub(id: id) else { continue }
             let record = await hub.record
-            let key = record.liveFrequency(at: EpochMillis(Date().timeIntervalSince1970 * 1000)) ?? record.id
-            let path = "/stream/\(key).mp3"
+            let key = record.liveFrequency(at: clock.now()) ?? record.id
+            let path = "/stream/\(record.id).mp3"
             if let mount {
-                guard mount == path || mount == "/stream/\(record.id).mp3" else { continue }
+                guard mount == path || mount == "/stream/\(key).mp3" else { continue }
                 guard record.visibility == .public || record.visibility == .unlisted else { continue }
             } else {
                 guard record.visibility == .public else { continue }
@@ -49,6 +66,27 @@ struct StatusController {
                     streamStartISO8601: started.formatted(.iso8601),
                     title: [song.artist, song.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - "),
                     artist: song.artist))
+        }
+        for (id, live) in await self.sources.all().sorted(by: { $0.key < $1.key }) {
+            guard let hub = try await directory.hub(id: id) else { continue }
+            let record = await hub.record
+            let path = "/live/\(id).mp3"
+            if let mount {
+                guard mount == path, record.visibility == .public || record.visibility == .unlisted else { continue }
+            } else {
+                guard record.visibility == .public else { continue }
+            }
+            let started = Date(timeIntervalSince1970: Double(live.since) / 1000)
+            let audience = await hub.audienceNow
+            let bitrate = live.request.audioInfo.flatMap(Self.bitrate) ?? 0
+            sources.append(
+                IcecastStatus.Source(
+                    audioInfo: live.request.audioInfo ?? "", bitrate: bitrate, genre: live.request.genre ?? "Various",
+                    listenerPeak: audience.peak, listeners: audience.counts.listeners, listenURL: host + path,
+                    serverDescription: live.request.description ?? "Live on \(record.name)",
+                    serverName: live.request.name ?? record.name, serverType: live.request.contentType,
+                    serverURL: host + "/#/station/\(record.id)", streamStart: Self.rfc822(started),
+                    streamStartISO8601: started.formatted(.iso8601), title: live.title ?? "", artist: nil))
         }
         let status = IcecastStatus(
             icestats: .init(

@@ -61,6 +61,9 @@ actor LiveSources {
     /// The source on the air on a station, if any.
     func source(of stationID: StationID) -> Live? { live[stationID] }
 
+    /// Every source on the air, by station.
+    func all() -> [StationID: Live] { live }
+
     /// Decides a source's request; an accepted stream goes on the air.
     func open(_ request: SourceRequest, address: String, channel: any Channel) async -> Decision {
         switch request {
