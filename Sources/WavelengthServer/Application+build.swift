@@ -51,7 +51,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     }
     router.add(middleware: SessionAuthenticator(auth: services.auth))
     let database = services.database
-    let gate = StationGate(access: database)
+    let gate = StationGate(access: database, schedule: database, clock: services.clock)
     HealthController(
         tracks: database, storage: database, clock: services.clock, logger: services.logger,
         openAPIDocument: openAPIDocument)

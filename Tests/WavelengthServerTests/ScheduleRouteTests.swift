@@ -196,6 +196,41 @@ struct ScheduleRouteTests {
         }
     }
 
+    /// A show's hosts control the music while their show airs, and only then.
+    @Test func hostsAreCoDJsDuringTheirShowOnly() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let owner = try await client.signUp()
+            let host = try await client.signUp(name: "Host")
+            let track = try await client.firstTrack(matching: "Reel")
+            func append(_ id: String) async throws -> HTTPResponse.Status {
+                try await client.send(
+                    "/api/stations/\(owner.stationID)/commands", .post, as: host,
+                    body: CommandRequest(id: id, command: .append(trackID: track.id))
+                ).status
+            }
+            #expect(try await append("before") == .forbidden)
+            // A show of theirs tomorrow gives them nothing today.
+            let utc = TimeZone(identifier: "UTC")!
+            let now = EpochMillis(Date().timeIntervalSince1970 * 1000)
+            let tomorrow = ZonedTime.local(now + 86_400_000 + 3_600_000, in: utc)
+            var spec = ShowSpec(
+                name: "Tomorrow", hosts: [host.person.handle!], timeZone: "UTC", startTime: tomorrow.time.description,
+                durationMinutes: 60, repeat: .init(kind: "once"), seasonStart: tomorrow.date.description)
+            #expect(try await client.send("/api/stations/\(owner.stationID)/shows", .post, as: owner, body: spec).status == .created)
+            #expect(try await append("tomorrow") == .forbidden)
+            // Their show on the air now makes them a co-DJ.
+            let began = ZonedTime.local(now - 600_000, in: utc)
+            spec.name = "Now"
+            spec.startTime = began.time.description
+            spec.seasonStart = began.date.description
+            #expect(try await client.send("/api/stations/\(owner.stationID)/shows", .post, as: owner, body: spec).status == .created)
+            #expect(try await append("during") == .ok)
+            let access = try await client.send("/api/stations/\(owner.stationID)/access", .get, as: host)
+            #expect(try access.decode(StationAccess.self).role == .codj)
+        }
+    }
+
     /// Racing editors can't both pass the overlap check: it runs inside
     /// the save's own transaction.
     @Test func concurrentOverlappingShowsLetOnlyOneIn() async throws {

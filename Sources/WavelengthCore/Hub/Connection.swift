@@ -20,12 +20,17 @@ public struct Seat: Sendable, Equatable {
     /// own stream encoder, which listens for its stream listeners (they
     /// are counted one by one instead).
     public var audience: ListenerKind?
+    /// The show this person hosts, now or next: co-DJ inside it.
+    public var hosting: HostingWindow?
 
-    public init(personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app) {
+    public init(
+        personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app, hosting: HostingWindow? = nil
+    ) {
         self.personID = personID
         self.name = name
         self.role = role
         self.audience = audience
+        self.hosting = hosting
     }
 
     public static let anonymous = Seat(personID: nil, name: "A listener", role: .listener)

@@ -43,6 +43,8 @@ public enum HubTimer: Sendable, Hashable {
     case ballot
     /// A minute of the audience series ends: keep it.
     case audienceMinute
+    /// A show's host starts or stops being a co-DJ.
+    case hosting
 }
 
 /// The messages the machine decides to send; the wire layer spells them.

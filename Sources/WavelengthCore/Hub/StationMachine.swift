@@ -54,7 +54,7 @@ public struct StationMachine: Sendable {
     /// Credibility that changed since the last save.
     var credibilityChange: [String: Credibility] = [:]
     /// Every open connection, in arrival order: the one list of who is here.
-    public private(set) var connections: [Connection] = []
+    public internal(set) var connections: [Connection] = []
     /// The connection that holds the DJ booth.
     public private(set) var dj: ConnectionID?
     /// Raised each time the booth changes hands; commands carry the epoch
@@ -138,6 +138,7 @@ public struct StationMachine: Sendable {
             if promoted.changed { actions.append(.broadcastRequests) }
         }
         connections.append(Connection(id: id, seat: seat))
+        if seat.hosting != nil { actions += hostingChanged(at: now) }
         let counted = seat.audience.map { arrived(Self.identity(of: seat, on: id), kind: $0, at: now) } ?? []
         if let since, since == station.revision {
             actions.append(.send(id, .resumed(revision: station.revision, listeners: audience.counts.listeners)))
@@ -318,6 +319,8 @@ public struct StationMachine: Sendable {
             return [.broadcast(.listeners(count: audience.counts.listeners), except: nil)]
         case .audienceMinute:
             return meterAdvanced(to: now)
+        case .hosting:
+            return hostingChanged(at: now)
         }
     }
 
@@ -373,6 +376,20 @@ public struct StationMachine: Sendable {
     /// new co-DJ takes an empty booth (unless the grace period still waits
     /// for the DJ to come back).
     public mutating func roleChanged(personID: String, to role: StationRole, at now: EpochMillis) -> [HubAction] {
+        // A host keeps co-DJ until their show ends; the new role is theirs
+        // apart from hosting.
+        var effective = role
+        for index in connections.indices where connections[index].seat.personID == personID {
+            guard var window = connections[index].seat.hosting else { continue }
+            window.baseRole = role
+            connections[index].seat.hosting = window
+            effective = window.role(at: now)
+        }
+        return applyRole(personID: personID, role: effective, at: now)
+    }
+
+    /// Every connection the person holds takes `role`.
+    mutating func applyRole(personID: String, role: StationRole, at now: EpochMillis) -> [HubAction] {
         var actions: [HubAction] = []
         var granted: ConnectionID?
         for index in connections.indices where connections[index].seat.personID == personID {

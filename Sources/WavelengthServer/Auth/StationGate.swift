@@ -8,14 +8,21 @@ import WavelengthStorage
 /// `ListenPolicy` and `StationPermissions`.
 struct StationGate: Sendable {
     let access: any StationAccessRepository
+    /// The station's shows, whose hosts are co-DJs while they air; with
+    /// the clock that says what airs now.
+    var schedule: (any ScheduleRepository)? = nil
+    var clock: (any ServerClock)? = nil
 
     struct Verdict: Sendable {
         var role: StationRole
         var decision: ListenDecision
+        /// The episode the caller hosts now, or within a day.
+        var hosting: HostingWindow? = nil
     }
 
     func verdict(_ caller: Caller, on record: StationRecord) async throws -> Verdict {
         var facts = AccessFacts(hasIdentity: caller.person != nil)
+        var hosting: HostingWindow?
         if let personID = caller.personID {
             facts.isOwner = record.ownerID == personID
             let stored = try await access.access(stationID: record.id, personID: personID, ownerID: record.ownerID)
@@ -23,10 +30,33 @@ struct StationGate: Sendable {
             facts.isMember = stored.memberRole != nil
             facts.isBanned = stored.banned
             facts.followsOwner = stored.followsOwner
+            if !facts.isOwner, !facts.isCoDJ, !facts.isBanned, let episode = try await hostedEpisode(personID, on: record) {
+                let now = clock!.now()
+                hosting = HostingWindow(
+                    start: episode.start, end: episode.end, baseRole: ListenPolicy.role(facts, visibility: record.visibility))
+                facts.isCoDJ = episode.start <= now
+            }
         }
         return Verdict(
             role: ListenPolicy.role(facts, visibility: record.visibility),
-            decision: ListenPolicy.decide(facts, visibility: record.visibility))
+            decision: ListenPolicy.decide(facts, visibility: record.visibility), hosting: hosting)
+    }
+
+    /// The first episode from now, within a day, of a show the person hosts.
+    private func hostedEpisode(_ personID: String, on record: StationRecord) async throws -> Episode? {
+        guard let schedule, let clock else { return nil }
+        let shows = try await schedule.shows(stationID: record.id).filter { $0.hostIDs.contains(personID) }
+        guard !shows.isEmpty else { return nil }
+        let now = clock.now()
+        return StationSchedule(shows: shows).episodes(overlapping: now, now + 86_400_000).first
+    }
+
+    /// A live connection's seat role, with the show it hosts, if any; or a
+    /// refusal when the caller may not even listen.
+    func seat(_ caller: Caller, on record: StationRecord) async throws -> (role: StationRole, hosting: HostingWindow?) {
+        let verdict = try await verdict(caller, on: record)
+        try Self.check(verdict.decision)
+        return (verdict.role, verdict.hosting)
     }
 
     /// The caller's role, or a refusal when they may not even listen.

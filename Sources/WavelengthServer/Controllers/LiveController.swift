@@ -103,9 +103,10 @@ struct LiveController {
             }
             // Refused after the upgrade, with an error message the client can
             // read (a failed upgrade reaches a browser as a bare 400).
-            let role = try await gate.requireListener(caller, on: await hub.record)
+            let (role, hosting) = try await gate.seat(caller, on: await hub.record)
             _ = try await directory.ensureCode(hub)
-            let seat = Seat(personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role)
+            let seat = Seat(
+                personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role, hosting: hosting)
             let connection = ConnectionIDs.next()
             // A full station says so; the hub never counted the listener.
             try await hub.connect(connection, queue: outbox, since: since, seat: seat)
