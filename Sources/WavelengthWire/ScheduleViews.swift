@@ -219,10 +219,18 @@ public struct ShowPage: Sendable, Codable, Equatable {
         public var episode: EpisodeView
         /// What the station played while it aired, oldest first.
         public var plays: [EntryView]
+        /// Who listened: the peak, listener-minutes and the average stay.
+        public var audience: AudienceDay
+        /// The episode's playlist as CSV and M3U.
+        public var csvURL: String
+        public var m3uURL: String
 
-        public init(episode: EpisodeView, plays: [EntryView]) {
+        public init(episode: EpisodeView, plays: [EntryView], audience: AudienceDay, csvURL: String, m3uURL: String) {
             self.episode = episode
             self.plays = plays
+            self.audience = audience
+            self.csvURL = csvURL
+            self.m3uURL = m3uURL
         }
     }
 

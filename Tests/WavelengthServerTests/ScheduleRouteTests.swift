@@ -154,11 +154,22 @@ struct ScheduleRouteTests {
             let loaded = try #require(try await server.services.database.loadStation(id: owner.stationID))
             let entry = TimelineEntry(id: "e-yesterday", trackID: track.id, start: yesterday + 3_600_000, duration: 180_000, source: .dj)
             try await server.services.database.saveStation(StationSave(state: loaded.state, played: [entry], command: nil))
+            try await server.services.database.recordAudience(
+                stationID: owner.stationID,
+                minutes: [
+                    ListenerMinute(minute: yesterday + 3_600_000, peak: 7, listenerMillis: 300_000),
+                    ListenerMinute(minute: yesterday + 3_660_000, peak: 4, listenerMillis: 240_000),
+                    // Outside the episode (it ends at noon).
+                    ListenerMinute(minute: yesterday + 13 * 3_600_000, peak: 40, listenerMillis: 2_400_000),
+                ])
 
             let page = try await client.send("/api/stations/\(owner.stationID)/shows/\(show.id)", .get)
                 .decode(ShowPage.self)
             let aired = try #require(page.past.first { $0.episode.start == yesterday })
             #expect(aired.plays.map(\.id) == ["e-yesterday"])
+            #expect(aired.audience.peak == 7 && aired.audience.listenerMinutes == 9)
+            let csv = try await client.send(aired.csvURL, .get, as: owner)
+            #expect(csv.status == .ok && String(buffer: csv.body).contains(track.title))
             #expect(aired.episode.hosts.map(\.displayName) == ["Ada Host"])
             #expect(page.past.count == 4)
             #expect(page.past.map(\.episode.start) == page.past.map(\.episode.start).sorted(by: >))

@@ -104,13 +104,18 @@ struct ScheduleController {
         let hosts = try await names.hosts(of: show)
         var past: [ShowPage.PastEpisode] = []
         for episode in show.past(before: now, count: 4) {
+            let end = min(episode.end, now)
             let plays = try await history.plays(
-                stationID: hub.id,
-                matching: PlaySearch(before: min(episode.end, now), from: episode.start, limit: 200))
+                stationID: hub.id, matching: PlaySearch(before: end, from: episode.start, limit: 200))
+            // The minutes that began while it aired: its peak and listening.
+            let minutes = try await history.audience(
+                stationID: hub.id, from: ListenerMinute.start(of: episode.start), to: end)
+            let span = "from=\(episode.start)&to=\(end)"
             past.append(
                 .init(
                     episode: EpisodeView(episode: episode, show: show, hosts: hosts),
-                    plays: try await catalog.entryViews(Array(plays.reversed()))))
+                    plays: try await catalog.entryViews(Array(plays.reversed())), audience: AudienceDay(minutes: minutes),
+                    csvURL: "/api/stations/\(hub.id)/history.csv?\(span)", m3uURL: "/api/stations/\(hub.id)/history.m3u?\(span)"))
         }
         let reminded =
             if let personID = context.caller.personID {

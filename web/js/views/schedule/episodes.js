@@ -200,11 +200,23 @@ export function pastList(page) {
   return h(
     "ol",
     { class: "show-past" },
-    past.map(({ episode, plays }) =>
+    past.map(({ episode, plays, audience, csvURL, m3uURL }) =>
       h(
         "li",
         { class: "show-past-ep", dataset: { start: String(episode.start) } },
         h("h3", { class: "show-past-when" }, whenText(episode, now)),
+        audience && audience.peak > 0
+          ? h("p", { class: "hint show-past-audience" }, `Peak ${audience.peak} listening · ${Math.round(audience.listenerMinutes)} listener-minutes`)
+          : null,
+        csvURL
+          ? h(
+              "p",
+              { class: "show-past-export" },
+              h("a", { href: csvURL, download: "" }, "Playlist as CSV"),
+              " · ",
+              h("a", { href: m3uURL, download: "" }, "M3U"),
+            )
+          : null,
         plays && plays.length
           ? h("ol", { class: "log-list show-playlist", "aria-label": `Played on ${whenText(episode, now)}` }, plays.map((entry) => playRow(entry, now)))
           : h("p", { class: "hint show-none" }, "Nothing played during this episode."),
