@@ -150,12 +150,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
 
     public func recordAudience(stationID: StationID, minutes new: [ListenerMinute]) async throws {
         for minute in new {
-            if var kept = minutes[stationID]?[minute.minute] {
-                kept.peak = max(kept.peak, minute.peak)
-                kept.listenerMillis += minute.listenerMillis
-                kept.departures += minute.departures
-                kept.stayMillis += minute.stayMillis
-                minutes[stationID]![minute.minute] = kept
+            if let kept = minutes[stationID]?[minute.minute] {
+                minutes[stationID]![minute.minute] = kept.merging(minute)
             } else {
                 minutes[stationID, default: [:]][minute.minute] = minute
             }

@@ -111,4 +111,24 @@ struct AudienceMeterTests {
         #expect(minute.departures == 2)
         #expect(minute.stayMillis == 75_000)
     }
+
+    /// The studio's chart includes the minute still open; reading it
+    /// changes nothing, and merging it with what was saved adds up.
+    @Test func theOpenMinuteCanBeReadSoFar() {
+        let m0: EpochMillis = 6_000_000
+        var meter = AudienceMeter()
+        _ = meter.observe(count: 2, at: m0 + 10_000)
+        let soFar = meter.minutesSoFar(at: m0 + 40_000)
+        #expect(soFar == [ListenerMinute(minute: m0, peak: 2, listenerMillis: 60_000)])
+        // Read again later: still not handed out, and further along.
+        #expect(meter.minutesSoFar(at: m0 + 70_000).map(\.minute) == [m0, m0 + 60_000])
+        let closed = meter.advance(to: m0 + 60_000)
+        #expect(closed == [ListenerMinute(minute: m0, peak: 2, listenerMillis: 100_000)])
+        let saved = ListenerMinute(minute: m0, peak: 5, listenerMillis: 1_000, departures: 1, stayMillis: 500)
+        #expect(
+            ListenerMinute.merged([saved, closed[0], ListenerMinute(minute: m0 + 60_000, peak: 1, listenerMillis: 0)]) == [
+                ListenerMinute(minute: m0, peak: 5, listenerMillis: 101_000, departures: 1, stayMillis: 500),
+                ListenerMinute(minute: m0 + 60_000, peak: 1, listenerMillis: 0),
+            ])
+    }
 }

@@ -22,6 +22,22 @@ public struct ListenerMinute: Sendable, Equatable, Codable {
 
     public static let length: EpochMillis = 60_000
 
+    /// The same minute as seen twice (a station reloaded mid-minute, or
+    /// the saved part and the part still open): the higher peak, the
+    /// listening and the departures added.
+    public func merging(_ other: ListenerMinute) -> ListenerMinute {
+        ListenerMinute(
+            minute: minute, peak: max(peak, other.peak), listenerMillis: listenerMillis + other.listenerMillis,
+            departures: departures + other.departures, stayMillis: stayMillis + other.stayMillis)
+    }
+
+    /// Minutes by their start, the same minute merged, oldest first.
+    public static func merged(_ minutes: [ListenerMinute]) -> [ListenerMinute] {
+        var byStart: [EpochMillis: ListenerMinute] = [:]
+        for minute in minutes { byStart[minute.minute] = byStart[minute.minute].map { $0.merging(minute) } ?? minute }
+        return byStart.values.sorted { $0.minute < $1.minute }
+    }
+
     public static func start(of instant: EpochMillis) -> EpochMillis {
         instant - ((instant % length) + length) % length
     }
@@ -60,6 +76,14 @@ public struct AudienceMeter: Sendable, Equatable {
         current!.departures += 1
         current!.stayMillis += stayed
         return ended
+    }
+
+    /// The minutes not handed out yet at `now`: any that ended since the
+    /// last event, and the open one so far. Reading changes nothing.
+    public func minutesSoFar(at now: EpochMillis) -> [ListenerMinute] {
+        var copy = self
+        let ended = copy.advance(to: now)
+        return ended + (copy.current.map { [$0] } ?? [])
     }
 
     /// When the current minute ends, if one is open.

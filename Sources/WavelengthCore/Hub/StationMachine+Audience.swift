@@ -62,4 +62,10 @@ extension StationMachine {
         guard timers[.audienceMinute] != boundary else { return [] }
         return startTimer(.audienceMinute, at: boundary)
     }
+
+    /// The audience minutes storage doesn't have yet at `now` (the open
+    /// one, so far), for figures that must include this minute.
+    public func unsavedAudience(at now: EpochMillis) -> [ListenerMinute] {
+        meter.minutesSoFar(at: now)
+    }
 }

@@ -112,7 +112,11 @@ struct HistoryController {
         let midnight = EpochMillis(
             calendar.startOfDay(for: Date(timeIntervalSince1970: Double(now) / 1000)).timeIntervalSince1970 * 1000)
         let since = min(midnight, ListenerMinute.start(of: now) - EpochMillis(span - 1) * ListenerMinute.length)
-        let minutes = try await history.audience(stationID: hub.id, from: since, to: now + ListenerMinute.length)
+        // With the minute still open (it is saved when it ends), so the
+        // chart and today's figures include now.
+        let minutes = ListenerMinute.merged(
+            try await history.audience(stationID: hub.id, from: since, to: now + ListenerMinute.length)
+                + (await hub.unsavedAudience))
         let recent = minutes.filter { $0.minute > now - EpochMillis(span) * ListenerMinute.length }
         return AudienceView(
             counts: await hub.audience, minutes: recent, today: AudienceDay(minutes: minutes.filter { $0.minute >= midnight }),

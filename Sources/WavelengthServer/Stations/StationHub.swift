@@ -56,6 +56,8 @@ actor StationHub {
     /// Everyone listening now, by kind: the station's one count.
     var audience: Audience.Counts { machine.audience.counts }
     var audienceNow: Audience { machine.audience }
+    /// The audience minutes not saved yet: the open one so far.
+    var unsavedAudience: [ListenerMinute] { machine.unsavedAudience(at: context.clock.now()) }
     var partySettings: RequestSettings { machine.party.settings }
     var revision: Int64 { machine.station.revision }
     var isOnAir: Bool { machine.station.isOnAir }
