@@ -57,6 +57,8 @@ public actor StationClient {
         var continuation: CheckedContinuation<CommandAck, any Error>
         /// Sent again by the client itself, on a new connection.
         var resent = false
+        /// Waiting for the connection's role before it goes out.
+        var held = false
     }
 
     public init(
@@ -130,8 +132,13 @@ public actor StationClient {
     /// safe to resend: after a reconnect, unanswered commands go out again
     /// with the same id and are applied at most once.
     ///
-    /// The command carries the DJ epoch the client last heard, so if the role
-    /// changed hands meanwhile the server refuses it as stale.
+    /// The command carries the DJ epoch this connection was told, so if the
+    /// role changed hands meanwhile the server refuses it as stale. Until a
+    /// connection has heard its role (just after connecting, or while the
+    /// network is down), a command is held, then sent with the epoch the
+    /// new connection gives: a DJ's command pressed during an outage goes
+    /// out when the DJ is back, and is refused if the booth went to someone
+    /// else.
     @discardableResult
     public func send(_ command: StationCommand, id: String = UUID().uuidString) async throws -> CommandAck {
         let request = CommandRequest(id: id, command: command, epoch: model.djEpoch)
@@ -140,8 +147,18 @@ public actor StationClient {
                 continuation.resume(throwing: ClientError.stopped)
                 return
             }
-            pending[id] = Pending(request: request, continuation: continuation)
-            transmit(.command(request))
+            let held = !model.roleKnown || outgoing == nil
+            pending[id] = Pending(request: request, continuation: continuation, held: held)
+            if !held { transmit(.command(request)) }
+        }
+    }
+
+    /// The connection heard its role: held commands go out with its epoch.
+    private func releaseHeld() {
+        for id in pending.keys.sorted() where pending[id]?.held == true {
+            pending[id]?.held = false
+            pending[id]?.request.epoch = model.djEpoch
+            if let request = pending[id]?.request { transmit(.command(request)) }
         }
     }
 
@@ -207,9 +224,11 @@ public actor StationClient {
     private func opened() {
         // Probes from the old connection can never be answered now.
         probes.clear()
+        // Unanswered commands go out again once this connection hears its
+        // role (`releaseHeld`), with the epoch it gives.
         for id in pending.keys {
             pending[id]?.resent = true
-            if let request = pending[id]?.request { transmit(.command(request)) }
+            pending[id]?.held = true
         }
     }
 
@@ -273,6 +292,7 @@ public actor StationClient {
             if let id { pending.removeValue(forKey: id)?.continuation.resume(throwing: ClientError.refused(code: code, message: message)) }
             eventSink.yield(.refused(id: id, code: code, message: message))
         case .role(let role, let epoch):
+            releaseHeld()
             eventSink.yield(.role(isDJ: role == "dj", epoch: epoch))
         case .dj(let epoch, let present):
             eventSink.yield(.dj(epoch: epoch, present: present))

@@ -12,6 +12,10 @@ public struct StationModel: Sendable, Equatable {
     /// The DJ epoch as last heard, and whether this connection holds the role.
     public private(set) var djEpoch: Int64?
     public private(set) var isDJ = false
+    /// Whether this connection has heard its role yet. The server sends it
+    /// right after the snapshot on every connection; until then the epoch
+    /// is the last connection's, and a command sent with it would be stale.
+    public private(set) var roleKnown = false
     /// What this client's person may do here (owner and co-DJs control the music).
     public private(set) var access: StationRole = .none
     /// The party as last heard (nil until the station sends one).
@@ -37,6 +41,7 @@ public struct StationModel: Sendable, Equatable {
     /// A new connection numbers its messages from 1 again.
     public mutating func connectionOpened() {
         lastSeq = 0
+        roleKnown = false
     }
 
     public mutating func receive(_ sequenced: SequencedServerMessage) -> Reaction {
@@ -60,6 +65,7 @@ public struct StationModel: Sendable, Equatable {
         case .role(let role, let epoch):
             isDJ = role == "dj"
             djEpoch = epoch
+            roleKnown = true
         case .dj(let epoch, _):
             djEpoch = epoch
         case .access(let role):

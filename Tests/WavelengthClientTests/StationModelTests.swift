@@ -130,4 +130,18 @@ struct StationModelFuzzTests {
             }
         }
     }
+
+    /// Until a new connection hears its role, its epoch is the last
+    /// connection's: the client holds commands until then.
+    @Test func aNewConnectionKnowsItsRoleOnlyOnceTold() {
+        var model = StationModel()
+        #expect(!model.roleKnown)
+        _ = model.receive(SequencedServerMessage(seq: 1, message: .role(role: "dj", epoch: 1)))
+        #expect(model.roleKnown && model.djEpoch == 1)
+        model.connectionOpened()
+        #expect(!model.roleKnown)
+        #expect(model.djEpoch == 1)  // the old one, not to be sent
+        _ = model.receive(SequencedServerMessage(seq: 1, message: .role(role: "dj", epoch: 2)))
+        #expect(model.roleKnown && model.djEpoch == 2 && model.isDJ)
+    }
 }
