@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v18";
+const VERSION = "wavelength-shell-v19";
 const SHELL = [
   "/",
   "/index.html",
@@ -12,6 +12,7 @@ const SHELL = [
   "/styles-history.css",
   "/styles-identify.css",
   "/styles-schedule.css",
+  "/styles-live.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -19,6 +20,7 @@ const SHELL = [
   "/js/api/session.js",
   "/js/api/stations.js",
   "/js/api/schedule.js",
+  "/js/api/live.js",
   "/js/live/live-sequence.js",
   "/js/live/live.js",
   "/js/live/station-session.js",
@@ -39,12 +41,15 @@ const SHELL = [
   "/js/ui/share.js",
   "/js/ui/toast.js",
   "/js/ui/wait-text.js",
+  "/js/ui/station-problem.js",
   "/js/views/account.js",
   "/js/views/dial.js",
   "/js/views/dial/forms.js",
   "/js/views/dial/lists.js",
   "/js/views/dial/radio.js",
   "/js/views/dial/state.js",
+  "/js/views/go-live/key-card.js",
+  "/js/views/go-live/model.js",
   "/js/views/history/downloads.js",
   "/js/views/history/finder.js",
   "/js/views/history/model.js",
@@ -94,6 +99,7 @@ const SHELL = [
   "/js/views/station/history.js",
   "/js/views/station/history-mode.js",
   "/js/views/station/layout.js",
+  "/js/views/station/live-show.js",
   "/js/views/station/now-playing.js",
   "/js/views/station/over.js",
   "/js/views/station/party-actions.js",
@@ -147,6 +153,8 @@ function isShell(url, request) {
   // it is never the app (a never-ending MP3 can't be cached, and an .m3u
   // kept as /index.html would open offline instead of the app).
   if (url.pathname.startsWith("/stream/")) return false;
+  // A live show's relay (/live/{station}.mp3) is the same kind of stream.
+  if (url.pathname.startsWith("/live/")) return false;
   if (request.destination === "audio" || request.headers.has("range")) return false;
   return request.mode === "navigate" || SHELL_PATHS.has(url.pathname);
 }

@@ -94,7 +94,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     if let server = services.liveSourceServer {
         LiveSourceController(
             directory: services.directory, keys: database, sources: services.liveSources, server: server, gate: gate,
-            clock: services.clock
+            clock: services.clock, publicURL: services.configuration.publicURL
         ).addRoutes(to: router)
     }
     IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)

@@ -42,7 +42,7 @@ struct LiveSourceTests {
         let made = try await Subprocess.run(
             .name("ffmpeg"),
             arguments: [
-                "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=30",
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=90",
                 "-ac", "2", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", path,
             ], output: .discarded, error: .discarded)
         #expect(made.terminationStatus.isSuccess)
@@ -64,7 +64,7 @@ struct LiveSourceTests {
                 try await Subprocess.run(
                     .name("ffmpeg"),
                     arguments: [
-                        "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", song, "-t", "8", "-c:a", "copy",
+                        "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", song, "-t", "60", "-c:a", "copy",
                         "-content_type", "audio/mpeg", "-ice_name", "Late Jazz", "-ice_genre", "Jazz", "-f", "mp3",
                         "icecast://source:\(key)@127.0.0.1:\(port)/live/\(station)",
                     ], output: .discarded, error: .string(limit: 4096))
@@ -72,6 +72,10 @@ struct LiveSourceTests {
             let live = try await Self.waitFor(client, station, onAir: true)
             #expect(live.name == "Late Jazz" && live.genre == "Jazz")
             #expect(live.listenURL == "/live/\(station).mp3")
+            // Where to broadcast is for the station's DJs, not every listener.
+            #expect(live.sourceURL == nil)
+            let forOwner = try await client.send("/api/stations/\(station)/source", .get, as: owner).decode(LiveSourceView.self)
+            #expect(forOwner.sourceURL?.hasSuffix(":\(port)/live/\(station)") == true)
 
             // A player hears MP3 from the relay.
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(client.port!)/live/\(station).mp3")
@@ -79,6 +83,8 @@ struct LiveSourceTests {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             #expect(response.status == .ok)
             #expect(response.headers.first(name: "content-type") == "audio/mpeg")
+            #expect(response.headers.first(name: "icy-name") == "Late Jazz")
+            #expect(response.headers.first(name: "icy-genre") == "Jazz")
             var heard = [UInt8]()
             for try await chunk in response.body {
                 heard += chunk.readableBytesView
@@ -108,10 +114,10 @@ struct LiveSourceTests {
             #expect(try await update.answerHead().hasPrefix("HTTP/1.0 200"))
             #expect(try await Self.source(client, station).title == "Nina Simone - Feeling Good’s")
 
-            // ffmpeg stops after 8 s: the station is off the air again.
-            let result = try await broadcast.value
-            #expect(result.terminationStatus.isSuccess, "\(result.standardError ?? "")")
+            // A replaced key takes its show off the air at once.
+            _ = try await Self.key(client, owner)
             _ = try await Self.waitFor(client, station, onAir: false)
+            _ = try await broadcast.value
             #expect(try await client.send("/live/\(station).mp3", .get).status == .notFound)
         }
     }

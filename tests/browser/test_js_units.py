@@ -3,7 +3,10 @@ timeline, live sequence handling, the clock estimator with the fixture the
 Swift estimator shares, the station screen's and the station settings'
 state, the booth's studio figures, the history screen's addresses and
 merging, the radio stream's links, "What's this song?"'s countdown,
-recording format, "about 1:23 in" and answers) unit-tested in headless Chromium.
+recording format, "about 1:23 in" and answers, the schedule's weeks, zones,
+specs and "every other Tuesday", when reminders go off, and going live's icecast://
+address, fields and announcements) unit-tested in
+headless Chromium, in Europe/Oslo (a zone that isn't UTC, with clock changes).
 
 The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
 npm). They live outside web/ so that the server never serves them to users:
@@ -78,7 +81,10 @@ class StaticServer:
 
 
 def run_js_tests(driver, js_root: Path) -> list[dict]:
-    """Every JS test's {name, ok, error}, once the runner page is done."""
+    """Every JS test's {name, ok, error}, once the runner page is done.
+    The page runs in Europe/Oslo, so the schedule's weeks and the times
+    shown meet a real daylight-saving change and a zone that isn't UTC."""
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Europe/Oslo"})
     with StaticServer(js_root) as server:
         driver.get(f"{server.base}/tests/runner.html")
         done = lambda d: d.execute_script("return (window.__jsTests && window.__jsTests.done) || (window.__jsErrors || []).length > 0")
@@ -131,6 +137,39 @@ MUTATIONS = [
      "identify: where in the song: 'about M:SS in', rounded to the nearest second"),
     ("views/identify/model.js", 'if (!match || typeof match !== "object" || !match.track || typeof match.track !== "object")', "if (match === null)",
      "identify: the answer: a match, or 'not in this library' for null, a missing match or nonsense"),
+
+    ("views/schedule/phrase.js", "if (interval === 2) return days.length === 1", "if (interval === 3) return days.length === 1",
+     "schedule: phrase: every other Tuesday, with the show's own times and zone"),
+    ("views/schedule/model.js", "d.setDate(d.getDate() - ((d.getDay() + 6) % 7));", "d.setDate(d.getDate() - d.getDay());",
+     "schedule: weeks: Monday to Monday, any day of the week names it"),
+    ("views/schedule/model.js", "const next = new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + i + 1);",
+     "const next = new Date(date.getTime() + 86_400_000);",
+     "schedule: weeks: a week with the clock change still runs midnight to midnight (Europe/Oslo)"),
+    ("views/schedule/model.js", "    timeZone,\n    year:", "    year:",
+     "schedule: zones: an instant's local date and time in the show's zone"),
+    ("views/schedule/model.js", "moved: spec.moved.filter((m) => m.date !== date),", "moved: spec.moved,",
+     "schedule: specs: cancelling adds the original date once and undoes a move of it"),
+    ("reminders/plan.js", "if (now >= reminder.next.start) continue;", "",
+     "reminders: plan: an episode that has started is past reminding"),
+    ("reminders/plan.js", "return Math.max(0, Math.min(max, wakeAt - now));", "return Math.max(0, wakeAt - now);",
+     "reminders: plan: the runner sleeps until the next one, at most five minutes"),
+    ("views/go-live/model.js", "const at = authority.lastIndexOf(\"@\");", "const at = authority.indexOf(\"@\");",
+     "go-live: parse: a password with ':' and '@' in it is kept whole"),
+    ("views/go-live/model.js", "if (hostport.startsWith(\"[\")) {", "if (false) {",
+     "go-live: parse: an IPv6 host loses its brackets and keeps its port"),
+    ("views/go-live/model.js", "let port = ICECAST_PORT;", "let port = null;",
+     "go-live: parse: no port is Icecast's 8000; no user part is allowed"),
+    ("views/go-live/model.js", "if (port < 1 || port > 65535) return null;", "",
+     "go-live: parse: not an address is null"),
+    ("views/go-live/model.js", "return sourceURL.split(\"{station}\").join(encodeURIComponent(stationID));", "return sourceURL;",
+     "go-live: station: {station} becomes your station's id; without one it stays"),
+    ("views/go-live/model.js", "const password = key || (hasKeyPlaceholder(parsed) || !parsed.password ? null : parsed.password);",
+     "const password = key || parsed.password || null;",
+     "go-live: fields: without the key (a GET answer says KEY) the password is unknown"),
+    ("views/go-live/model.js", "!source.listenURL.startsWith(\"/\")", "!source.listenURL",
+     "go-live: show: nothing live (or no place to hear it) is null"),
+    ("views/go-live/model.js", "if (before && !after) return \"The live show has ended.\";", "",
+     "go-live: announce: a show starting, its title changing, and ending"),
 ]
 
 

@@ -124,13 +124,26 @@ struct StreamController {
         guard let source = await sources.source(of: hub.id) else {
             throw APIError.notFound("\(record.name) has no live source on the air now.")
         }
+        // Described as the broadcast software described it.
+        let bitrate = source.request.audioInfo.flatMap(StatusController.bitrate)
         return try await listen(
-            to: hub, stream: source.relay, record: record, caller: context.caller, request: request, context: context)
+            to: hub, stream: source.relay, record: record, caller: context.caller, request: request, context: context,
+            icy: IcyHeaders(
+                name: source.request.name ?? record.name, description: source.request.description ?? "Live on \(record.name)",
+                genre: source.request.genre ?? "Various", bitrate: bitrate.map(String.init) ?? ""))
+    }
+
+    /// What a stream says of itself in its `icy-*` headers.
+    struct IcyHeaders {
+        var name: String
+        var description: String
+        var genre: String
+        var bitrate: String
     }
 
     private func listen(
         to hub: StationHub, stream: StationStream, record: StationRecord, caller: Caller, request: Request,
-        context: AppRequestContext
+        context: AppRequestContext, icy: IcyHeaders? = nil
     ) async throws -> Response {
         // A live stream has no byte ranges; "from the start" is what players
         // (Chromium's <audio> among them) ask for first, and is the stream.
@@ -156,9 +169,12 @@ struct StreamController {
         headers[.contentType] = "audio/mpeg"
         headers[.cacheControl] = "no-cache, no-store"
         headers[.connection] = "close"
+        let icy = icy ?? IcyHeaders(
+            name: record.name, description: "Wavelength station \(record.frequency ?? record.id)", genre: "Various",
+            bitrate: "\(StreamEncoder.bitrateKbps)")
         for (field, value) in [
-            ("icy-name", record.name), ("icy-description", "Wavelength station \(record.frequency ?? record.id)"),
-            ("icy-genre", "Various"), ("icy-url", publicURL ?? ""), ("icy-br", "\(StreamEncoder.bitrateKbps)"),
+            ("icy-name", icy.name), ("icy-description", icy.description),
+            ("icy-genre", icy.genre), ("icy-url", publicURL ?? ""), ("icy-br", icy.bitrate),
             ("icy-pub", record.visibility == .public ? "1" : "0"),
         ] {
             headers[HTTPField.Name(field)!] = Self.headerSafe(value)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import WavelengthCore
 import WavelengthStorage
@@ -12,6 +13,10 @@ struct LiveSourceController {
     let server: LiveSourceServer
     let gate: StationGate
     let clock: any ServerClock
+    /// The address people reach the server at, when configured: its host
+    /// is the one broadcast software is told (a Host header behind a proxy
+    /// may name the proxy).
+    let publicURL: String?
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/me/stream-key", use: key)
@@ -33,6 +38,7 @@ struct LiveSourceController {
         let key = Secrets.token(bytes: 18)
         let now = clock.now()
         try await keys.setStreamKey(personID: person.id, hash: Secrets.hash(key), at: now)
+        await sources.keyChanged(personID: person.id)
         return EditedResponse(
             status: .created,
             response: StreamKeyView(key: key, createdAt: now, sourceURL: await sourceURL(request, station: "{station}", key: key)))
@@ -41,13 +47,16 @@ struct LiveSourceController {
     @Sendable func removeKey(_ request: Request, context: AppRequestContext) async throws -> Response {
         let person = try keyHolder(context)
         _ = try await keys.removeStreamKey(personID: person.id)
+        await sources.keyChanged(personID: person.id)
         return Response(status: .noContent)
     }
 
     @Sendable func source(_ request: Request, context: AppRequestContext) async throws -> LiveSourceView {
         let hub = try await directory.hub(context)
-        _ = try await gate.requireListener(context.caller, on: await hub.record)
-        let url = await sourceURL(request, station: hub.id, key: "KEY")
+        let role = try await gate.requireListener(context.caller, on: await hub.record)
+        // Where to broadcast is for the people who may: the owner and co-DJs
+        // (hosts during their show).
+        let url = role >= .codj ? await sourceURL(request, station: hub.id, key: "KEY") : nil
         guard let live = await sources.source(of: hub.id) else { return LiveSourceView(onAir: false, sourceURL: url) }
         return LiveSourceView(
             onAir: true, since: live.since, name: live.request.name, genre: live.request.genre,
@@ -67,7 +76,7 @@ struct LiveSourceController {
 
     private func sourceURL(_ request: Request, station: String, key: String) async -> String? {
         guard let port = await server.bound.port else { return nil }
-        var host = request.head.authority ?? "localhost"
+        var host = publicURL.flatMap { URL(string: $0)?.host } ?? request.head.authority ?? "localhost"
         if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
         guard host.utf8.count <= 255, !host.contains(where: { $0 == "/" || $0 == "@" || $0.isWhitespace }) else { return nil }
         return "icecast://source:\(key)@\(host):\(port)/live/\(station)"

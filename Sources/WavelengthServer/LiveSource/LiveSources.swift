@@ -126,6 +126,15 @@ actor LiveSources {
         logger.info("Live source on station \(stationID) left after \((clock.now() - source.since) / 1000) s")
     }
 
+    /// The person's stream key was replaced or removed: their sources on
+    /// the air go off at once (a leaked key must stop a stranger's show too).
+    func keyChanged(personID: String) {
+        for source in live.values where source.personID == personID {
+            logger.info("Live source on station \(source.relay.stationID) closed: its stream key was replaced or removed")
+            source.channel.close(promise: nil)
+        }
+    }
+
     /// Closes every source's connection (the server is stopping).
     func closeAll() {
         for source in live.values { source.channel.close(promise: nil) }

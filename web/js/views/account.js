@@ -1,6 +1,7 @@
 // Accounts: sign up (which gives you your own station), sign in, and your
-// account (name, handle, your station, change password, sign out, and
-// claiming a station with an owner key from before accounts).
+// account (name, handle, your station, going live from broadcast software
+// with a stream key, change password, sign out, and claiming a station with
+// an owner key from before accounts).
 
 import { api, ApiError } from "../api/api.js";
 import { h, fill, setText, icon } from "../ui/dom.js";
@@ -11,6 +12,7 @@ import { avatar, countsText } from "./people.js";
 import { parseFrequency } from "../ui/frequency.js";
 import { tryAgainText } from "../ui/wait-text.js";
 import { likedSongsCard } from "./liked-songs.js";
+import { goLiveCard } from "./go-live/key-card.js";
 
 const HANDLE = /^[a-z0-9_]{3,24}$/;
 const OLD_KEYS = "wavelength.ownerKeys";
@@ -380,8 +382,11 @@ async function claimStation(which, key) {
   return station;
 }
 
-export function createAccountView() {
+export function createAccountView(route = null) {
   let destroyed = false;
+  // The "Go live" card, while shown; #/account?go=live (the booth's link) opens on it.
+  let goLive = null;
+  const wantsGoLive = (r) => Boolean(r && r.query && r.query.get("go") === "live");
   const heading = h("h1", { class: "account-title", tabindex: "-1" }, "Your account");
   const body = h("div", { class: "account-body" });
   const el = h("section", { class: "screen account-screen" }, body);
@@ -586,6 +591,7 @@ export function createAccountView() {
       return;
     }
     setText(heading, person.displayName);
+    goLive = goLiveCard(person, { alive: () => !destroyed });
     const counts = h("p", { class: "account-counts" });
     api
       .person(person.id)
@@ -609,7 +615,7 @@ export function createAccountView() {
       h(
         "div",
         { class: "account-grid" },
-        h("div", { class: "account-col" }, person.stationID ? stationCard(person) : null, likedSongsCard(person), h("div", { class: "account-signout" }, logOutButton("Sign out"))),
+        h("div", { class: "account-col" }, person.stationID ? stationCard(person) : null, goLive.el, likedSongsCard(person), h("div", { class: "account-signout" }, logOutButton("Sign out"))),
         h("div", { class: "account-col" }, passwordCard(person), claimCard()),
       ),
     );
@@ -617,12 +623,23 @@ export function createAccountView() {
 
   render();
   const unsubscribe = session.onChange(render);
+  // After the app has shown the screen (which focuses the heading and
+  // scrolls to the top): the booth's "Go live" link lands on the card.
+  if (wantsGoLive(route)) {
+    requestAnimationFrame(() => {
+      if (!destroyed && goLive) goLive.focus();
+    });
+  }
 
   return {
     el,
     title: "Your account · Wavelength",
     focusTarget: () => heading,
-    update: (next) => next.path[0] === "account",
+    update: (next) => {
+      if (next.path[0] !== "account") return false;
+      if (wantsGoLive(next) && goLive) goLive.focus();
+      return true;
+    },
     destroy() {
       destroyed = true;
       unsubscribe();

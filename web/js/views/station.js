@@ -10,10 +10,10 @@
 // This module puts the screen together and answers the router; the parts
 // are in station/: the state (state.js), the DOM (layout.js and a module
 // per part), tuning in and following the station live (tune-in.js), your
-// role and the booth (role.js), the buttons' actions (actions.js), the
-// settings shown over the station (settings-overlay.js) and the end
-// (over.js). Each takes the screen's `view`: its state, the clock, the
-// player and the DOM parts.
+// role and the booth (role.js), the buttons' actions (actions.js), a live
+// show from broadcast software (live-show.js), the settings shown over the
+// station (settings-overlay.js) and the end (over.js). Each takes the
+// screen's `view`: its state, the clock, the player and the DOM parts.
 
 import { createLayout } from "./station/layout.js";
 import { refreshRole } from "./station/role.js";
@@ -22,6 +22,7 @@ import { createStationState, isDJ, modeOf, stationLine } from "./station/state.j
 import { startStation } from "./station/tune-in.js";
 import { stopStudio } from "./station/studio.js";
 import { closeHistoryMode } from "./station/history-mode.js";
+import { startLiveShow, stopLiveShow } from "./station/live-show.js";
 
 const SCHEDULE_PARTS = new Set(["schedule", "show", "shows"]);
 
@@ -54,7 +55,11 @@ export function createStationView({ clock, player }, route) {
   // After the caller has taken down the previous screen (whose destroy()
   // stops the shared player), never before.
   queueMicrotask(() => {
-    if (!state.destroyed) startStation(view);
+    if (!state.destroyed) {
+      startStation(view);
+      // A live show from broadcast software: asked every 10 s while the screen is open.
+      startLiveShow(view);
+    }
   });
 
   return {
@@ -89,6 +94,7 @@ export function createStationView({ clock, player }, route) {
     destroy() {
       state.destroyed = true;
       clearInterval(view.frameTimer);
+      stopLiveShow(view);
       stopStudio(view);
       view.identify.destroy();
       closeHistoryMode(view);

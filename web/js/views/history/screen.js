@@ -10,6 +10,7 @@
 
 import { api } from "../../api/api.js";
 import { h, fill, setText, icon } from "../../ui/dom.js";
+import { stationProblem } from "../../ui/station-problem.js";
 import { stationHref } from "../../router.js";
 import { visibilityLabel } from "../settings/labels.js";
 import { createDownloads } from "./downloads.js";
@@ -60,23 +61,7 @@ export function createHistoryView(route, context = {}) {
   }
 
   function showProblem(error) {
-    const denied = error.status === 401 || error.status === 403;
-    const notFound = error.status === 404;
-    fill(
-      body,
-      h(
-        "div",
-        { class: "notice notice-error big-notice", role: "alert" },
-        h("h2", {}, notFound ? "No station here" : denied ? "This history is for the station's listeners" : "Can't open the history"),
-        h("p", {}, notFound ? "Nothing is broadcasting with that id." : denied ? "Tune in first: join with the station's access code or an invite, then come back." : error.message),
-        h(
-          "p",
-          { class: "over-actions" },
-          notFound ? null : h("a", { class: "btn btn-primary", href: stationHref(stationID) }, "Go to the station"),
-          h("a", { class: notFound ? "btn btn-primary" : "btn btn-secondary", href: "#/" }, "Back to the dial"),
-        ),
-      ),
-    );
+    fill(body, stationProblem(stationID, error, "history"));
     el.dataset.state = "error";
   }
 

@@ -8,6 +8,7 @@
 // station (the server decides).
 
 import { h, fill, setText, icon } from "../../ui/dom.js";
+import { stationProblem } from "../../ui/station-problem.js";
 import { navigate, stationHref, stationPath } from "../../router.js";
 import { api } from "../../api/api.js";
 import { scheduleApi } from "../../api/schedule.js";
@@ -77,23 +78,7 @@ export function createScheduleView(route) {
   }
 
   function showProblem(error) {
-    const denied = error.status === 401 || error.status === 403;
-    const notFound = error.status === 404;
-    fill(
-      body,
-      h(
-        "div",
-        { class: "notice notice-error big-notice", role: "alert" },
-        h("h2", {}, notFound ? "No station here" : denied ? "This schedule is for the station's listeners" : "Can't open the schedule"),
-        h("p", {}, notFound ? "Nothing is broadcasting with that id." : denied ? "Tune in first: join with the station's access code or an invite, then come back." : error.message),
-        h(
-          "p",
-          { class: "over-actions" },
-          notFound ? null : h("a", { class: "btn btn-primary", href: stationHref(stationID) }, "Go to the station"),
-          h("a", { class: notFound ? "btn btn-primary" : "btn btn-secondary", href: "#/" }, "Back to the dial"),
-        ),
-      ),
-    );
+    fill(body, stationProblem(stationID, error, "schedule"));
     el.dataset.state = "error";
   }
 

@@ -1,9 +1,11 @@
 // The DJ booth's pieces beside the transport: the progress bar becomes a
-// slider that seeks for everyone, an "Add tracks" link, and a card that
-// opens the station settings. They come and go with your role, live.
+// slider that seeks for everyone, an "Add tracks" link, a card that opens
+// the station settings, and for the owner the way to go live from
+// broadcast software (the stream key on the account screen). They come and
+// go with your role, live.
 
 import { h, fill, icon } from "../../ui/dom.js";
-import { stationHref } from "../../router.js";
+import { buildHash, stationHref } from "../../router.js";
 import { gearIcon } from "../settings/labels.js";
 import { spanOf } from "../../playback/timeline.js";
 import { seekFraction } from "./state.js";
@@ -35,6 +37,11 @@ export function showBooth(booth, { progress, nowCol }, stationID, role, onOpenSe
       ),
     ),
     h("a", { class: "btn btn-secondary btn-room", href: stationHref(stationID, "screen") }, "Party screen for the room"),
+    // The key is the person's (it also goes live during a show they host
+    // elsewhere), so it is made on the account screen.
+    role === "owner"
+      ? h("a", { class: "btn btn-secondary btn-golive", href: buildHash(["account"], new URLSearchParams({ go: "live" })) }, icon("radio", { size: 20 }), "Go live from BUTT or Mixxx")
+      : null,
   );
 }
 

@@ -1,5 +1,6 @@
 // The station screen's DOM, put together from its parts: the header, the
-// now-playing column (art, texts, progress, controls, playback details),
+// now-playing column (a live show from broadcast software when there is
+// one, art, texts, progress, controls, playback details),
 // Up Next with Just played and the booth's settings card, the booth's Find
 // tracks column, and the host for the settings shown over the station.
 // Puts every part on `view`; the buttons call station/actions.js.
@@ -24,6 +25,7 @@ import { isDJ } from "./state.js";
 import { createStudio } from "./studio.js";
 import { createAnyPlayer } from "./any-player.js";
 import { createIdentify } from "../identify/panel.js";
+import { createLiveShow } from "./live-show.js";
 
 export function createLayout(view) {
   const { state, clock, player } = view;
@@ -51,7 +53,11 @@ export function createLayout(view) {
     onVote: (up) => partyCommand(view, up === null ? { op: "volumeVote" } : { op: "volumeVote", up }),
     onReset: () => partyCommand(view, { op: "setVolume", levelDb: 0 }, "The level is back to the station's loudness."),
   });
-  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
+  // A live show from broadcast software: its LIVE sign first in the column,
+  // its sign on the art while it plays here (station/live-show.js).
+  const liveShow = createLiveShow();
+  np.artStage.append(liveShow.artSign);
+  const nowCol = h("div", { class: "now-col" }, liveShow.el, liveShow.announcer, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
 
   // Up Next and history.
   const queue = createQueue({
@@ -105,5 +111,5 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, party, lobby, level, reactions, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, party, lobby, level, reactions, addCol, grid, settingsHost });
 }

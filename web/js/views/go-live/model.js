@@ -1,0 +1,154 @@
+// Going live from broadcast software, apart from the DOM: reading the
+// server's icecast:// source address into the fields BUTT and Mixxx ask for
+// (server, port, mount, user, password), putting your station into it, and
+// the words the station screen shows for a live source. Plain data and pure
+// functions: go-live/key-card.js and station/live-show.js render them, and
+// tests/browser/live_js tests them.
+
+/** Icecast's own port when an address names none. */
+export const ICECAST_PORT = 8000;
+
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * "icecast://source:KEY@radio.example.org:8000/live/s1" →
+ * {scheme, user, password, host, port, mount}, or null when it isn't such an
+ * address. Written by hand: Chromium's URL parser leaves the host of an
+ * unknown scheme (icecast:) empty. The password is everything between the
+ * first ":" of the user part and the last "@" before the path, so a key with
+ * ":" or "@" in it survives; an IPv6 host loses its brackets ("::1"); a
+ * missing port is Icecast's 8000.
+ */
+export function parseSourceURL(text) {
+  if (typeof text !== "string") return null;
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)/i.exec(text.trim());
+  if (!match) return null;
+  const [, scheme, authority, path] = match;
+  const at = authority.lastIndexOf("@");
+  const userinfo = at >= 0 ? authority.slice(0, at) : "";
+  const hostport = at >= 0 ? authority.slice(at + 1) : authority;
+  const colon = userinfo.indexOf(":");
+  const user = decoded(colon >= 0 ? userinfo.slice(0, colon) : userinfo);
+  const password = colon >= 0 ? decoded(userinfo.slice(colon + 1)) : "";
+  let host;
+  let portText;
+  if (hostport.startsWith("[")) {
+    const close = hostport.indexOf("]");
+    if (close < 0) return null;
+    host = hostport.slice(1, close);
+    const rest = hostport.slice(close + 1);
+    if (rest && !rest.startsWith(":")) return null;
+    portText = rest ? rest.slice(1) : "";
+  } else {
+    const last = hostport.lastIndexOf(":");
+    host = last >= 0 ? hostport.slice(0, last) : hostport;
+    portText = last >= 0 ? hostport.slice(last + 1) : "";
+    if (host.includes(":")) return null;
+  }
+  if (!host || /\s/.test(host)) return null;
+  let port = ICECAST_PORT;
+  if (portText) {
+    if (!/^\d{1,5}$/.test(portText)) return null;
+    port = Number(portText);
+    if (port < 1 || port > 65535) return null;
+  }
+  return { scheme: scheme.toLowerCase(), user, password, host, port, mount: decoded(path) || "/" };
+}
+
+/** The server's address with "{station}" made `stationID` (the key answers leave it open). */
+export function withStation(sourceURL, stationID) {
+  if (typeof sourceURL !== "string") return null;
+  if (!stationID) return sourceURL;
+  return sourceURL.split("{station}").join(encodeURIComponent(stationID));
+}
+
+/** Whether an address still has a placeholder for the key ("KEY"). */
+export function hasKeyPlaceholder(parsed) {
+  return Boolean(parsed) && parsed.password === "KEY";
+}
+
+/**
+ * What to type into BUTT or Mixxx, in their order: [{id, label, value}].
+ * `key` is the password when it is known (right after it is made); else the
+ * password row's value is null.
+ */
+export function sourceFields(sourceURL, stationID, key = null) {
+  const parsed = parseSourceURL(withStation(sourceURL, stationID));
+  if (!parsed) return null;
+  const password = key || (hasKeyPlaceholder(parsed) || !parsed.password ? null : parsed.password);
+  return [
+    { id: "host", label: "Server (host)", value: parsed.host },
+    { id: "port", label: "Port", value: String(parsed.port) },
+    { id: "mount", label: "Mount", value: parsed.mount },
+    { id: "user", label: "User", value: parsed.user || "source" },
+    { id: "password", label: "Password", value: password },
+  ];
+}
+
+/** The whole address for `stationID` with `key` as its password (the server's own when it has the key in it). */
+export function fullSourceURL(sourceURL, stationID, key = null) {
+  const url = withStation(sourceURL, stationID);
+  if (!url || !key) return url;
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)KEY@/i, (_, head) => `${head}${encodeURIComponent(key)}@`);
+}
+
+/** "Made 24 Nov 2026, 01:52" for a key's createdAt (ms). */
+export function madeText(createdAt, locale = undefined) {
+  if (!Number.isFinite(createdAt)) return "";
+  const date = new Date(createdAt);
+  const day = date.toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric" });
+  const time = date.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
+  return `${day}, ${time}`;
+}
+
+// ------------------------------------------------- the station screen
+
+function clean(value, max = 200) {
+  if (typeof value !== "string") return "";
+  // Broadcast software sends what its user typed: control characters out,
+  // runs of space as one, and no more than a line's worth.
+  const text = value.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  return [...text].length > max ? `${[...text].slice(0, max - 1).join("")}…` : text;
+}
+
+/**
+ * The live source's words ({name, title, detail, listenURL}) from GET
+ * …/source, or null when nothing is live. Every value is text, to be set
+ * with textContent: ice-name and the rest come from broadcast software.
+ */
+export function liveShow(source) {
+  if (!source || source.onAir !== true || typeof source.listenURL !== "string" || !source.listenURL.startsWith("/")) return null;
+  const name = clean(source.name) || "Live show";
+  const title = clean(source.title);
+  const detail = [clean(source.genre, 60), clean(source.description)].filter(Boolean).join(" · ");
+  return { name, title, detail, listenURL: source.listenURL, since: Number.isFinite(source.since) ? source.since : null };
+}
+
+/** Identifies a live show's words, so the screen redraws only on a change. */
+export function liveKey(show) {
+  return show ? JSON.stringify([show.name, show.title, show.detail, show.listenURL, show.since]) : "";
+}
+
+/**
+ * What a screen reader hears when the source changes from `before` to
+ * `after` (liveShow results), or null when there is nothing to say.
+ */
+export function liveAnnouncement(before, after) {
+  if (!before && after) return `Live now: ${after.name}${after.title ? `, ${after.title}` : ""}.`;
+  if (before && !after) return "The live show has ended.";
+  if (before && after && before.since !== after.since) return `Live now: ${after.name}${after.title ? `, ${after.title}` : ""}.`;
+  if (before && after && after.title && after.title !== before.title) return `Now on the live show: ${after.title}.`;
+  return null;
+}
+
+/** "Live since 21:04" for a source's since (ms). */
+export function sinceText(since, locale = undefined) {
+  if (!Number.isFinite(since)) return "";
+  return `since ${new Date(since).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" })}`;
+}
