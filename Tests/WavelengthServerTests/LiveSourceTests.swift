@@ -217,6 +217,15 @@ struct LiveSourceTests {
             try await flood.send(bytes)
             #expect(try await flood.rest().closed)
             _ = try await Self.waitFor(client, owner.stationID, onAir: false)
+            // Sources that hang up while they are being let in never leave
+            // the station stuck on the air.
+            for _ in 0..<20 {
+                let gone = try await SourceSocket(port: port)
+                try await gone.send(SourceSocket.head(station: owner.stationID, key: key))
+            }
+            _ = try await Self.waitFor(client, owner.stationID, onAir: false)
+            let after = try await accepted()
+            withExtendedLifetime(after) {}
             // The server still answers.
             #expect(try await client.send("/health", .get).status == .ok)
         }

@@ -60,7 +60,13 @@ final class SourceBodyHandler: ChannelInboundHandler {
     }
 
     private func decided(_ decision: LiveSources.Decision, request: SourceRequest, context: ChannelHandlerContext) {
-        guard case .deciding(let pending, _) = state else { return }
+        guard case .deciding(let pending, _) = state else {
+            // The connection closed while it was being decided: a source let
+            // in must leave at once, or its station would stay "on the air"
+            // with nobody sending and refuse the next source.
+            if case .accepted(let sink) = decision { sink.finish() }
+            return
+        }
         switch decision {
         case .refused(let status, let reason, let message):
             answer(context, status: status, reason: reason, type: "text/plain", body: message + "\n")

@@ -208,6 +208,9 @@ struct ScheduleController {
     /// Validates and saves, refusing an overlap with another show or a full
     /// schedule inside the save's own transaction.
     private func save(_ spec: ShowSpec, id: ShowID, stationID: StationID) async throws -> Show {
+        guard (spec.hosts ?? []).count <= ScheduleLimits.maxHosts else {
+            throw APIError.badRequest("A show has at most \(ScheduleLimits.maxHosts) hosts.")
+        }
         var hostIDs: [String] = []
         for handle in spec.hosts ?? [] {
             guard handle.utf8.count <= 64, let person = try await people.person(handle: handle), person.kind != .guest
