@@ -199,6 +199,10 @@ struct LiveSourceTests {
                 #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\n\r\n")
                 return socket
             }
+            // A connection that never sends its head is closed too.
+            let mute = try await SourceSocket(port: port)
+            try await mute.send("PUT /live/\(owner.stationID) HTTP/1.1\r\n")
+            #expect(try await mute.rest().closed)
             // Nothing at all: closed after the idle timeout.
             let silent = try await accepted()
             #expect(try await silent.rest().closed)

@@ -46,6 +46,16 @@ final class SourceHeadHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // A connection that never finishes its request head holds nothing.
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            logger.info("A source connection sent no request head in its idle timeout; closed")
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Not HTTP at all: there is nothing to answer.
         logger.info("A source connection sent no valid request: \(error)")
