@@ -76,6 +76,8 @@ const ICONS = {
   library: "M5 4v16M9 4v16M13 5l4 15M18.5 4.5l1 .3",
   key: "M14 10a4 4 0 1 0-3.5 4L12 15.5h2v2h2v2h3v-3l-5.5-5.5A4 4 0 0 0 14 10zM8.5 9.5h.01",
   radio: "M4 9h16v11H4zM7 9l10-5M8 16h.01M15 14.5a2 2 0 1 0 0-.01",
+  calendar: "M5 6h14v14H5zM5 10h14M9 4v4M15 4v4",
+  bell: "M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20a2 2 0 0 0 4 0",
 };
 const FILLED = new Set(["play", "stop", "pause", "skip", "prev", "next", "up", "down"]);
 

@@ -308,23 +308,6 @@ function reminderWords(permission) {
   return `You'll get a reminder here ${LEAD_MINUTES} minutes before each episode while Wavelength is open.`;
 }
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-
 function bellIcon(size = 20) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", size);
-  svg.setAttribute("height", size);
-  svg.setAttribute("class", "icon icon-bell");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS(SVG_NS, "path");
-  path.setAttribute("d", "M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20a2 2 0 0 0 4 0");
-  path.setAttribute("fill", "none");
-  path.setAttribute("stroke", "currentColor");
-  path.setAttribute("stroke-width", "2");
-  path.setAttribute("stroke-linejoin", "round");
-  path.setAttribute("stroke-linecap", "round");
-  svg.append(path);
-  return svg;
+  return icon("bell", { size });
 }
