@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v19";
+const VERSION = "wavelength-shell-v20";
 const SHELL = [
   "/",
   "/index.html",
@@ -27,6 +27,8 @@ const SHELL = [
   "/js/playback/audio-clock.js",
   "/js/playback/basic-player.js",
   "/js/playback/clock.js",
+  "/js/playback/level.js",
+  "/js/playback/live-relay.js",
   "/js/playback/media-session.js",
   "/js/playback/player-base.js",
   "/js/playback/player.js",
@@ -99,6 +101,7 @@ const SHELL = [
   "/js/views/station/history.js",
   "/js/views/station/history-mode.js",
   "/js/views/station/layout.js",
+  "/js/views/station/live-model.js",
   "/js/views/station/live-show.js",
   "/js/views/station/now-playing.js",
   "/js/views/station/over.js",

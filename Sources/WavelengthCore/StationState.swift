@@ -211,6 +211,7 @@ public struct StationState: Sendable, Equatable {
             }
         case .pause:
             guard next.pausedAt == nil else { throw .paused }
+            if next.timeline.current(at: now)?.source == .live { throw .live }
             let played = try next.timeline.splitCurrent(at: now, idForRest: EntryIDs.make(using: &rng))
             next.remember([played])
             outcome.played.append(played)
@@ -221,6 +222,7 @@ public struct StationState: Sendable, Equatable {
             next.pausedAt = nil
         case .seek(let position):
             guard next.pausedAt == nil else { throw .paused }
+            if next.timeline.current(at: now)?.source == .live { throw .live }
             let played = try next.timeline.seek(to: position, at: now, idForRest: EntryIDs.make(using: &rng))
             if played.duration > 0 {
                 next.remember([played])
@@ -289,6 +291,62 @@ public struct StationState: Sendable, Equatable {
         _ = next.bump()
         outcome.changed = true
         self = next
+        return outcome
+    }
+
+    // MARK: Live sources
+
+    /// How long a live entry is scheduled for while its source is on the
+    /// air: its real length is known when the source leaves.
+    public static let liveLength: Int64 = 24 * 3_600_000
+
+    /// The live entry on the schedule (playing, or about to after a cut's
+    /// lead), if any.
+    public func liveEntry(at clockNow: EpochMillis) -> TimelineEntry? {
+        let now = timelineTime(at: clockNow)
+        return timeline.entries.first { $0.source == .live && $0.expiration > now }
+    }
+
+    /// A live source came on the air: its entry takes over the timeline
+    /// `lead` ms from now, cutting the song that plays as a skip would.
+    /// The same source back within its grace carries on in the entry it
+    /// had; another person's source replaces it. A pause ends: live audio
+    /// can't wait.
+    public mutating func goLive(_ entry: TimelineEntry, at clockNow: EpochMillis, lead: Int64) -> Outcome {
+        var outcome = settle(at: clockNow)
+        if let pausedAt {
+            timeline.shift(by: clockNow - pausedAt)
+            self.pausedAt = nil
+        }
+        if let live = liveEntry(at: clockNow) {
+            if live.trackID == entry.trackID {
+                _ = timeline.reschedule(end: max(clockNow, live.start) + Self.liveLength, of: live.id, at: clockNow)
+                outcome.changed = bump()
+                return outcome
+            }
+            _ = timeline.reschedule(end: max(clockNow, live.start), of: live.id, at: clockNow)
+            outcome.merge(settle(at: clockNow))
+        }
+        var entry = entry
+        entry.source = .live
+        entry.duration = Self.liveLength
+        entry.offset = 0
+        if let cut = timeline.cutIn(entry, at: clockNow, lead: lead), cut.duration > 0 {
+            remember([cut])
+            outcome.played.append(cut)
+        }
+        outcome.changed = bump()
+        return outcome
+    }
+
+    /// The live source left: its entry ends `grace` ms from now unless the
+    /// source comes back first (`goLive` again), and the songs lined up
+    /// behind it play from then.
+    public mutating func liveLeft(trackID: TrackID, at clockNow: EpochMillis, grace: Int64) -> Outcome {
+        var outcome = settle(at: clockNow)
+        guard let live = liveEntry(at: clockNow), live.trackID == trackID else { return outcome }
+        _ = timeline.reschedule(end: max(clockNow, live.start) + max(0, grace), of: live.id, at: clockNow)
+        outcome.changed = bump()
         return outcome
     }
 

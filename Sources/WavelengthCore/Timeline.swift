@@ -160,6 +160,50 @@ public struct Timeline: Sendable, Codable, Equatable {
         return played
     }
 
+    /// Cuts `entry` into the schedule at `now + lead`: the entry playing
+    /// stops there (as a skip with a lead does) and everything after it
+    /// moves behind the new one. Returns the cut entry when it has stopped
+    /// by `now` (nothing was playing, or no lead), for history.
+    public mutating func cutIn(_ entry: TimelineEntry, at now: EpochMillis, lead: Int64 = 0) -> TimelineEntry? {
+        var entry = entry
+        guard let index = currentIndex(at: now) else {
+            entries.removeFirst(entries.prefix { $0.expiration <= now }.count)
+            entry.start = now
+            entries.insert(entry, at: 0)
+            retime(from: 1, at: now)
+            return nil
+        }
+        entries.removeFirst(index)  // anything before the current entry had expired
+        let cutAt = min(entries[0].expiration, now + max(0, lead))
+        entries[0].duration = max(0, cutAt - entries[0].start)
+        entry.start = cutAt
+        var played: TimelineEntry?
+        if cutAt <= now {
+            played = entries.removeFirst()
+            entries.insert(entry, at: 0)
+        } else {
+            entries.insert(entry, at: 1)
+        }
+        retime(from: entries.firstIndex { $0.id == entry.id }! + 1, at: now)
+        return played
+    }
+
+    /// Makes an entry that has not expired end at `end` (never before it
+    /// starts); the entries after it follow it. A live show's length is
+    /// only known when its source leaves. Returns false when no such entry
+    /// is on the schedule.
+    public mutating func reschedule(end: EpochMillis, of id: EntryID, at now: EpochMillis) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == id }), entries[index].expiration > now else { return false }
+        entries[index].duration = max(0, end - entries[index].start)
+        if entries[index].duration == 0 {
+            entries.remove(at: index)
+            retime(from: index, at: now)
+        } else {
+            retime(from: index + 1, at: now)
+        }
+        return true
+    }
+
     /// Moves every entry by `delta` ms (resuming after a pause).
     public mutating func shift(by delta: Int64) {
         for i in entries.indices { entries[i].start += delta }

@@ -8,6 +8,9 @@ public enum EntrySource: String, Sendable, Codable, Equatable {
     case request
     /// The winner of the lobby's ballot.
     case elected
+    /// A live source on the air (broadcast software or a browser): its
+    /// audio is the source's relay, not a library file.
+    case live
 }
 
 /// One scheduled play of a track, at an absolute instant on the server clock.

@@ -11,6 +11,8 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case positionOutOfRange(Int64, length: Int64)
     case paused
     case notPaused
+    /// Pause and seek have no meaning for a live source's audio.
+    case live
     /// The command is one of the party's, not a timeline edit.
     case notAnEdit(String)
 
@@ -27,6 +29,7 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .positionOutOfRange(let position, let length): "Position \(position) ms is outside the track (0–\(length) ms)."
         case .paused: "The station is paused; resume it first."
         case .notPaused: "The station is not paused."
+        case .live: "A live show is on the air: it can't be paused or seeked (skip it to take it off the air)."
         case .notAnEdit(let op): "\(op) is not a timeline edit."
         }
     }

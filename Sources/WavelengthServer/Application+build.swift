@@ -97,6 +97,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
             clock: services.clock, publicURL: services.configuration.publicURL
         ).addRoutes(to: router)
     }
+    BroadcastController(
+        directory: services.directory, sources: services.liveSources,
+        idleTimeout: services.configuration.sourceIdleTimeout
+    ).addRoutes(to: router)
     IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)
     MetricsController(
         metrics: services.streams.metrics, directory: services.directory, streams: services.streams,
@@ -166,7 +170,7 @@ public struct ServerServices: Sendable {
             clock: clock, store: database,
             limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
         try await attempts.restore()
-        let catalog = LibraryCatalog(tracks: database, likes: database)
+        let catalog = LibraryCatalog(tracks: database, likes: database, people: database)
         let recognizer = SongRecognizer(store: database, scratchDirectory: configuration.dataDirectory + "/clips")
         let context = StationContext(
             repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
@@ -180,7 +184,8 @@ public struct ServerServices: Sendable {
             stationsPerAccount: configuration.stationsPerAccount)
         let liveSources = LiveSources(
             directory: directory, keys: database, schedule: database, attempts: attempts, clock: clock,
-            stallTimeout: configuration.streamStallTimeout, metrics: context.metrics, logger: logger)
+            stallTimeout: configuration.streamStallTimeout, grace: configuration.liveGracePeriod, metrics: context.metrics,
+            logger: logger)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
             directory: directory,
@@ -200,7 +205,8 @@ public struct ServerServices: Sendable {
                 }),
             streams: StreamDirectory(
                 tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
-                stallTimeout: configuration.streamStallTimeout, metrics: context.metrics, logger: logger),
+                stallTimeout: configuration.streamStallTimeout, sources: liveSources, metrics: context.metrics,
+                logger: logger),
             recognizer: recognizer, liveSources: liveSources,
             liveSourceServer: configuration.sourcePort.map {
                 LiveSourceServer(

@@ -62,6 +62,10 @@ public struct ServerConfiguration: Sendable {
     public var sourcePort: Int? = 8000
     /// A source that sends nothing for this long is closed.
     public var sourceIdleTimeout: Duration = .seconds(10)
+    /// How long a live show waits for its dropped source to come back
+    /// before the songs behind it play (BUTT and Mixxx reconnect within
+    /// seconds).
+    public var liveGracePeriod: Duration = .seconds(20)
     public var analyzeAudio = true
 
     public init(

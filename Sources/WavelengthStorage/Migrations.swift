@@ -262,6 +262,11 @@ extension AppDatabase {
                 t.column("createdAt", .integer).notNull()
             }
         }
+        migrator.registerMigration("v16: a play keeps its one-line note (a live show's title)") { db in
+            try db.alter(table: "play") { t in
+                t.add(column: "why", .text)
+            }
+        }
         return migrator
     }
 }

@@ -33,6 +33,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case invalidToken = "invalid_token"
     case isOwner = "is_owner"
     case likeLimit = "like_limit"
+    case liveOnAir = "live_on_air"
+    case liveSourceBusy = "live_source_busy"
     case lockedOut = "locked_out"
     case methodNotAllowed = "method_not_allowed"
     case noFrequency = "no_frequency"
@@ -105,6 +107,7 @@ extension ErrorCode {
             case .positionOutOfRange: .positionOutOfRange
             case .paused: .paused
             case .notPaused: .notPaused
+            case .live: .liveOnAir
             case .notAnEdit: .badMessage
             }
     }

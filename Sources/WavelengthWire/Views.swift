@@ -95,6 +95,11 @@ public struct EntryView: Sendable, Codable, Equatable {
     public init(entry: TimelineEntry, track: TrackSummary, listeners: Int? = nil) {
         self.id = entry.id
         self.track = track
+        // A live entry's title is its show's; its length is the entry's.
+        if entry.source == .live {
+            self.track.title = entry.why ?? "Live"
+            self.track.durationMs = entry.duration
+        }
         self.start = entry.start
         self.expiration = entry.expiration
         self.durationMs = entry.duration

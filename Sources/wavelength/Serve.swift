@@ -62,6 +62,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port broadcast software (BUTT, Mixxx, ffmpeg) connects to, to go live; 0 picks a free one, -1 turns it off.")
     var sourcePort: Int = Environment.value("WAVELENGTH_SOURCE_PORT").flatMap { Int($0) } ?? 8000
 
+    @Option(help: "Seconds a live show waits for its dropped source to come back before the robot DJ resumes (0…600).")
+    var liveGrace: Int = 20
+
     @Flag(help: "Skip the background audio analysis (loudness and tempo): tracks then play without loudness matching.")
     var noAnalysis = false
 
@@ -109,6 +112,8 @@ struct Serve: AsyncParsableCommand {
         configuration.analyzeAudio = !noAnalysis
         guard (-1...65535).contains(sourcePort) else { throw ValidationError("--source-port must be -1…65535") }
         configuration.sourcePort = sourcePort == -1 ? nil : sourcePort
+        guard (0...600).contains(liveGrace) else { throw ValidationError("--live-grace must be 0…600 seconds") }
+        configuration.liveGracePeriod = .seconds(liveGrace)
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

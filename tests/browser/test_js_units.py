@@ -5,7 +5,8 @@ state, the booth's studio figures, the history screen's addresses and
 merging, the radio stream's links, "What's this song?"'s countdown,
 recording format, "about 1:23 in" and answers, the schedule's weeks, zones,
 specs and "every other Tuesday", when reminders go off, and going live's icecast://
-address, fields and announcements) unit-tested in
+address, fields and announcements, and going live from the browser: its
+socket messages, frames, level meter and talk-over) unit-tested in
 headless Chromium, in Europe/Oslo (a zone that isn't UTC, with clock changes).
 
 The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
@@ -170,6 +171,21 @@ MUTATIONS = [
      "go-live: show: nothing live (or no place to hear it) is null"),
     ("views/go-live/model.js", "if (before && !after) return \"The live show has ended.\";", "",
      "go-live: announce: a show starting, its title changing, and ending"),
+    ("views/go-live/broadcast-model.js", "if (before.ducked && now - before.loudAt < holdMs)", "if (before.ducked && now - before.loudAt < 0)",
+     "broadcast: talk-over: the music comes back after 600 ms of quiet, not before"),
+    ("views/go-live/broadcast-model.js", "ranges.push([start, Math.min(total, start + step)]);", "ranges.push([start, start + step]);",
+     "broadcast: frames: a chunk cut into pieces of at most 64 KiB, in order, none empty"),
+    ("views/go-live/broadcast-model.js", "return Math.min(100, Math.max(0, value));", "return Math.min(100, value);",
+     "broadcast: meter: −60 dBFS and below is 0, full scale 100, whole numbers between"),
+    ("views/go-live/broadcast-model.js", "error.message.trim()) return error.message;", "error.message.trim()) return CODE_WORDS[error.code] || error.message;",
+     "broadcast: server: errors are shown word for word; our words only when it sent none"),
+    ("views/station/live-model.js", "if (note.live) afterLive = true;", "",
+     "live takeover: up next: songs behind a live show say 'after the live show', not a start a day away"),
+    ("views/station/live-model.js", "if (Number.isFinite(now) && now < end) end = now;", "",
+     "live takeover: history: a past live show reads 'Live: title — DJ' with how long it really ran"),
+    ("playback/live-relay.js", "if (!this.url || this.retryTimer || this.state === \"blocked\") return;\n    this.set(this.heard",
+     "if (!this.url || this.state === \"blocked\") return;\n    this.set(this.heard",
+     "live takeover: relay: a 404 is asked again every 2 s, one request and one timer at a time, until stopped"),
 ]
 
 

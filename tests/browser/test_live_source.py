@@ -8,21 +8,23 @@ read from the `sourceURL` the API gives):
   their station appear once, and the Server, Port, Mount, User and
   Password fields are exactly the parts of the server's own sourceURL;
 - ffmpeg goes live with that key (ice-name `<b>Late</b> Jazz`, a
-  description that is an `<img onerror>`); a listener who isn't signed in
-  opens the station and sees the LIVE sign with the ice-name as text (no
-  markup made, nothing run), presses "Listen to the live show" from the
-  keyboard and the live show's <audio> element really plays while the
-  station's own player is paused; "Back to the station" stops it and the
-  station plays again;
-- when ffmpeg stops, the sign goes away by itself within the polling
-  interval (and the live show stops here); leaving the station screen
-  stops the polling;
+  description that is an `<img onerror>`) and takes the station's timeline
+  over: a listener who isn't signed in, on the station, gets the show by
+  itself: the LIVE sign in now playing with the ice-name as the title and
+  the owner as the DJ, as text (no markup made, nothing run), and the live
+  <audio> element really plays while the station's file player is silent;
+  Stop and Listen (from the keyboard) stop and restart it; leaving the
+  station stops it, and coming back plays it again; the owner's booth
+  shows the show too;
+- when ffmpeg stops, after the grace (20 s on this server) the sign goes
+  by itself in both pages, the live <audio> stops and the station's music
+  plays again;
 - "Replace key" asks in the page first; afterwards ffmpeg with the old key
   is refused (it exits non-zero) while the new key goes live; "Remove key"
   stops the new one too;
 - the Go live card (no key, the key shown once) and the station screen
-  with the live show (on the air, playing here) at 360, 390, 768, 1024 and
-  1440 px with no sideways scroll, with screenshots.
+  with the live show playing at 360, 390, 768, 1024 and 1440 px with no
+  sideways scroll, with screenshots.
 
 Every wait is on a condition (helpers.wait_for); no timing is asserted.
 """
@@ -37,15 +39,23 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, make_browser_user
 from conftest import PHONE, set_viewport
-from helpers import PATIENCE, assert_fits, find, no_alert, press, wait_for
+from helpers import PATIENCE, assert_fits, find, no_alert, press, text_of, wait_for
 
 WIDTHS = [360, 390, 768, 1024, 1440]
 ICE_NAME = "<b>Late</b> Jazz"
 ICE_DESCRIPTION = "<img src=x onerror=alert(1)> after midnight"
 
 LIVE_AUDIO_JS = """
-const a = document.querySelector('.live-audio');
+const a = document.getElementById('wl-live-audio');
 return a ? {paused: a.paused, currentTime: a.currentTime, src: a.getAttribute('src') || '', readyState: a.readyState} : null;
+"""
+
+# Whether the station's file player makes a sound (Web Audio: a source
+# sounding now; basic: its <audio> element playing).
+FILE_HEARD_JS = """
+const p = window.__wavelength.player;
+const file = document.getElementById('wl-audio');
+return p.positionAt(performance.now()) !== null || Boolean(file && !file.paused);
 """
 
 
@@ -138,7 +148,8 @@ def page_fields(d) -> dict:
 
 
 def live_state(d) -> str | None:
-    return d.execute_script("const s = document.querySelector('.live-show'); return s ? s.dataset.state : null")
+    """The station screen's `data-live`: "on" while a live show is on the air, else "off"."""
+    return d.execute_script("const s = document.querySelector('.station-screen'); return s ? s.dataset.live || null : null")
 
 
 def live_audio(d) -> dict | None:
@@ -150,19 +161,21 @@ def live_audio_plays(d) -> bool:
     return bool(a) and not a["paused"] and a["currentTime"] > 0.5
 
 
+def live_audio_stopped(d) -> bool:
+    a = live_audio(d)
+    return a is None or (a["paused"] and not a["src"])
+
+
 def station_wants_sound(d) -> bool:
     return d.execute_script("return window.__wavelength.player.wantPlay")
 
 
-def watching(d) -> int:
-    """How many station screens poll their live source (the module's own count)."""
-    return d.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "import('/js/views/station/live-show.js').then((m) => done(m.watching()), (e) => done(String(e)));")
+def file_heard(d) -> bool:
+    return d.execute_script(FILE_HEARD_JS)
 
 
 def no_markup_ran(d) -> bool:
-    return no_alert(d) and not d.find_elements(By.CSS_SELECTOR, ".live-show b, .live-show img, .live-art b, img[src='x']")
+    return no_alert(d) and not d.find_elements(By.CSS_SELECTOR, ".now-meta b, .now-meta img, .live-art b, img[src='x']")
 
 
 def at_every_width(d, shot, screen: str, selectors: list[str], restore=PHONE) -> None:
@@ -233,78 +246,71 @@ def test_a_key_made_in_the_browser_goes_live_with_ffmpeg_and_a_listener_hears_it
     listener = browser(PHONE)
     listener.get(f"{demo_server.base}/#/station/{sid}")
     wait_for(listener, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen[data-state='ready']"), "the station never loaded")
-    assert live_state(listener) == "off" and not find(listener, ".live-show").is_displayed()
-    wanted = station_wants_sound(listener)
+    assert live_state(listener) == "off" and not find(listener, ".np-live").is_displayed()
+    wait_for(listener, station_wants_sound, "the station's player never started")
 
-    ffmpeg = start_ffmpeg(icecast_url(template, sid, key))
+    # Long enough for everything below (it is killed at the end).
+    ffmpeg = start_ffmpeg(icecast_url(template, sid, key), seconds=600)
     try:
         wait_for(listener, lambda d: source_of(demo_server, sid)["onAir"] or ffmpeg.poll() is not None, "the source never went on the air")
         assert ffmpeg.poll() is None, f"ffmpeg was turned away: {ffmpeg.stderr.read().decode(errors='replace')}"
         on_air = source_of(demo_server, sid)
         assert on_air["name"] == ICE_NAME and on_air["listenURL"] == f"/live/{sid}.mp3", on_air
 
-        # The sign comes by itself (the screen polls): the ice-name as text.
+        # The show takes the station over by itself: the sign, the ice-name
+        # as the title and the owner as the DJ, as text.
         wait_for(listener, lambda d: live_state(d) == "on", "the LIVE sign never came")
-        sign = find(listener, ".live-show")
-        assert sign.is_displayed()
-        assert find(listener, ".live-badge").text.upper() == "LIVE"
-        assert find(listener, ".live-name").text == ICE_NAME
-        assert listener.execute_script("return document.querySelector('.live-name').textContent") == ICE_NAME
-        assert ICE_DESCRIPTION in find(listener, ".live-detail").text
+        assert find(listener, ".np-live").is_displayed()
+        assert find(listener, ".np-live .live-badge").text.upper() == "LIVE"
+        wait_for(listener, lambda d: text_of(d, ".np-title") == ICE_NAME, "the show's title isn't the ice-name")
+        assert text_of(listener, ".np-artist") == "Night Shift Radio"
         assert no_markup_ran(listener), "the source's words became markup"
-        wait_for(listener, lambda d: ICE_NAME in d.execute_script("return document.querySelector('.live-announcer').textContent"),
-                 "the live show was never announced")
-        assert find(listener, ".live-announcer").get_attribute("aria-live") == "polite"
+        wait_for(listener, lambda d: ICE_NAME in d.execute_script(
+            "return document.querySelector('.now-meta p.visually-hidden[aria-live=polite]').textContent"),
+            "the live show was never announced")
         shot(listener, "station-live-on")
 
-        # Listen, from the keyboard: the live show plays, the station pauses.
-        press_with_keyboard(listener, ".live-listen")
+        # Its relay plays in the live <audio>; the station's file player is silent.
         wait_for(listener, live_audio_plays, "the live show's <audio> never played")
         assert live_audio(listener)["src"] == f"/live/{sid}.mp3"
-        assert live_state(listener) == "listening"
-        assert not station_wants_sound(listener), "the station's player kept playing under the live show"
-        assert listener.execute_script("return document.activeElement.classList.contains('live-back')"), "focus didn't move to Back"
-        assert no_markup_ran(listener)
-        at_every_width(listener, shot, "station-live-listening", [".live-badge", ".live-name", ".live-back", ".art-stage"])
+        wait_for(listener, lambda d: not file_heard(d), "the station's player kept playing under the live show")
+        assert station_wants_sound(listener)
+        at_every_width(listener, shot, "station-live-playing", [".live-badge", ".np-title", ".btn-play", ".art-stage"])
         wait_for(listener, live_audio_plays, "the live show stopped playing while the screen was resized")
 
-        # Back to the station: the live show stops, the station plays again.
-        press_with_keyboard(listener, ".live-back")
-        wait_for(listener, lambda d: live_state(d) == "on" and live_audio(d)["paused"] and not live_audio(d)["src"],
-                 "Back to the station didn't stop the live show")
-        if wanted:
-            wait_for(listener, station_wants_sound, "the station didn't play again after the live show")
-        assert listener.execute_script("return document.activeElement.classList.contains('live-listen')"), "focus didn't return to Listen"
+        # Stop and Listen, from the keyboard: as for a song.
+        press_with_keyboard(listener, ".btn-play")
+        wait_for(listener, lambda d: live_audio_stopped(d) and not station_wants_sound(d), "Stop didn't stop the live show")
+        assert live_state(listener) == "on"
+        press_with_keyboard(listener, ".btn-play")
+        wait_for(listener, lambda d: live_audio_plays(d) and station_wants_sound(d), "Listen didn't play the live show again")
 
-        # Listening again, then the broadcast stops. The owner's booth shows
-        # the sign too, without playing it: only polling takes it away there.
-        press_with_keyboard(listener, ".live-listen")
-        wait_for(listener, live_audio_plays, "the live show didn't play again")
+        # Leaving the station stops the live show here; coming back plays it again.
+        listener.get(f"{demo_server.base}/#/")
+        wait_for(listener, lambda d: d.find_elements(By.CSS_SELECTOR, ".dial-screen"), "the dial never opened")
+        wait_for(listener, live_audio_stopped, "the live show kept playing after leaving the station")
+        listener.get(f"{demo_server.base}/#/station/{sid}")
+        wait_for(listener, lambda d: live_state(d) == "on" and live_audio_plays(d), "the live show didn't play on coming back")
+
+        # The owner's booth shows the show too.
         owner_browser.get(f"{demo_server.base}/#/station/{sid}")
         wait_for(owner_browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner[data-state='ready']"))
         wait_for(owner_browser, lambda d: live_state(d) == "on", "the owner's booth never showed the LIVE sign")
-        assert find(owner_browser, ".live-name").text == ICE_NAME
+        assert text_of(owner_browser, ".np-title") == ICE_NAME
     finally:
         stop_ffmpeg(ffmpeg)
 
     wait_for(listener, lambda d: not source_of(demo_server, sid)["onAir"], "the server kept the source on the air")
-    # Within the polling interval (10 s; the wait is far more patient). The
-    # listener's relay ends with the source; the booth only has the poll.
-    wait_for(listener, lambda d: live_state(d) == "off" and not find(d, ".live-show").is_displayed(), "the LIVE sign stayed")
-    wait_for(owner_browser, lambda d: live_state(d) == "off" and not find(d, ".live-show").is_displayed(),
-             "the LIVE sign stayed in the booth")
-    assert live_audio(listener)["paused"]
-    if wanted:
-        wait_for(listener, station_wants_sound, "the station didn't play again after the live show ended")
-    wait_for(listener, lambda d: "ended" in d.execute_script("return document.querySelector('.live-announcer').textContent"),
-             "the end of the show was never announced")
+    # After the grace, by the timeline alone: the sign goes, the live show
+    # stops here and the station's music plays again.
+    for d in (listener, owner_browser):
+        wait_for(d, lambda d: live_state(d) == "off" and not find(d, ".np-live").is_displayed(), "the LIVE sign stayed")
+    wait_for(listener, live_audio_stopped, "the live show kept playing after it ended")
+    wait_for(listener, lambda d: d.execute_script(
+        "const s = window.__wavelength.player.status(); return !s.live && s.state === 'playing' && !s.paused"),
+        "the station didn't play again after the live show ended")
+    assert find(listener, ".progress").is_displayed()
     shot(listener, "station-live-ended")
-
-    # Leaving the station screen stops the polling.
-    assert watching(listener) == 1
-    listener.get(f"{demo_server.base}/#/")
-    wait_for(listener, lambda d: d.find_elements(By.CSS_SELECTOR, ".dial-screen"), "the dial never opened")
-    wait_for(listener, lambda d: watching(d) == 0, "the station's live source is still polled after leaving")
 
 
 # ------------------------------------------------- replace and remove

@@ -121,6 +121,22 @@ public struct SourceStream: Sendable, Equatable {
     /// `samplerate=44100;bitrate=128;channels=2`.
     public var audioInfo: String?
     public var url: String?
+
+    public init(
+        stationID: StationID, key: String, contentType: String, expectsContinue: Bool = false, legacy: Bool = false,
+        name: String? = nil, genre: String? = nil, description: String? = nil, audioInfo: String? = nil, url: String? = nil
+    ) {
+        self.stationID = stationID
+        self.key = key
+        self.contentType = contentType
+        self.expectsContinue = expectsContinue
+        self.legacy = legacy
+        self.name = name
+        self.genre = genre
+        self.description = description
+        self.audioInfo = audioInfo
+        self.url = url
+    }
 }
 
 /// A source's "now playing" update.

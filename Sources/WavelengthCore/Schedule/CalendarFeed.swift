@@ -97,7 +97,7 @@ public struct CalendarFeed: Sendable {
     /// from the system's zone data (so no rule is guessed); a zone without
     /// daylight saving gets its one standard offset.
     func timeZone(_ zone: TimeZone, from: EpochMillis, to: EpochMillis) -> [String] {
-        var lines = ["BEGIN:VTIMEZONE", "TZID:" + Self.parameter(zone.identifier)]
+        let lines = ["BEGIN:VTIMEZONE", "TZID:" + Self.parameter(zone.identifier)]
         var at = Date(timeIntervalSince1970: Double(from) / 1000)
         let end = Date(timeIntervalSince1970: Double(to) / 1000)
         var observances: [[String]] = []

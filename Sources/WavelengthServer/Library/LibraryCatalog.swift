@@ -8,12 +8,15 @@ actor LibraryCatalog {
     private let tracks: any TrackRepository
     /// People's liked songs, for co-likes; nil where there are none (tests).
     private let likes: (any LikesRepository)?
+    /// Who was on the air in a live entry; nil where there are none (tests).
+    private let people: (any PeopleRepository)?
     private var cachedPool: [PoolTrack]?
     private var cachedArtists: [TrackID: String] = [:]
 
-    init(tracks: any TrackRepository, likes: (any LikesRepository)? = nil) {
+    init(tracks: any TrackRepository, likes: (any LikesRepository)? = nil, people: (any PeopleRepository)? = nil) {
         self.tracks = tracks
         self.likes = likes
+        self.people = people
     }
 
     /// Songs saved by people who saved any of `seeds`, on any station
@@ -54,14 +57,20 @@ actor LibraryCatalog {
     }
 
     func summaries(for ids: [TrackID]) async throws -> [TrackID: TrackSummary] {
-        try await tracks.tracks(ids: ids).mapValues(TrackSummary.init)
+        var found = try await tracks.tracks(ids: ids.filter { !$0.hasPrefix(LiveTrack.prefix) }).mapValues(TrackSummary.init)
+        for id in Set(ids) {
+            guard let live = LiveTrack.parse(id) else { continue }
+            let host = try await people?.person(id: live.personID)?.displayName ?? "A DJ"
+            found[id] = .live(id, stationID: live.stationID, host: host)
+        }
+        return found
     }
 }
 
 extension LibraryCatalog {
     /// Plays from history as the wire shows them, each with its track.
     func entryViews(_ plays: [Play]) async throws -> [EntryView] {
-        let tracks = try await summaries(for: plays.map(\.entry.trackID))
+        let tracks = try await summaries(for: Array(Set(plays.map(\.entry.trackID))))
         return plays.map { play in
             EntryView(
                 entry: play.entry,

@@ -15,6 +15,16 @@ extension TrackSummary {
             tempo: record.tempo)
     }
 
+    /// A live show: its audio is the station's relay of the source, its
+    /// artist the person on the air (the title is the entry's, see
+    /// `EntryView`).
+    static func live(_ id: TrackID, stationID: StationID, host: String) -> TrackSummary {
+        TrackSummary(
+            id: id, title: "Live", artist: host, album: "Live", albumArtist: "", trackNumber: nil, discNumber: nil,
+            year: nil, genre: nil, durationMs: StationState.liveLength, format: "mp3", audioURL: "/live/\(stationID).mp3",
+            artworkURL: nil)
+    }
+
     /// Stands in for a track that left the library while still on a timeline.
     static func unavailable(_ id: TrackID, duration: Int64) -> TrackSummary {
         TrackSummary(

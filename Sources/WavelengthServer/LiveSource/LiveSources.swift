@@ -12,16 +12,23 @@ import WavelengthWire
 /// A source is let in with a stream key that belongs to the station's
 /// owner (at any time) or to a host of the show on the air now. Wrong keys
 /// count against the address like wrong passwords, and are never logged.
+/// A browser goes live as its signed-in person, by the same rule.
+///
+/// A source on the air takes over the station's timeline (a `live` entry,
+/// cut in like a skip); when it leaves, the entry ends `grace` later
+/// unless the same person's source is back by then.
 actor LiveSources {
     /// A source on the air.
     struct Live: Sendable {
         let id: UInt64
         let personID: String
+        let hub: StationHub
         let request: SourceStream
         let relay: StationStream
         let since: EpochMillis
         var title: String?
-        let channel: any Channel
+        /// Hangs up the source's connection.
+        let close: @Sendable () -> Void
     }
 
     /// What the source's connection is told.
@@ -41,13 +48,16 @@ actor LiveSources {
     private let attempts: AttemptGuard
     private let clock: any ServerClock
     private let stallTimeout: Duration
+    private let grace: Duration
     private let metrics: ServerMetrics
     private let logger: Logger
 
     init(
         directory: StationDirectory, keys: any StreamKeyRepository, schedule: any ScheduleRepository,
-        attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, metrics: ServerMetrics, logger: Logger
+        attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, grace: Duration, metrics: ServerMetrics,
+        logger: Logger
     ) {
+        self.grace = grace
         self.directory = directory
         self.keys = keys
         self.schedule = schedule
@@ -68,7 +78,15 @@ actor LiveSources {
     func open(_ request: SourceRequest, address: String, channel: any Channel) async -> Decision {
         switch request {
         case .stream(let stream):
-            return await goLive(stream, address: address, channel: channel)
+            do {
+                let (personID, hub) = try await authorize(key: stream.key, stationID: stream.stationID, address: address)
+                return await goLive(stream, personID: personID, hub: hub, from: address) { channel.close(promise: nil) }
+            } catch let refusal as Refusal {
+                return refusal.decision
+            } catch {
+                logger.error("A live source could not be let in: \(error)")
+                return .refused(status: 500, reason: "Internal Server Error", message: "The source could not be let in.")
+            }
         case .metadata(let update):
             do {
                 let (personID, hub) = try await authorize(key: update.key, stationID: update.stationID, address: address)
@@ -87,43 +105,93 @@ actor LiveSources {
         }
     }
 
-    private func goLive(_ request: SourceStream, address: String, channel: any Channel) async -> Decision {
+    /// A browser going live as `personID` (signed in), with its audio
+    /// already turned into MP3 by the caller.
+    func openBrowser(
+        personID: String, stationID: StationID, title: String?, address: String, close: @escaping @Sendable () -> Void
+    ) async -> Decision {
         do {
-            let (personID, hub) = try await authorize(key: request.key, stationID: request.stationID, address: address)
-            guard live[hub.id] == nil else {
-                // Icecast's own answer for a mount that has a source.
-                return .refused(status: 403, reason: "Forbidden", message: "Mountpoint in use: this station already has a live source.")
+            guard let hub = try await directory.hub(id: stationID) else {
+                return .refused(status: 404, reason: "Not Found", message: "No station with id \(stationID).")
             }
-            nextID += 1
-            let id = nextID
-            let relay = StationStream(
-                stationID: hub.id, grace: .seconds(1), stallTimeout: stallTimeout, logger: logger, metrics: metrics,
-                report: { change in Task { await hub.streamAudience(change) } },
-                // The "encoder" is the source itself: nothing to start; the
-                // relay lives until the source leaves.
-                start: { _ in Task { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } } })
-            let (chunks, sink) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-            live[hub.id] = Live(
-                id: id, personID: personID, request: request, relay: relay, since: clock.now(), title: nil, channel: channel)
-            logger.info("Live source on station \(hub.id) from \(address) (person \(personID)): \(request.audioInfo ?? "no audio info")")
-            Task {
-                for await chunk in chunks { await relay.append(chunk) }
-                await self.ended(hub.id, id: id)
-            }
-            return .accepted(sink)
+            try await requireMayGoLive(personID, on: hub)
+            let stream = SourceStream(
+                stationID: stationID, key: "", contentType: "audio/mpeg", expectsContinue: false, legacy: false,
+                name: title, genre: nil, description: nil, audioInfo: "bitrate=\(BrowserTranscoder.bitrateKbps)", url: nil)
+            return await goLive(stream, personID: personID, hub: hub, from: address, close: close)
         } catch let refusal as Refusal {
             return refusal.decision
         } catch {
-            logger.error("A live source could not be let in: \(error)")
+            logger.error("A browser source could not be let in: \(error)")
             return .refused(status: 500, reason: "Internal Server Error", message: "The source could not be let in.")
         }
     }
 
+    private func goLive(
+        _ request: SourceStream, personID: String, hub: StationHub, from address: String,
+        close: @escaping @Sendable () -> Void
+    ) async -> Decision {
+        guard live[hub.id] == nil else {
+            // Icecast's own answer for a mount that has a source.
+            return .refused(status: 403, reason: "Forbidden", message: "Mountpoint in use: this station already has a live source.")
+        }
+        nextID += 1
+        let id = nextID
+        let relay = StationStream(
+            stationID: hub.id, grace: .seconds(1), stallTimeout: stallTimeout, logger: logger, metrics: metrics,
+            report: { change in Task { await hub.streamAudience(change) } },
+            // The "encoder" is the source itself: nothing to start; the
+            // relay lives until the source leaves.
+            start: { _ in Task { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } } })
+        let (chunks, sink) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        live[hub.id] = Live(
+            id: id, personID: personID, hub: hub, request: request, relay: relay, since: clock.now(), title: nil, close: close)
+        logger.info("Live source on station \(hub.id) from \(address) (person \(personID)): \(request.audioInfo ?? "no audio info")")
+        let title = await showTitle(request, hub: hub)
+        Task {
+            // On the air for every listener: the live entry takes over.
+            do {
+                try await hub.liveStarted(personID: personID, title: title)
+            } catch {
+                self.logger.error("The live show on station \(hub.id) could not take over its timeline: \(error)")
+            }
+            for await chunk in chunks { await relay.append(chunk) }
+            await self.ended(hub.id, id: id)
+        }
+        return .accepted(sink)
+    }
+
+    /// What listeners see the show as: what the software calls it, else
+    /// the show on the schedule now, else "Live".
+    private func showTitle(_ request: SourceStream, hub: StationHub) async -> String {
+        if let name = request.name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty {
+            return String(StreamController.headerSafe(name).prefix(120))
+        }
+        let shows = (try? await schedule.shows(stationID: hub.id)) ?? []
+        if let episode = StationSchedule(shows: shows).onAir(at: clock.now()),
+            let show = shows.first(where: { $0.id == episode.showID })
+        {
+            return show.name
+        }
+        return "Live"
+    }
+
     private func ended(_ stationID: StationID, id: UInt64) async {
         guard let source = live[stationID], source.id == id else { return }
+        // The show's end is on the timeline before another source may come
+        // on: a quick reconnect then carries the show on, never the reverse.
+        await source.hub.liveLeft(personID: source.personID, grace: grace.milliseconds)
         live[stationID] = nil
         await source.relay.encoderEnded()
         logger.info("Live source on station \(stationID) left after \((clock.now() - source.since) / 1000) s")
+    }
+
+    /// A browser's new title for its show: the stream's title from now on.
+    func retitle(stationID: StationID, personID: String, title: String) async {
+        guard var source = live[stationID], source.personID == personID else { return }
+        source.title = title.isEmpty ? nil : title
+        live[stationID] = source
+        await source.relay.nowPlaying(artist: nil, title: source.title)
     }
 
     /// The person's stream key was replaced or removed: their sources on
@@ -131,13 +199,13 @@ actor LiveSources {
     func keyChanged(personID: String) {
         for source in live.values where source.personID == personID {
             logger.info("Live source on station \(source.relay.stationID) closed: its stream key was replaced or removed")
-            source.channel.close(promise: nil)
+            source.close()
         }
     }
 
     /// Closes every source's connection (the server is stopping).
     func closeAll() {
-        for source in live.values { source.channel.close(promise: nil) }
+        for source in live.values { source.close() }
     }
 
     private struct Refusal: Error {
@@ -162,14 +230,19 @@ actor LiveSources {
         guard let hub = try await directory.hub(id: stationID) else {
             throw Refusal(decision: .refused(status: 404, reason: "Not Found", message: "No station with id \(stationID)."))
         }
+        try await requireMayGoLive(personID, on: hub)
+        return (personID, hub)
+    }
+
+    /// The owner may go live at any time; a show's host while it airs.
+    private func requireMayGoLive(_ personID: String, on hub: StationHub) async throws {
         let record = await hub.record
-        if record.ownerID == personID { return (personID, hub) }
-        let shows = try await schedule.shows(stationID: stationID)
-        let now = clock.now()
-        if let episode = StationSchedule(shows: shows).onAir(at: now),
+        if record.ownerID == personID { return }
+        let shows = try await schedule.shows(stationID: hub.id)
+        if let episode = StationSchedule(shows: shows).onAir(at: clock.now()),
             shows.first(where: { $0.id == episode.showID })?.hostIDs.contains(personID) == true
         {
-            return (personID, hub)
+            return
         }
         throw Refusal(
             decision: .refused(

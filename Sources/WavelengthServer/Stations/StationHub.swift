@@ -338,6 +338,38 @@ actor StationHub {
         }
     }
 
+    /// A live source came on the air: its entry (titled `title`) takes over
+    /// the timeline, or carries on when the same person is back within
+    /// the grace.
+    func liveStarted(personID: String, title: String) async throws {
+        try await event { hub in
+            let now = hub.context.clock.now()
+            try await hub.run { machine, rng in
+                machine.liveStarted(
+                    TimelineEntry(
+                        id: EntryIDs.make(using: &rng), trackID: LiveTrack.id(stationID: hub.id, personID: personID),
+                        start: now, duration: StationState.liveLength, source: .live, why: title),
+                    at: now)
+            }
+        }
+    }
+
+    /// The live source left: the show ends `grace` ms from now unless it
+    /// comes back.
+    func liveLeft(personID: String, grace: Int64) async {
+        await event { hub in
+            do {
+                try await hub.run { machine, _ in
+                    machine.liveLeft(
+                        trackID: LiveTrack.id(stationID: hub.id, personID: personID), grace: grace,
+                        at: hub.context.clock.now())
+                }
+            } catch {
+                hub.context.logger.error("Could not save the end of the live show on station \(hub.id): \(error)")
+            }
+        }
+    }
+
     /// The owner ended the session: everyone is told, then every connection closes.
     func end() async {
         await event { hub in await hub.perform(hub.mutate { $0.end() }) }

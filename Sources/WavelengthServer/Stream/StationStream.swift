@@ -138,7 +138,31 @@ actor StationStream {
     /// The encoder's output.
     func append(_ buffer: ByteBuffer) {
         ring.append(buffer, size: buffer.readableBytes)
+        for tap in taps.values { tap.yield(buffer) }
         wakeAll()
+    }
+
+    /// Those who take every chunk from now on without being a listener:
+    /// the station's stream encoder decoding a live source's relay.
+    private var taps: [UInt64: AsyncStream<ByteBuffer>.Continuation] = [:]
+    private var nextTap: UInt64 = 0
+
+    /// Every chunk from now on, until the stream stops or the taker lets
+    /// go; a taker that falls behind loses the oldest. For a live source's
+    /// relay, whose source feeds it until it ends.
+    func tap() -> AsyncStream<ByteBuffer> {
+        let (chunks, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        // A relay's "encoder" (its source) feeds it whether or not anyone
+        // plays it directly; its end (`encoderEnded`) ends the taps.
+        nextTap += 1
+        let id = nextTap
+        taps[id] = continuation
+        continuation.onTermination = { _ in Task { await self.untap(id) } }
+        return chunks
+    }
+
+    private func untap(_ id: UInt64) {
+        taps[id] = nil
     }
 
     func nowPlaying(artist: String?, title: String?) {
@@ -155,6 +179,8 @@ actor StationStream {
     func encoderEnded() {
         encoder = nil
         startedAt = nil
+        for tap in taps.values { tap.finish() }
+        taps = [:]
         ring = StreamRing(capacity: Self.ringBytes)
         wakeAll()
     }

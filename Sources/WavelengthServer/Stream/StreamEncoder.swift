@@ -17,7 +17,8 @@ import WavelengthWire
 /// that point, and its samples are fed at real-time pace, never more than
 /// `lead` ahead of the clock. A skip or any change that puts another entry
 /// at the stream's position ends that decoder and starts the next; a gap or
-/// a pause is silence.
+/// a pause is silence. A live entry is the live source's relay, decoded as
+/// it arrives (silence while its source is away).
 struct StreamEncoder: Sendable {
     static let sampleRate = 44_100
     static let bytesPerFrame = 4  // 16-bit stereo
@@ -34,6 +35,7 @@ struct StreamEncoder: Sendable {
     let hub: StationHub
     let tracks: any TrackRepository
     let roots: LibraryRoots
+    let sources: LiveSources?
     let clock: any ServerClock
     let logger: Logger
 
@@ -97,6 +99,10 @@ struct StreamEncoder: Sendable {
                 position = now
             }
             let window = follower.window()
+            if let window, window.pausedAt == nil, let entry = Self.entry(in: window, at: position), entry.source == .live {
+                position = try await playLive(entry, from: position, into: encoder, following: follower, stream: stream)
+                continue
+            }
             guard let window, window.pausedAt == nil || window.pausedAt! > position,
                   let entry = Self.entry(in: window, at: position),
                   let record = try? await tracks.track(id: entry.track.id),
@@ -163,6 +169,81 @@ struct StreamEncoder: Sendable {
             return try await silence(encoder, from: stopped, milliseconds: Int(min(1_000, until - stopped)))
         }
         return stopped
+    }
+
+    /// Decodes the live source's relay as it arrives, while `entry` is the
+    /// one playing. The source is live, so the clock sets the pace; what it
+    /// answers is where the stream stands when the show ends or drops.
+    private func playLive(
+        _ entry: EntryView, from start: EpochMillis, into encoder: StandardInputWriter,
+        following follower: TimelineFollower, stream: StationStream
+    ) async throws -> EpochMillis {
+        guard let source = await sources?.source(of: stationID) else {
+            // Away within its grace: silence until it is back or the show ends.
+            await stream.nowPlaying(artist: entry.track.artist, title: entry.track.title)
+            return try await silence(encoder, from: max(start, clock.now() - Self.maxLag), milliseconds: 100)
+        }
+        await stream.nowPlaying(artist: entry.track.artist, title: source.title ?? entry.track.title)
+        let relay = await source.relay.tap()
+        let arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-probesize", "32768", "-analyzeduration", "0",
+            "-f", "mp3", "-i", "pipe:0", "-vn", "-f", "s16le", "-ar", "\(Self.sampleRate)", "-ac", "2", "pipe:1",
+        ]
+        let clock = self.clock
+        let decoded = try await Subprocess.run(
+            .name("ffmpeg"), arguments: Arguments(arguments), input: .inputWriter, output: .sequence, error: .discarded
+        ) { execution -> Bool in
+            await withThrowingTaskGroup(of: LiveDecoding.self) { group in
+                group.addTask {
+                    for await chunk in relay { _ = try await execution.standardInputWriter.write(Array(chunk.readableBytesView)) }
+                    try await execution.standardInputWriter.finish()
+                    return .relayEnded
+                }
+                group.addTask {
+                    var any = false
+                    for try await chunk in execution.standardOutput {
+                        _ = try await encoder.write(chunk.withUnsafeBytes { Array($0) })
+                        any = true
+                    }
+                    return .decoderEnded(decodedAny: any)
+                }
+                group.addTask {
+                    // The show ended, or the DJ took it off: stop at once.
+                    while let window = follower.window(), Self.entry(in: window, at: clock.now())?.id == entry.id {
+                        try await Task.sleep(for: .milliseconds(250))
+                    }
+                    return .showEnded
+                }
+                // The decoder or the show ending (or a failure) cancels the
+                // rest, whose cancellation errors end them quietly.
+                var decodedAny = false
+                while true {
+                    do {
+                        guard let ended = try await group.next() else { break }
+                        switch ended {
+                        case .relayEnded: continue
+                        case .decoderEnded(let any): decodedAny = any
+                        case .showEnded: break
+                        }
+                        group.cancelAll()
+                    } catch {
+                        group.cancelAll()
+                    }
+                }
+                return decodedAny
+            }
+        }.closureResult
+        // A source gone before a sound: keep the stream going meanwhile.
+        if !decoded {
+            return try await silence(encoder, from: max(start, clock.now() - Self.maxLag), milliseconds: 100)
+        }
+        return clock.now()
+    }
+
+    private enum LiveDecoding: Sendable {
+        case relayEnded
+        case decoderEnded(decodedAny: Bool)
+        case showEnded
     }
 
     private func silence(_ encoder: StandardInputWriter, from start: EpochMillis, milliseconds: Int) async throws -> EpochMillis {

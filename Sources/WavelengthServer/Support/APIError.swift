@@ -39,7 +39,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         let status: HTTPResponse.Status =
             switch error {
             case .unknownEntry, .unknownTrack: .notFound
-            case .alreadyPlayed, .entryIsPlaying, .nothingPlaying, .notCurrent, .timelineFull, .paused, .notPaused:
+            case .alreadyPlayed, .entryIsPlaying, .nothingPlaying, .notCurrent, .timelineFull, .paused, .notPaused, .live:
                 .conflict
             case .indexOutOfRange, .positionOutOfRange, .notAnEdit: .badRequest
             }

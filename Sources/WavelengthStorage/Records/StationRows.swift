@@ -48,6 +48,8 @@ struct PlayRecord: Codable, FetchableRecord, PersistableRecord {
     var offset: Int64
     var source: String
     var listeners: Int?
+    /// Why the robot picked it, or a live show's title.
+    var why: String?
 
     init(stationID: StationID, entry: TimelineEntry, listeners: Int?) {
         self.stationID = stationID
@@ -58,6 +60,7 @@ struct PlayRecord: Codable, FetchableRecord, PersistableRecord {
         self.offset = entry.offset
         self.source = entry.source.rawValue
         self.listeners = listeners
+        self.why = entry.why
     }
 
     var play: Play { Play(entry: entry, listeners: listeners) }
@@ -65,7 +68,7 @@ struct PlayRecord: Codable, FetchableRecord, PersistableRecord {
     var entry: TimelineEntry {
         TimelineEntry(
             id: entryID, trackID: trackID, start: start, duration: duration, offset: offset,
-            source: EntrySource(rawValue: source) ?? .robot)
+            source: EntrySource(rawValue: source) ?? .robot, why: why)
     }
 }
 

@@ -3,10 +3,12 @@
 // can't decode. It starts each entry at the offset the clock says, moves to
 // the next one at its start, and corrects drift (a gentle rate change under
 // 250 ms, a seek beyond). Media elements give no sample-accurate schedule,
-// so expect tens of milliseconds between devices, not single ones.
+// so expect tens of milliseconds between devices, not single ones. A live
+// entry plays from the live relay (player-base.js, live-relay.js) while
+// this element rests.
 
 import { mp3URL, PlayerBase } from "./player-base.js";
-import { entryAt, isHeld, nextBoundary, timelineNow } from "./timeline.js";
+import { entryAt, isHeld, isLive, nextBoundary, timelineNow } from "./timeline.js";
 
 // How long after a seek or start the audio clock is read to learn its lag.
 const SETTLE_MS = 200;
@@ -100,6 +102,7 @@ export class BasicPlayer extends PlayerBase {
   pause() {
     this.wantPlay = false;
     this.audio.pause();
+    this.stopLive();
     this.setState("paused");
   }
 
@@ -110,7 +113,11 @@ export class BasicPlayer extends PlayerBase {
     const entry = this.entry;
     this.locked = false;
     this.lockSeeks = 0;
-    if (entry && this.audio.dataset.entryId === entry.id && this.audio.readyState >= 1) {
+    // A live show: ask the relay afresh, from this gesture.
+    this.stopLive();
+    if (isLive(entry)) {
+      this.reconcile();
+    } else if (entry && this.audio.dataset.entryId === entry.id && this.audio.readyState >= 1) {
       this.seekTo(entry);
       this.play();
     } else if (entry) {
@@ -129,6 +136,7 @@ export class BasicPlayer extends PlayerBase {
     clearTimeout(this.boundaryTimer);
     clearTimeout(this.retryTimer);
     this.stopTicking();
+    this.stopLive();
     this.audio.pause();
     this.audio.removeAttribute("src");
     delete this.audio.dataset.entryId;
@@ -151,6 +159,7 @@ export class BasicPlayer extends PlayerBase {
       }
       this.loadToken += 1;
       this.audio.pause();
+      this.stopLive();
       delete this.audio.dataset.entryId;
       if (this.wantPlay) this.setState("held");
       return;
@@ -162,6 +171,7 @@ export class BasicPlayer extends PlayerBase {
       this.boundaryTimer = setTimeout(() => this.reconcile(), Math.max(0, boundary - now) + 5);
     }
     if (!entry) {
+      this.stopLive();
       if (this.entry) {
         this.entry = null;
         this.loadToken += 1;
@@ -176,6 +186,20 @@ export class BasicPlayer extends PlayerBase {
     const previous = this.entry;
     this.entry = entry;
     if (changed) this.announceEntry(entry, previous);
+    if (isLive(entry)) {
+      // A live show: the file's element rests (and lets go of its file),
+      // the relay plays.
+      if (this.audio.getAttribute("src")) {
+        this.loadToken += 1;
+        this.audio.pause();
+        this.audio.removeAttribute("src");
+        delete this.audio.dataset.entryId;
+        this.audio.load();
+      }
+      if (this.wantPlay) this.playLive(entry);
+      return;
+    }
+    this.stopLive();
     if (this.wantPlay && (changed || (this.audio.dataset.entryId !== entry.id && this.state !== "loading"))) {
       this.load(entry);
     } else if (this.wantPlay && this.audio.paused && !this.audio.ended && this.state !== "blocked" && this.state !== "loading") {
@@ -239,6 +263,8 @@ export class BasicPlayer extends PlayerBase {
   recover() {
     clearTimeout(this.retryTimer);
     if (!this.wantPlay || !this.timeline) return;
+    // A live show's relay asks again by itself.
+    if (isLive(entryAt(this.timeline, this.clock.now()))) return;
     if (this.state === "error" || this.audio.error) {
       const entry = entryAt(this.timeline, this.clock.now());
       this.entry = null;
@@ -313,6 +339,10 @@ export class BasicPlayer extends PlayerBase {
       return;
     }
     if (!this.wantPlay || !this.entry) return;
+    if (isLive(this.entry)) {
+      if (this.live) this.live.check();
+      return;
+    }
     if (this.audio.paused || this.audio.seeking || this.audio.readyState < 3) return;
     const drift = this.drift();
     if (drift === null) return;
@@ -343,6 +373,7 @@ export class BasicPlayer extends PlayerBase {
 
   /** What tests and the measurement hook read. */
   status() {
+    if (this.wantPlay && isLive(this.entry) && this.live) return this.liveStatus();
     const a = this.audio;
     return {
       mode: this.mode,

@@ -1,6 +1,9 @@
 // Lock screens, notification shades and media keys: the Media Session API
 // shows what's on and maps play, pause, stop (and next/previous to flipping
-// stations) onto the player.
+// stations) onto the player. A live show shows its title and DJ, and no
+// position (it has no length).
+
+import { isLive } from "./timeline.js";
 
 export function connectMediaSession(player, { onStop, onNextStation, onPreviousStation, stationName }) {
   const session = typeof navigator !== "undefined" ? navigator.mediaSession : undefined;
@@ -34,7 +37,8 @@ export function connectMediaSession(player, { onStop, onNextStation, onPreviousS
       session.metadata = new MediaMetadata({
         title: track.title,
         artist: track.artist,
-        album: track.album ? `${track.album} · ${stationName()}` : stationName(),
+        // A live show's album already names the station ("Live on …").
+        album: track.album ? (isLive(entry) ? track.album : `${track.album} · ${stationName()}`) : stationName(),
         artwork,
       });
     } catch {
@@ -45,6 +49,13 @@ export function connectMediaSession(player, { onStop, onNextStation, onPreviousS
 
   const updatePosition = (entry) => {
     if (!entry || !session.setPositionState) return;
+    if (isLive(entry)) {
+      // No length, no position: clear what a song before it left.
+      try {
+        session.setPositionState();
+      } catch {}
+      return;
+    }
     const duration = Math.max(1, ((entry.offsetMs || 0) + entry.durationMs) / 1000);
     const position = Math.min(duration, Math.max(0, player.expectedSeconds(entry)));
     try {

@@ -6,11 +6,18 @@
 // 100 ms tick. BasicPlayer (the <audio> element) and WebAudioPlayer (Web
 // Audio, scheduled against the synced clock) extend it with how they make
 // the sound: each has its own reconcile() (what to play now) and tick()
-// (drift correction).
+// (drift correction). A live entry (a source took the timeline over) plays
+// from the page's live relay instead (live-relay.js), through the same
+// interface: both players hand it over here, and the state follows it.
 
-import { positionIn, timelineNow } from "./timeline.js";
+import { levelDb, volumeOf } from "./level.js";
+import { broadcastingHere, liveRelay, liveStationOf } from "./live-relay.js";
+import { isLive, positionIn, timelineNow } from "./timeline.js";
 
 const TICK_MS = 100;
+
+// The player's state while the live relay has the sound.
+const LIVE_STATES = { idle: "loading", loading: "loading", playing: "playing", blocked: "blocked", dropped: "dropped" };
 
 /** A track's audio as MP3, for a browser that can't decode its own format. */
 export function mp3URL(track) {
@@ -26,8 +33,19 @@ export class PlayerBase extends EventTarget {
     this.timeline = null;
     this.entry = null;
     this.wantPlay = false;
-    // idle | loading | playing | paused | held | blocked | waiting | error
+    // idle | loading | playing | paused | held | blocked | waiting | error,
+    // and for a live entry dropped (its source is gone, maybe for a moment)
+    // or onair (the show is this page's own broadcast: not played back)
     this.state = "idle";
+    /** The page's live relay, once this player has played a live entry. */
+    this.live = null;
+    // The DJ's own broadcast from this page starts or stops: their show's
+    // relay is never played back here (see live-relay.js).
+    if (typeof window !== "undefined" && typeof window.addEventListener === "function") {
+      window.addEventListener("wavelength:broadcast", () => {
+        if (this.timeline) this.reconcile();
+      });
+    }
     this.tunedAt = null;
     this.firstSoundAt = null;
     this.tickTimer = null;
@@ -53,6 +71,59 @@ export class PlayerBase extends EventTarget {
   /** The station's loudness target and level ({targetLufs, levelDb, since}). */
   setSound(sound) {
     this.sound = sound;
+    this.liveLevel();
+  }
+
+  // --- A live entry: the relay has the sound -------------------------------
+
+  /** Whether live entry `entry` is this page's own broadcast. */
+  ownShow(entry) {
+    return broadcastingHere(liveStationOf(this.timeline, entry));
+  }
+
+  /** Plays live entry `entry` from the relay (a no-op while it already does). */
+  playLive(entry) {
+    if (this.ownShow(entry)) {
+      // The DJ's own show: nothing played back (state "onair").
+      this.stopLive();
+      this.liveChanged();
+      return;
+    }
+    if (!this.live) {
+      this.live = liveRelay();
+      this.live.addEventListener("state", () => this.liveChanged());
+    }
+    this.liveLevel();
+    this.live.play(entry);
+    this.liveChanged();
+  }
+
+  /** Stops the relay, if this player had it play. */
+  stopLive() {
+    if (this.live) this.live.stop();
+  }
+
+  /** The relay's volume: the station's level for the live entry, as for a track. */
+  liveLevel() {
+    if (this.live && isLive(this.entry)) this.live.setVolume(volumeOf(levelDb(this.entry, this.sound)));
+  }
+
+  /** The relay's state is the player's while a live entry plays. */
+  liveChanged() {
+    if (!this.wantPlay || !isLive(this.entry)) return;
+    if (this.ownShow(this.entry)) {
+      this.setState("onair");
+      return;
+    }
+    if (!this.live || this.live.entryID !== this.entry.id) return;
+    const state = LIVE_STATES[this.live.state] || "loading";
+    if (state === "playing" && this.tunedAt !== null && this.firstSoundAt === null) this.firstSoundAt = performance.now();
+    this.setState(state);
+  }
+
+  /** status() while a live entry plays: the relay's element. */
+  liveStatus() {
+    return { ...this.live.status(), mode: this.mode, live: true, state: this.state, entryId: this.entry.id };
   }
 
   /** Tuning in or playing again: time to first sound counts from `tunedAt`. */

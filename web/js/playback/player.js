@@ -92,6 +92,8 @@ export function createReport(clock, player) {
       syncErrorMs: heard ? heard.positionMs - (serverTime - heard.entry.start + (heard.entry.offsetMs || 0)) : null,
     };
     if (player.details) result.details = player.details();
+    // A live show's relay, while one plays (it has no position on the timeline).
+    if (player.live && player.live.url) result.live = player.live.status();
     return result;
   };
 }

@@ -49,6 +49,17 @@ export function positionIn(entry, now) {
   return now - entry.start + (entry.offsetMs || 0);
 }
 
+/**
+ * A live show: a source on the air (broadcast software, or a browser) takes
+ * over the timeline with an entry of source "live", heard from its relay
+ * (`track.audioURL`, /live/{station}.mp3) instead of a file. While the
+ * source is connected its expiration is far away (a day): it has no length,
+ * no progress and no remaining time.
+ */
+export function isLive(entry) {
+  return Boolean(entry && entry.source === "live");
+}
+
 /** The track length the progress bar spans: offset + duration of the entry. */
 export function spanOf(entry) {
   return Math.max((entry.offsetMs || 0) + entry.durationMs, entry.track ? entry.track.durationMs || 0 : 0);

@@ -21,12 +21,22 @@
 // - A track this browser can't decode is asked for again as MP3, and if
 //   that fails too, plays through the <audio> element (basic mode) while it
 //   lasts.
+// - A live entry (a source took the timeline over) is never fetched: its
+//   relay plays through the live <audio> element (player-base.js,
+//   live-relay.js), while the songs around it are scheduled as ever, so the
+//   one after it starts on its start.
 
 import { AudioClock } from "./audio-clock.js";
 import { BasicPlayer } from "./basic-player.js";
 import { mp3URL, PlayerBase } from "./player-base.js";
 import { PIECE_FORMATS, pieceLag, quickPiece } from "./quick-decode.js";
-import { entryAt, isHeld, playOrder, timelineNow } from "./timeline.js";
+import { entryAt, isHeld, isLive, playOrder, timelineNow } from "./timeline.js";
+import { levelDb } from "./level.js";
+
+// The gain sum lives in level.js (the live relay uses it too); still exported here.
+export { levelDb };
+
+const finite = (x) => typeof x === "number" && Number.isFinite(x);
 
 const PREPARE_AHEAD_MS = 10_000;
 // How far beyond the render clock a start is placed (main-thread slack).
@@ -90,24 +100,6 @@ export function webAudioSupported() {
 
 function timingKey(entry) {
   return `${entry.track.id}|${entry.start}|${entry.offsetMs || 0}`;
-}
-
-const DEFAULT_TARGET_LUFS = -14;
-const finite = (x) => typeof x === "number" && Number.isFinite(x);
-
-/**
- * The gain in dB a track plays at: its loudness gain (measured by the
- * server at the default target), moved by the station's target and level
- * (`sound`), never past the track's headroom. A track never measured is
- * never boosted. The same sum as `Loudness.playbackGain` on the server.
- */
-export function levelDb(entry, sound = null) {
-  const track = entry && entry.track;
-  const offset = sound ? (finite(sound.targetLufs) ? sound.targetLufs - DEFAULT_TARGET_LUFS : 0) + (finite(sound.levelDb) ? sound.levelDb : 0) : 0;
-  if (!track || !finite(track.gainDb)) return Math.max(-60, Math.min(0, offset));
-  let gain = track.gainDb + offset;
-  if (finite(track.headroomDb)) gain = Math.min(gain, track.headroomDb);
-  return Math.max(-60, Math.min(12, gain));
 }
 
 class Voice {
@@ -306,6 +298,7 @@ export class WebAudioPlayer extends PlayerBase {
     this.wantPlay = false;
     this.stopVoices(true);
     this.stopFallback();
+    this.stopLive();
     this.clock.setPlaying(false);
     this.setState("paused");
   }
@@ -316,6 +309,8 @@ export class WebAudioPlayer extends PlayerBase {
     clearTimeout(this.idleTimer);
     this.unlock();
     this.startTicking();
+    // A live show: ask the relay afresh, from this gesture.
+    this.stopLive();
     this.reconcile();
   }
 
@@ -327,6 +322,7 @@ export class WebAudioPlayer extends PlayerBase {
     this.stopTicking();
     this.stopVoices(true);
     this.stopFallback();
+    this.stopLive();
     this.buffers.clear();
     this.errors = [];
     this.clock.setPlaying(false);
@@ -354,6 +350,7 @@ export class WebAudioPlayer extends PlayerBase {
     this.clock.advance();
     this.reconcile();
     this.correct();
+    if (this.wantPlay && this.live && isLive(this.entry)) this.live.check();
   }
 
   // --- Buffers: fetch and decode ------------------------------------------
@@ -557,6 +554,7 @@ export class WebAudioPlayer extends PlayerBase {
   setSound(sound) {
     if (!sound) return;
     this.sound = sound;
+    this.liveLevel();
     if (!this.ctx || !this.audioClock) return;
     const at = finite(sound.since) ? this.ctxAtServer(sound.since) : this.ctx.currentTime;
     for (const voice of this.voices.values()) voice.setLevel(levelDb(voice.entry, sound), at);
@@ -593,12 +591,14 @@ export class WebAudioPlayer extends PlayerBase {
       if (held) {
         this.voices.clear();
         this.stopFallback();
+        this.stopLive();
         this.clock.setPlaying(false);
         this.setState("held");
         return;
       }
     }
-    const order = playOrder(this.timeline).filter((e) => e.expiration > now);
+    // A live entry has no file: its relay plays (below), never fetched.
+    const order = playOrder(this.timeline).filter((e) => e.expiration > now && !isLive(e));
     const upcoming = order.filter((e) => e.start > now);
     const wanted = order.filter((e) => e.start <= now + PREPARE_AHEAD_MS);
     if (upcoming[0] && !wanted.includes(upcoming[0])) wanted.push(upcoming[0]);
@@ -647,6 +647,8 @@ export class WebAudioPlayer extends PlayerBase {
         if (it && it.status === "ready" && (it.complete || e === entry)) this.schedule(e, it);
       }
     }
+    if (isLive(entry)) this.playLive(entry);
+    else this.stopLive();
     this.updateState(entry, item, ctx);
   }
 
@@ -835,7 +837,10 @@ export class WebAudioPlayer extends PlayerBase {
   updateState(entry, item, ctx) {
     const voice = this.currentVoice();
     this.clock.setPlaying(Boolean(voice) && performance.now() >= this.lockUntil);
-    if (!entry) {
+    if (isLive(entry)) {
+      // The relay's state (liveChanged), not the context's.
+      this.liveChanged();
+    } else if (!entry) {
       this.setState("waiting");
     } else if (this.fallbackEntryID === entry.id && this.fallback) {
       this.setState(this.fallback.state);
@@ -913,6 +918,7 @@ export class WebAudioPlayer extends PlayerBase {
   }
 
   status() {
+    if (this.wantPlay && isLive(this.entry) && this.live) return this.liveStatus();
     if (this.fallbackEntryID && this.fallback) return { ...this.fallback.status(), mode: "basic", state: this.state };
     const at = this.positionAt(performance.now());
     const voice = this.currentVoice();

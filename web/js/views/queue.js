@@ -1,9 +1,12 @@
 // Up Next. Listeners see the order; the DJ (the owner or a co-DJ) can also
 // delete any upcoming entry and move entries by dragging the handle or with
 // the up/down buttons. The role can change while the list is shown
-// (setOwner), when the owner grants or takes back co-DJ.
+// (setOwner), when the owner grants or takes back co-DJ. Songs queued behind
+// a live show say "after the live show" (while its source is connected the
+// show ends a day from now, and so would their start times).
 
-import { h, fill, icon, artwork, formatDuration } from "../ui/dom.js";
+import { h, fill, icon, artwork } from "../ui/dom.js";
+import { upNextNotes, upNextWhenText, liveWords } from "./station/live-model.js";
 
 /**
  * @param {{ owner: boolean, onRemove: (entry) => void, onMove: (entry, toIndex: number) => void,
@@ -29,19 +32,25 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
   // finger, and the drop would be lost.
   let deferred = null;
 
-  function render(upcoming) {
+  // The entry on the air, for the notes: is a live show ahead of the list?
+  let current = null;
+
+  /** Shows `upcoming` (in play order) behind `onAir`, the entry on the air now. */
+  function render(upcoming, onAir = current) {
+    current = onAir || null;
     if (drag) {
       deferred = upcoming;
       return;
     }
-    const next = `${upcoming.map((e) => `${e.id}@${e.start}`).join(",")}|${owner}`;
+    const notes = upNextNotes(current, upcoming);
+    const next = `${upcoming.map((e, i) => `${e.id}@${e.start}${notes[i].afterLive ? "~" : ""}`).join(",")}|${owner}`;
     if (next === signature) return;
     signature = next;
     entries = upcoming;
     // Keep keyboard focus on the same control across re-renders.
     const active = document.activeElement;
     const focusKey = active && list.contains(active) ? active.dataset.focusKey : null;
-    fill(list, upcoming.map((entry, index) => row(entry, index, upcoming.length)));
+    fill(list, upcoming.map((entry, index) => row(entry, index, upcoming.length, notes[index])));
     empty.hidden = upcoming.length > 0;
     count.textContent = upcoming.length ? String(upcoming.length) : "";
     if (focusKey) {
@@ -54,11 +63,15 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
     }
   }
 
-  function row(entry, index, total) {
+  function row(entry, index, total, note) {
     const { track } = entry;
+    const live = note.live ? liveWords(entry) : null;
     const item = h(
       "li",
-      { class: `upnext-row${entry.source === "dj" ? " is-dj" : ""}`, dataset: { entryId: entry.id, trackId: track.id } },
+      {
+        class: `upnext-row${entry.source === "dj" ? " is-dj" : ""}${live ? " is-live" : ""}${note.afterLive ? " is-after-live" : ""}`,
+        dataset: { entryId: entry.id, trackId: track.id },
+      },
       owner
         ? h(
             "span",
@@ -70,17 +83,18 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
       h(
         "span",
         { class: "upnext-text" },
-        h("span", { class: "upnext-title" }, track.title),
-        h("span", { class: "upnext-sub" }, track.artist),
+        h("span", { class: "upnext-title" }, live ? live.title : track.title),
+        h("span", { class: "upnext-sub" }, live ? live.dj : track.artist),
         h(
           "span",
           { class: "upnext-when" },
-          `${localTime(entry.start)} · ${formatDuration(entry.durationMs)}`,
+          upNextWhenText(entry, note, localTime),
           entry.source === "dj" ? h("span", { class: "dj-badge" }, "DJ pick") : null,
           entry.source === "elected" ? h("span", { class: "dj-badge" }, "Voted in") : null,
         ),
         // The robot says why it picked a song once it has learned the room.
-        entry.why ? h("span", { class: "upnext-why" }, entry.why) : null,
+        // (A live show's "why" is its title, shown already.)
+        entry.why && !live ? h("span", { class: "upnext-why" }, entry.why) : null,
       ),
     );
     if (owner) {

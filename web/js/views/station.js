@@ -11,7 +11,7 @@
 // are in station/: the state (state.js), the DOM (layout.js and a module
 // per part), tuning in and following the station live (tune-in.js), your
 // role and the booth (role.js), the buttons' actions (actions.js), a live
-// show from broadcast software (live-show.js), the settings shown over the
+// show on the timeline (live-show.js, in now playing), the settings shown over the
 // station (settings-overlay.js) and the end (over.js). Each takes the
 // screen's `view`: its state, the clock, the player and the DOM parts.
 
@@ -22,7 +22,6 @@ import { createStationState, isDJ, modeOf, stationLine } from "./station/state.j
 import { startStation } from "./station/tune-in.js";
 import { stopStudio } from "./station/studio.js";
 import { closeHistoryMode } from "./station/history-mode.js";
-import { startLiveShow, stopLiveShow } from "./station/live-show.js";
 
 const SCHEDULE_PARTS = new Set(["schedule", "show", "shows"]);
 
@@ -55,11 +54,7 @@ export function createStationView({ clock, player }, route) {
   // After the caller has taken down the previous screen (whose destroy()
   // stops the shared player), never before.
   queueMicrotask(() => {
-    if (!state.destroyed) {
-      startStation(view);
-      // A live show from broadcast software: asked every 10 s while the screen is open.
-      startLiveShow(view);
-    }
+    if (!state.destroyed) startStation(view);
   });
 
   return {
@@ -94,7 +89,6 @@ export function createStationView({ clock, player }, route) {
     destroy() {
       state.destroyed = true;
       clearInterval(view.frameTimer);
-      stopLiveShow(view);
       stopStudio(view);
       view.identify.destroy();
       closeHistoryMode(view);

@@ -1,9 +1,11 @@
 // Going live from broadcast software, apart from the DOM: reading the
 // server's icecast:// source address into the fields BUTT and Mixxx ask for
 // (server, port, mount, user, password), putting your station into it, and
-// the words the station screen shows for a live source. Plain data and pure
-// functions: go-live/key-card.js and station/live-show.js render them, and
-// tests/browser/live_js tests them.
+// the words for a live source as GET …/source describes it. Plain data and
+// pure functions: go-live/key-card.js renders them, and tests/js/go-live
+// tests them. (The station screen's live show comes from the timeline now:
+// station/live-model.js; liveShow() and its kin below are no longer shown
+// there.)
 
 /** Icecast's own port when an address names none. */
 export const ICECAST_PORT = 8000;

@@ -5,8 +5,9 @@
 
 import { request } from "../../api/api.js";
 import { h, fill, setText, artwork } from "../../ui/dom.js";
-import { entryAt, spanOf, positionIn, timelineNow } from "../../playback/timeline.js";
+import { entryAt, isLive, spanOf, positionIn, timelineNow } from "../../playback/timeline.js";
 import { timeLeftText } from "../station/studio-model.js";
+import { liveHistoryTitle, liveWords } from "../station/live-model.js";
 
 const POLL_MAX_MS = 30_000;
 const POLL_MIN_MS = 2_000;
@@ -34,12 +35,20 @@ export function renderNowCard(card, entry, leftMs) {
     card.shown = key;
     card.el.dataset.entryId = entry ? entry.id : "";
     fill(card.art, artwork(entry ? entry.track : null, { size: "md", alt: "" }));
-    setText(card.title, entry ? entry.track.title : "Nothing on the air right now");
-    setText(card.artist, entry ? [entry.track.artist, entry.track.album].filter(Boolean).join(" · ") : "The station plays again as soon as someone tunes in.");
+    const live = isLive(entry);
+    setText(card.title, entry ? (live ? liveHistoryTitle(entry) : entry.track.title) : "Nothing on the air right now");
+    setText(
+      card.artist,
+      entry
+        ? live ? liveWords(entry).album : [entry.track.artist, entry.track.album].filter(Boolean).join(" · ")
+        : "The station plays again as soon as someone tunes in.",
+    );
     card.el.classList.toggle("is-quiet", !entry);
-    setText(card.lamp, entry ? "On air" : "Off air");
+    card.el.classList.toggle("is-live", live);
+    setText(card.lamp, entry ? (live ? "Live" : "On air") : "Off air");
   }
-  setText(card.left, entry && leftMs != null ? `${timeLeftText(leftMs)} left` : "");
+  // A live show has no length: no countdown.
+  setText(card.left, entry && !isLive(entry) && leftMs != null ? `${timeLeftText(leftMs)} left` : "");
 }
 
 /**
@@ -62,7 +71,8 @@ export function timelineSource(stationID) {
       timeline = answer;
       offset = (Number(answer.serverTime) || Date.now()) - Date.now();
       const entry = entryAt(timeline, timelineNow(timeline, serverNow()));
-      const until = entry ? entry.expiration - serverNow() + 700 : POLL_MAX_MS;
+      // (A live show's expiration is a day away while its source is on: ask every half minute.)
+      const until = entry && !isLive(entry) ? entry.expiration - serverNow() + 700 : POLL_MAX_MS;
       wait = Math.min(POLL_MAX_MS, Math.max(POLL_MIN_MS, until));
     } catch {
       // Keep what we had; ask again shortly.

@@ -9,11 +9,14 @@ import { buildHash, stationHref } from "../../router.js";
 import { gearIcon } from "../settings/labels.js";
 import { spanOf } from "../../playback/timeline.js";
 import { seekFraction } from "./state.js";
+import { broadcastPanel } from "../go-live/broadcast.js";
 
 export function createBoothParts(stationID) {
   const addLink = h("a", { class: "btn btn-secondary btn-add", href: stationHref(stationID, "add") }, icon("search", { size: 22 }), "Add tracks");
   const ownerTools = h("div", { class: "owner-tools" });
-  return { addLink, ownerTools };
+  // "Go live" from this browser (go-live/broadcast.js): one panel per station, kept across redraws.
+  const broadcast = broadcastPanel(stationID);
+  return { addLink, ownerTools, broadcast };
 }
 
 /** Opens the booth's pieces for `role` (owner or co-DJ). */
@@ -22,7 +25,7 @@ export function showBooth(booth, { progress, nowCol }, stationID, role, onOpenSe
   progress.setAttribute("role", "slider");
   progress.setAttribute("aria-label", "Track position: click or use the arrow keys to seek for everyone");
   progress.classList.add("is-seekable");
-  nowCol.append(booth.addLink);
+  nowCol.append(booth.addLink, booth.broadcast.el);
   fill(
     booth.ownerTools,
     h(
@@ -48,6 +51,7 @@ export function showBooth(booth, { progress, nowCol }, stationID, role, onOpenSe
 /** Closes them: the progress bar only shows progress again. */
 export function hideBooth(booth, { progress }) {
   booth.addLink.remove();
+  booth.broadcast.detach();
   progress.removeAttribute("tabindex");
   progress.setAttribute("role", "progressbar");
   progress.setAttribute("aria-label", "Track progress");

@@ -3,11 +3,13 @@
 // (#/station/ID/history: search it, "what was on at 9:14?", a day's
 // playlist), and beside it the way to the station's schedule of shows
 // (#/station/ID/schedule). The panel stays for those links even before
-// anything has played.
+// anything has played. A live show reads "Live: <title> — <DJ>" with how
+// long it really ran (live-model.js).
 
 import { h, fill, artwork } from "../../ui/dom.js";
 import { stationHref } from "../../router.js";
 import { historyItems } from "./state.js";
+import { isLive, liveHistorySub, liveHistoryTitle } from "./live-model.js";
 
 export function createHistory(stationID) {
   const list = h("ol", { class: "history", "aria-labelledby": "history-heading" });
@@ -37,18 +39,24 @@ export function renderHistory(history, timeline) {
   const items = historyItems(timeline);
   history.list.hidden = items.length === 0;
   history.empty.hidden = items.length > 0;
-  const sig = items.map((e) => e.id).join(",");
+  const sig = items.map((e) => `${e.id}@${e.expiration}`).join(",");
   if (history.list.dataset.sig === sig) return;
   history.list.dataset.sig = sig;
   fill(
     history.list,
-    items.map((e) =>
-      h(
+    items.map((e) => {
+      const live = isLive(e);
+      return h(
         "li",
-        { class: "history-row" },
+        { class: `history-row${live ? " is-live" : ""}`, dataset: { entryId: e.id } },
         artwork(e.track, { size: "xs" }),
-        h("span", { class: "history-text" }, h("span", { class: "history-title" }, e.track.title), h("span", { class: "history-sub" }, e.track.artist)),
-      ),
-    ),
+        h(
+          "span",
+          { class: "history-text" },
+          h("span", { class: "history-title" }, live ? liveHistoryTitle(e) : e.track.title),
+          h("span", { class: "history-sub" }, live ? liveHistorySub(e) : e.track.artist),
+        ),
+      );
+    }),
   );
 }

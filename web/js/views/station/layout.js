@@ -1,6 +1,6 @@
 // The station screen's DOM, put together from its parts: the header, the
-// now-playing column (a live show from broadcast software when there is
-// one, art, texts, progress, controls, playback details),
+// now-playing column (art, texts, progress, or a live show's LIVE sign when
+// a source has taken the station over, controls, playback details),
 // Up Next with Just played and the booth's settings card, the booth's Find
 // tracks column, and the host for the settings shown over the station.
 // Puts every part on `view`; the buttons call station/actions.js.
@@ -22,10 +22,10 @@ import { createLevelPanel } from "./room-level.js";
 import { likeTrack, thumb } from "./reaction-actions.js";
 import { openSettingsHere } from "./settings-overlay.js";
 import { isDJ } from "./state.js";
+import { isLive } from "../../playback/timeline.js";
 import { createStudio } from "./studio.js";
 import { createAnyPlayer } from "./any-player.js";
 import { createIdentify } from "../identify/panel.js";
-import { createLiveShow } from "./live-show.js";
 
 export function createLayout(view) {
   const { state, clock, player } = view;
@@ -53,11 +53,9 @@ export function createLayout(view) {
     onVote: (up) => partyCommand(view, up === null ? { op: "volumeVote" } : { op: "volumeVote", up }),
     onReset: () => partyCommand(view, { op: "setVolume", levelDb: 0 }, "The level is back to the station's loudness."),
   });
-  // A live show from broadcast software: its LIVE sign first in the column,
-  // its sign on the art while it plays here (station/live-show.js).
-  const liveShow = createLiveShow();
-  np.artStage.append(liveShow.artSign);
-  const nowCol = h("div", { class: "now-col" }, liveShow.el, liveShow.announcer, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
+  // A live show's parts are now playing's (station/live-show.js).
+  const liveShow = np.live;
+  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
 
   // Up Next and history.
   const queue = createQueue({
@@ -105,7 +103,8 @@ export function createLayout(view) {
   bindSeeking(np.progress, {
     seekableEntry: () => {
       const entry = current(view);
-      return isDJ(state) && entry ? entry : null;
+      // A live show has no position to seek to.
+      return isDJ(state) && entry && !isLive(entry) ? entry : null;
     },
     positionNow: (entry) => positionNow(view, entry),
     seek: (ms) => seek(view, ms),

@@ -1,23 +1,28 @@
 // Now playing: the album art (with the tuning static and the overlay that
 // says why nothing sounds), the title, artist and album, a spoken
-// announcement per track, and the progress bar with its times.
+// announcement per track, and the progress bar with its times; for a live
+// show its LIVE sign, how long it has been live and no progress
+// (live-show.js).
 
 import { h, fill, setText, icon, artwork, formatDuration } from "../../ui/dom.js";
+import { isLive } from "../../playback/timeline.js";
 import { createStatic } from "../static.js";
 import { renderPlayButton } from "./controls.js";
+import { createLiveShow, renderLiveEntry } from "./live-show.js";
 import { entryKey, nowPlayingText, progressOf } from "./state.js";
 
 export function createNowPlaying() {
   const artSlot = h("div", { class: "art-slot" });
   const staticFx = createStatic();
   const overlay = h("div", { class: "art-overlay" });
-  const artStage = h("div", { class: "art-stage" }, artSlot, staticFx.el, overlay);
+  const live = createLiveShow();
+  const artStage = h("div", { class: "art-stage" }, artSlot, staticFx.el, live.artSign, overlay);
   const npLabel = h("p", { class: "np-label" }, "Now playing");
   const npTitle = h("h2", { class: "np-title" }, "…");
   const npArtist = h("p", { class: "np-artist" });
   const npAlbum = h("p", { class: "np-album" });
   const announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
-  const meta = h("div", { class: "now-meta" }, npLabel, npTitle, npArtist, npAlbum, announcer);
+  const meta = h("div", { class: "now-meta" }, npLabel, live.line, npTitle, npArtist, npAlbum, live.status, announcer);
   const progressFill = h("div", { class: "progress-fill" });
   const progress = h(
     "div",
@@ -27,7 +32,7 @@ export function createNowPlaying() {
   const elapsed = h("span", { class: "time-elapsed" }, "0:00");
   const remaining = h("span", { class: "time-remaining" }, "");
   const times = h("div", { class: "times", "aria-hidden": "true" }, elapsed, remaining);
-  return { artSlot, staticFx, overlay, artStage, npLabel, npTitle, npArtist, npAlbum, announcer, meta, progress, progressFill, elapsed, remaining, times };
+  return { artSlot, staticFx, overlay, artStage, npLabel, npTitle, npArtist, npAlbum, announcer, meta, progress, progressFill, elapsed, remaining, times, live };
 }
 
 /**
@@ -54,6 +59,7 @@ export function renderNow(np, state, el, entry) {
   setText(np.npTitle, text.title);
   setText(np.npArtist, text.artist);
   setText(np.npAlbum, text.album);
+  renderLiveEntry(np.live, np, el, entry);
   if (text.announce) setText(np.announcer, text.announce);
   return true;
 }
@@ -61,6 +67,8 @@ export function renderNow(np, state, el, entry) {
 /** The progress bar and times at `timelineMs` on the timeline. */
 export function renderProgress(np, entry, timelineMs) {
   const { progress, progressFill, elapsed, remaining } = np;
+  // A live show has no length: no progress (hidden), see live-show.js.
+  if (isLive(entry)) return;
   if (!entry) {
     progressFill.style.transform = "scaleX(0)";
     setText(elapsed, "0:00");
@@ -91,7 +99,11 @@ const OVERLAY_TEXT = {
   paused: "Stopped · still following the station",
   held: "The DJ paused the station · it resumes for everyone together",
   error: "This track won't play here. The next one will try again.",
+  onair: "You're on the air · your own show isn't played back here",
 };
+
+// Static on the art while these last, with their words.
+const TUNING_TEXT = { loading: "Tuning in…", dropped: "Waiting for the live source…" };
 
 /**
  * The player's state on the art: static while tuning, a "Tap to listen"
@@ -100,8 +112,9 @@ const OVERLAY_TEXT = {
 export function renderPlayerOverlay(np, player, onListen) {
   const { overlay, staticFx } = np;
   const state = player.state;
+  const tuning = state === "loading" || state === "dropped" || (state === "idle" && player.wantPlay);
   if (state === "playing") staticFx.off();
-  else if (state === "loading" || (state === "idle" && player.wantPlay)) staticFx.on();
+  else if (tuning) staticFx.on();
   fill(overlay);
   overlay.className = "art-overlay";
   if (state === "blocked") {
@@ -119,10 +132,12 @@ export function renderPlayerOverlay(np, player, onListen) {
     overlay.classList.add("is-shown", "is-dim");
     overlay.append(h("p", { class: "overlay-text" }, OVERLAY_TEXT[state]));
     staticFx.off();
-  } else if (state === "loading" || (state === "idle" && player.wantPlay)) {
+  } else if (tuning) {
     overlay.classList.add("is-shown", "is-tuning");
-    overlay.append(h("p", { class: "overlay-text tuning-text" }, "Tuning in…"));
+    overlay.append(h("p", { class: "overlay-text tuning-text" }, TUNING_TEXT[state] || TUNING_TEXT.loading));
   }
+  // A live show's sign on the art steps aside while the overlay has something to say.
+  np.artStage.classList.toggle("has-overlay", overlay.classList.contains("is-shown"));
 }
 
 /** The player's state on the screen (`el`), the Listen/Stop button and the art. */

@@ -10,7 +10,6 @@ import { closeSettings } from "./settings-overlay.js";
 import { overConnection, overReason, overText } from "./state.js";
 import { stopStudio } from "./studio.js";
 import { closeHistoryMode } from "./history-mode.js";
-import { stopLiveShow } from "./live-show.js";
 
 /**
  * Ends the station for this page: removed, banned, left, the session ended
@@ -38,7 +37,6 @@ export function showOver(view, kind, { code = null, message = "" } = {}) {
   closeSettings(view);
   closeHistoryMode(view);
   stopStudio(view);
-  stopLiveShow(view);
   if (state.ready) {
     removeBoothControls(view.controls);
     view.header.settingsLink.hidden = true;

@@ -5,7 +5,8 @@
 // views/station.js and station/tune-in.js change it.
 
 import { canDJ } from "../../live/station-session.js";
-import { entryAt, upcomingAt, positionIn, spanOf, timelineNow } from "../../playback/timeline.js";
+import { entryAt, isLive, upcomingAt, positionIn, spanOf, timelineNow } from "../../playback/timeline.js";
+import { liveNowText } from "./live-model.js";
 
 export function createStationState(route) {
   return {
@@ -107,6 +108,8 @@ export function nowPlayingText(entry, timeline) {
       announce: null,
     };
   }
+  // A live show: its title and DJ (live-model.js).
+  if (isLive(entry)) return liveNowText(entry);
   const { track } = entry;
   return {
     label: entry.source === "dj" ? "Now playing · DJ pick" : "Now playing",

@@ -8,7 +8,7 @@
 
 import { request } from "../../api/api.js";
 import { h, setText } from "../../ui/dom.js";
-import { timelineNow } from "../../playback/timeline.js";
+import { isLive, timelineNow } from "../../playback/timeline.js";
 import { current, upcoming } from "./actions.js";
 import { progressOf } from "./state.js";
 import {
@@ -211,7 +211,10 @@ export function renderStudioClock(view) {
   const { studio, state } = view;
   if (!studio || !studio.open || !state.session) return;
   const entry = current(view);
-  if (entry) {
+  if (isLive(entry)) {
+    // A live show has no length: no countdown.
+    setText(studio.left, "Live");
+  } else if (entry) {
     const { span, pos } = progressOf(entry, timelineNow(state.session.timeline, view.clock.now()));
     setText(studio.left, timeLeftText(span - pos));
   } else {

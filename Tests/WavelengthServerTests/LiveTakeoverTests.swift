@@ -1,0 +1,162 @@
+import AsyncHTTPClient
+import Foundation
+import HummingbirdTesting
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import Subprocess
+import Testing
+import WavelengthCore
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// A live source takes over the station's timeline for every listener, and
+/// gives it back to the robot when it leaves and doesn't come back.
+@Suite("Live takeover", .timeLimit(.minutes(5)))
+struct LiveTakeoverTests {
+    /// Runs ffmpeg as broadcast software until it is told to stop (its
+    /// key replaced) or its song ends.
+    static func broadcast(song: String, key: String, port: Int, station: String) -> Task<Void, any Error> {
+        Task {
+            _ = try await Subprocess.run(
+                .name("ffmpeg"),
+                arguments: [
+                    "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", song, "-t", "60", "-c:a", "copy",
+                    "-content_type", "audio/mpeg", "-ice_name", "Late Jazz", "-f", "mp3",
+                    "icecast://source:\(key)@127.0.0.1:\(port)/live/\(station)",
+                ], output: .discarded, error: .discarded)
+        }
+    }
+
+    static func window(_ client: some TestClientProtocol, _ station: String, as account: TestAccount) async throws
+        -> TimelineWindow
+    {
+        try await client.send("/api/stations/\(station)/timeline", .get, as: account).decode(TimelineWindow.self)
+    }
+
+    @Test func aSourceTakesOverAndTheRobotResumesWhenItDoesNotComeBack() async throws {
+        let server = try await TestServer.make(configure: { $0.liveGracePeriod = .seconds(1) })
+        let song = try await LiveSourceTests.song()
+        defer { try? FileManager.default.removeItem(atPath: song) }
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp(name: "Live Owner")
+            let key = try await LiveSourceTests.key(client, owner)
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live", token: owner.token)
+            defer { listener.close() }
+            let before = try await listener.snapshot().timeline
+            let source = Self.broadcast(song: song, key: key, port: port, station: station)
+
+            // Every listener is told: the show is on, in place of the song.
+            let onAir = try await listener.update(atLeast: before.revision + 1)
+            let show = try #require(([onAir.current].compactMap { $0 } + onAir.upNext).first { $0.source == .live })
+            #expect(show.track.title == "Late Jazz")
+            #expect(show.track.artist == "Live Owner")
+            #expect(show.track.audioURL == "/live/\(station).mp3")
+            #expect(show.durationMs == StationState.liveLength)
+            #expect(onAir.upNext.contains { $0.source == .robot })
+
+            // The source leaves (its key is replaced): the show ends after the grace.
+            _ = try await LiveSourceTests.key(client, owner)
+            let left = try await listener.next(where: { message in
+                guard case .update(let window) = message else { return false }
+                return window.current?.source == .live && window.current!.durationMs < StationState.liveLength
+            })
+            guard case .update(let ending) = left, let ended = ending.current else { throw TestFailure("no update") }
+            #expect(ending.upNext.first?.start == ended.expiration)
+            _ = try await source.value
+            while try await Self.window(client, station, as: owner).current?.source == .live {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            // The show is in the station's history, with its real length.
+            var played: [EntryView] = []
+            while !played.contains(where: { $0.id == ended.id }) {
+                try await Task.sleep(for: .milliseconds(100))
+                played = try await client.send("/api/stations/\(station)/history", .get, as: owner)
+                    .decode([EntryView].self)
+            }
+            let kept = try #require(played.first { $0.id == ended.id })
+            #expect(kept.source == .live && kept.track.title == "Late Jazz" && kept.durationMs < StationState.liveLength)
+        }
+    }
+
+    @Test func theSameSourceBackWithinTheGraceCarriesTheShowOn() async throws {
+        let server = try await TestServer.make(configure: { $0.liveGracePeriod = .seconds(120) })
+        let song = try await LiveSourceTests.song()
+        defer { try? FileManager.default.removeItem(atPath: song) }
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp(name: "Live Owner")
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            let first = Self.broadcast(
+                song: song, key: try await LiveSourceTests.key(client, owner), port: port, station: station)
+            var show: EntryView?
+            while show == nil {
+                show = try await Self.window(client, station, as: owner).current.flatMap { $0.source == .live ? $0 : nil }
+            }
+            // Dropped: the show waits out its grace...
+            let second = try await LiveSourceTests.key(client, owner)
+            _ = try await first.value
+            _ = try await LiveSourceTests.waitFor(client, station, onAir: false)
+            let waiting = try #require(try await Self.window(client, station, as: owner).current)
+            #expect(waiting.id == show!.id && waiting.durationMs < StationState.liveLength)
+            // ...and the source coming back carries it on, in the same entry.
+            let again = Self.broadcast(song: song, key: second, port: port, station: station)
+            defer { again.cancel() }
+            _ = try await LiveSourceTests.waitFor(client, station, onAir: true)
+            var resumed = try #require(try await Self.window(client, station, as: owner).current)
+            while resumed.durationMs < StationState.liveLength {
+                try await Task.sleep(for: .milliseconds(50))
+                resumed = try #require(try await Self.window(client, station, as: owner).current)
+            }
+            #expect(resumed.id == show!.id)
+            _ = try await LiveSourceTests.key(client, owner)
+        }
+    }
+
+    /// The station's own radio stream plays the show too: its title turns
+    /// to the show's, and what follows is the source's audio re-encoded.
+    @Test func theStationsStreamPlaysTheShow() async throws {
+        let server = try await TestServer.make(configure: { $0.liveGracePeriod = .seconds(1) })
+        let song = try await LiveSourceTests.song()
+        defer { try? FileManager.default.removeItem(atPath: song) }
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp(name: "Live Owner")
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            let response = try await StreamTests.open(client.port!, "/stream/\(station).mp3")
+            var reader = StreamTests.IcyReader(interval: 16_000)
+            var body = response.body.makeAsyncIterator()
+            while reader.titles.isEmpty, let part = try await body.next() { reader.take(part.readableBytesView) }
+            let source = Self.broadcast(
+                song: song, key: try await LiveSourceTests.key(client, owner), port: port, station: station)
+            defer { source.cancel() }
+            // Bounded: a minute of the stream (a block per second at 128 kbps).
+            while reader.lastTitle != "Live Owner - Late Jazz", reader.titles.count < 60, let part = try await body.next() {
+                reader.take(part.readableBytesView)
+            }
+            #expect(reader.lastTitle == "Live Owner - Late Jazz")
+            print("the stream named the live show after \(reader.titles.count) title blocks: \(reader.titles.compactMap { $0 })")
+            // Past what the encoder held of the song before (3 s at 128 kbps).
+            let audioBefore = reader.audio.count + 48_000
+            while reader.audio.count < audioBefore + 64_000, let part = try await body.next() {
+                reader.take(part.readableBytesView)
+            }
+            try #require(reader.audio.count >= audioBefore + 64_000, "the stream ended")
+            // The show's stretch of the stream is real MP3 with sound in it.
+            let file = NSTemporaryDirectory() + "live-stream-\(UUID().uuidString).mp3"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            FileManager.default.createFile(atPath: file, contents: Data(reader.audio[audioBefore...]))
+            let volume = try await Subprocess.run(
+                .name("ffmpeg"),
+                arguments: ["-hide_banner", "-nostdin", "-i", file, "-af", "volumedetect", "-f", "null", "-"],
+                output: .discarded, error: .string(limit: 65_536))
+            let meanLine = volume.standardError.split(separator: "\n").first { $0.contains("mean_volume") } ?? ""
+            let mean = Double(meanLine.split(separator: ":").last?.split(separator: " ").first ?? "") ?? -91
+            #expect(mean > -60, "the show's part of the stream is silent: \(meanLine)")
+            _ = try await LiveSourceTests.key(client, owner)
+        }
+    }
+}
