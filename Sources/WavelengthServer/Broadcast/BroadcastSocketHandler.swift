@@ -48,6 +48,8 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
         }
         switch frame.opcode {
         case .connectionClose:
+            // The page pressed Stop: the audio ends, and the source leaves.
+            if case .onAir(let feed) = state { feed.finish() }
             state = .closing
             var data = frame.unmaskedData
             let code = data.readWebSocketErrorCode() ?? .normalClosure
