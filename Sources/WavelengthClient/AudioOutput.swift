@@ -8,7 +8,9 @@ public protocol AudioOutput: Sendable {
     /// Starts `url` so that its position `fileOffsetMs` sounds at client
     /// clock time `at` (which may be a moment ago: catch up from there),
     /// with `gainDb` applied (the track's loudness gain and the station's
-    /// level: `SoundView.gainDb(for:)`).
+    /// level: `SoundView.gainDb(for:)`). For a live show
+    /// (`EntrySource.live`) `url` is a continuous MP3 stream, started once
+    /// at offset 0 and never re-seeked.
     func play(url: String, fileOffsetMs: Double, at: Double, gainDb: Double) async throws
     func stop() async
     /// The file position being heard now, in ms, when known.

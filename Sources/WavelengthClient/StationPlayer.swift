@@ -76,19 +76,22 @@ public actor StationPlayer {
         }
         let url = await absolute(entry.track.audioURL)
         let gain = await gain(for: entry)
+        // A live show is a stream, not a file: it plays from where it is
+        // now, and has no position to keep in step with (best effort).
+        let live = entry.source == .live
         if playing != entry.id {
-            try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)
+            try? await output.play(url: url, fileOffsetMs: live ? 0 : plan.fileOffsetMs, at: local, gainDb: gain)
             playing = entry.id
             playingGain = gain
             lastCorrection = clock.now()
             if firstSoundAt == nil { firstSoundAt = lastCorrection }
             await client.setPlaying(true)
-        } else if let playingGain, abs(gain - playingGain) > 0.01 {
+        } else if !live, let playingGain, abs(gain - playingGain) > 0.01 {
             // The room's level moved: the same place, at the new gain.
             try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)
             self.playingGain = gain
             lastCorrection = clock.now()
-        } else if let actual = await output.position(), abs(actual - plan.fileOffsetMs) > maxDrift,
+        } else if !live, let actual = await output.position(), abs(actual - plan.fileOffsetMs) > maxDrift,
             clock.now() - lastCorrection > cooldown
         {
             try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)

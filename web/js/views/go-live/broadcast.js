@@ -63,7 +63,7 @@ let panels = 0;
  */
 export function broadcastPanel(stationID) {
   if (current && current.stationID === stationID && !current.gone) return current;
-  if (current) current.leave();
+  if (current) leaveBooth(current);
   current = createPanel(stationID);
   return current;
 }
@@ -85,10 +85,15 @@ addEventListener("hashchange", () => {
   if (!current || current.gone) return;
   const { path } = parseHash();
   if (path[0] === "station" && path[1] === current.stationID) return;
-  const wasActive = ACTIVE.has(current.state);
-  current.leave();
-  if (wasActive) toast("You left the booth, so the broadcast ended.");
+  leaveBooth(current);
 });
+
+/** The page left the panel's station: a broadcast under way ends, and says so. */
+function leaveBooth(panel) {
+  const wasActive = ACTIVE.has(panel.state);
+  panel.leave();
+  if (wasActive) toast("You left the booth, so the broadcast ended.");
+}
 
 addEventListener("beforeunload", (event) => {
   if (current && !current.gone && ACTIVE.has(current.state)) {
