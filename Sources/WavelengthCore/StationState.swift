@@ -350,6 +350,16 @@ public struct StationState: Sendable, Equatable {
         return outcome
     }
 
+    /// A song recognised in a live show's audio: into history at once (the
+    /// show is still on), where "what was on at …" and the robot's "not
+    /// again so soon" both find it.
+    public mutating func heardOnLive(_ entry: TimelineEntry) -> Outcome {
+        var entry = entry
+        entry.source = .heard
+        remember([entry])
+        return Outcome(played: [entry])
+    }
+
     /// The tracks played most recently, newest first, the one playing
     /// included: what "no repeats within N plays" looks at.
     public func latestPlays(at clockNow: EpochMillis) -> [TrackID] {

@@ -11,6 +11,9 @@ public enum EntrySource: String, Sendable, Codable, Equatable {
     /// A live source on the air (broadcast software or a browser): its
     /// audio is the source's relay, not a library file.
     case live
+    /// A song recognised in a live show's audio, kept in history (never
+    /// on the timeline: the show's own entry is what plays).
+    case heard
 }
 
 /// One scheduled play of a track, at an absolute instant on the server clock.

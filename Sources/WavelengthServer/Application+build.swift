@@ -184,8 +184,9 @@ public struct ServerServices: Sendable {
             stationsPerAccount: configuration.stationsPerAccount)
         let liveSources = LiveSources(
             directory: directory, keys: database, schedule: database, attempts: attempts, clock: clock,
-            stallTimeout: configuration.streamStallTimeout, grace: configuration.liveGracePeriod, metrics: context.metrics,
-            logger: logger)
+            stallTimeout: configuration.streamStallTimeout, grace: configuration.liveGracePeriod,
+            spotter: LiveSongSpotter(recognizer: recognizer, catalog: catalog, clock: clock, logger: logger),
+            metrics: context.metrics, logger: logger)
         let services = ServerServices(
             configuration: configuration, database: database, catalog: catalog,
             directory: directory,

@@ -159,4 +159,44 @@ struct LiveTakeoverTests {
             _ = try await LiveSourceTests.key(client, owner)
         }
     }
+
+    /// The show's songs are named from its audio and kept in history while
+    /// it airs.
+    @Test func aLibrarySongPlayedLiveIsNamedInHistoryWhileTheShowAirs() async throws {
+        let root = try await IdentifyTests.library()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let server = try await TestServer.make(libraryRoots: [root]) {
+            $0.analyzeAudio = true
+            $0.liveGracePeriod = .seconds(1)
+        }
+        try await server.application().test(.live) { client in
+            await server.services.analysis.analyzeAll()
+            let owner = try await client.signUp(name: "Vinyl Owner")
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            let source = Self.broadcast(
+                song: root + "/Melodies/Seeded/02 Second Tune.mp3", key: try await LiveSourceTests.key(client, owner),
+                port: port, station: station)
+            defer { source.cancel() }
+            var heard: EntryView?
+            var plays: [EntryView] = []
+            // Bounded: the song is 40 s long; a clip is 12 s.
+            for _ in 0..<300 where heard == nil {
+                try await Task.sleep(for: .milliseconds(200))
+                plays = try await client.send("/api/stations/\(station)/history", .get, as: owner).decode([EntryView].self)
+                heard = plays.first { $0.track.title == "Second Tune" }
+            }
+            if heard == nil { print("history holds \(plays.map { "\($0.source) \($0.track.title) \($0.track.id)" })") }
+            try #require(heard != nil)
+            #expect(heard?.source == .heard && heard?.why == "Heard on the live show")
+            // Written while the show is still on the air.
+            #expect(try await Self.window(client, station, as: owner).current?.source == .live)
+            // "What was on at …" a moment inside the song answers with it.
+            let at = heard!.start + 5_000
+            let answer = try await client.send("/api/stations/\(station)/history?at=\(at)", .get, as: owner)
+                .decode([EntryView].self)
+            #expect(answer.first?.track.title == "Second Tune")
+            _ = try await LiveSourceTests.key(client, owner)
+        }
+    }
 }

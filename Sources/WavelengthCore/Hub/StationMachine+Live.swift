@@ -22,6 +22,15 @@ extension StationMachine {
         return liveChanged(outcome, at: now)
     }
 
+    /// A song was recognised in the live show's audio: it is kept in
+    /// history now.
+    public mutating func heardOnLive(_ entry: TimelineEntry, at now: EpochMillis) -> [HubAction] {
+        var next = station
+        let outcome = next.heardOnLive(entry)
+        station = next
+        return liveChanged(outcome, at: now)
+    }
+
     private mutating func liveChanged(_ outcome: StationState.Outcome, at now: EpochMillis) -> [HubAction] {
         guard outcome.needsSave else { return [] }
         var actions: [HubAction] = [.save(save(outcome, command: nil))]

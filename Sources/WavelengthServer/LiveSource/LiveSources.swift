@@ -49,15 +49,18 @@ actor LiveSources {
     private let clock: any ServerClock
     private let stallTimeout: Duration
     private let grace: Duration
+    /// Names the show's songs from its audio (none where there is no library to match).
+    private let spotter: LiveSongSpotter?
     private let metrics: ServerMetrics
     private let logger: Logger
 
     init(
         directory: StationDirectory, keys: any StreamKeyRepository, schedule: any ScheduleRepository,
-        attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, grace: Duration, metrics: ServerMetrics,
-        logger: Logger
+        attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, grace: Duration,
+        spotter: LiveSongSpotter? = nil, metrics: ServerMetrics, logger: Logger
     ) {
         self.grace = grace
+        self.spotter = spotter
         self.directory = directory
         self.keys = keys
         self.schedule = schedule
@@ -154,6 +157,10 @@ actor LiveSources {
                 try await hub.liveStarted(personID: personID, title: title)
             } catch {
                 self.logger.error("The live show on station \(hub.id) could not take over its timeline: \(error)")
+            }
+            if let spotter = self.spotter {
+                let heard = await relay.tap()
+                Task { await spotter.run(heard, hub: hub) }
             }
             for await chunk in chunks { await relay.append(chunk) }
             await self.ended(hub.id, id: id)

@@ -354,6 +354,23 @@ actor StationHub {
         }
     }
 
+    /// A song recognised in the live show, heard from `start`.
+    func heardOnLive(trackID: TrackID, start: EpochMillis, duration: Int64) async {
+        await event { hub in
+            do {
+                try await hub.run { machine, rng in
+                    machine.heardOnLive(
+                        TimelineEntry(
+                            id: EntryIDs.make(using: &rng), trackID: trackID, start: start, duration: duration,
+                            source: .heard, why: "Heard on the live show"),
+                        at: hub.context.clock.now())
+                }
+            } catch {
+                hub.context.logger.error("Could not keep a song of the live show on station \(hub.id): \(error)")
+            }
+        }
+    }
+
     /// The live source left: the show ends `grace` ms from now unless it
     /// comes back.
     func liveLeft(personID: String, grace: Int64) async {

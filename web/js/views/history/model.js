@@ -109,7 +109,7 @@ export function playedAtText(ms, now, locale = undefined, { seconds = false } = 
 
 /** Who picked a play, in a word, or null for the robot DJ (the usual case). */
 export function sourceText(source) {
-  return { dj: "DJ pick", request: "Request", elected: "Voted in" }[source] || null;
+  return { dj: "DJ pick", request: "Request", elected: "Voted in", heard: "Heard on the live show" }[source] || null;
 }
 
 /** The most listening at once during a play: "3 listening", or null when not known. */
