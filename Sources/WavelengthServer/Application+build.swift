@@ -141,6 +141,10 @@ public struct ServerServices: Sendable {
     /// Live sources from broadcast software, and where they connect.
     let liveSources: LiveSources
     let liveSourceServer: LiveSourceServer?
+    /// The port live sources connect to, once it is bound (nil when off).
+    public var liveSourcePort: Int? {
+        get async { await liveSourceServer?.bound.port }
+    }
 
     /// Opens storage, scans the library (or makes the demo library), and
     /// puts a first station on the dial when there is none.

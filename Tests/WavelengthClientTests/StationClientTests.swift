@@ -27,7 +27,7 @@ actor SharedLibrary {
 struct LiveServer {
     let services: ServerServices
 
-    static func make(djGracePeriod: Duration = .seconds(20)) async throws -> LiveServer {
+    static func make(djGracePeriod: Duration = .seconds(20), liveSources: Bool = false) async throws -> LiveServer {
         let root = NSTemporaryDirectory() + "wavelength-client-tests-\(UUID().uuidString)"
         let library = try await SharedLibrary.shared.path()
         var logger = Logger(label: "test")
@@ -40,8 +40,8 @@ struct LiveServer {
         // track plays at the level alone), and an analysis per server would
         // keep both cores busy with ffmpeg and aubio while they run.
         configuration.analyzeAudio = false
-        // No live sources: the SDK's tests never go live.
-        configuration.sourcePort = nil
+        // Live sources only for the test of a live show, on a free port.
+        configuration.sourcePort = liveSources ? 0 : nil
         return LiveServer(services: try await ServerServices.start(configuration, logger: logger))
     }
 }
