@@ -14,7 +14,8 @@ pace: silence with a 0.2 s 1 kHz beep every 7 s. The script notes when each
 beep's first byte went out. Three players listen:
   * "relay, in from the start": GET /live/{id}.mp3 as soon as the source is on;
   * "relay, joined mid-show": the same, 15 s later (it gets Icecast's 64 KiB
-    burst, so it starts about 4 s behind the live edge);
+    burst, so it starts about 4 s behind the live edge), and one more with
+    ?edge=1, as the app's player asks (an 8 KiB burst);
   * "station stream": GET /stream/{id}.mp3, joined before the show (the
     station's encoder decodes the relay and encodes it again).
 Each one's bytes are decoded afterwards and the beeps found in them. A
@@ -195,6 +196,7 @@ def measure_latency(port: int, station: str, key: str, source_port: int, token: 
     time.sleep(3)  # the station's stream is up before the show
     early = Player(port, f"/live/{station}.mp3", SHOW + 5)
     late = Player(port, f"/live/{station}.mp3", SHOW - 15 + 5)
+    late_edge = Player(port, f"/live/{station}.mp3?edge=1", SHOW - 15 + 5)
     early.start()
     auth = base64.b64encode(f"source:{key}".encode()).decode()
     source = socket.create_connection(("127.0.0.1", source_port))
@@ -219,14 +221,16 @@ def measure_latency(port: int, station: str, key: str, source_port: int, token: 
         source.sendall(audio[offset:offset + step])
         if offset == 15 * RATE // step * step:
             late.start()
+            late_edge.start()
     source.close()
-    for player in (early, late, stream):
+    for player in (early, late, late_edge, stream):
         player.join()
     timeline = api(port, "GET", f"/api/stations/{station}/history?limit=5", token=token)
     show = next((e for e in timeline if e["source"] == "live"), None)
     lines = [
-        latency("relay (the app's player), in from the start", early, sent),
-        latency("relay (the app's player), joined 15 s into the show", late, sent),
+        latency("relay, in from the start", early, sent),
+        latency("relay, joined 15 s into the show (Icecast's 64 KiB burst)", late, sent),
+        latency("relay with ?edge=1 (the app's player), joined 15 s into the show", late_edge, sent),
         latency("station stream /stream (re-encoded)", stream, sent),
     ]
     if show:

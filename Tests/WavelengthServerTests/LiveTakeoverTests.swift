@@ -54,7 +54,7 @@ struct LiveTakeoverTests {
             let show = try #require(([onAir.current].compactMap { $0 } + onAir.upNext).first { $0.source == .live })
             #expect(show.track.title == "Late Jazz")
             #expect(show.track.artist == "Live Owner")
-            #expect(show.track.audioURL == "/live/\(station).mp3")
+            #expect(show.track.audioURL == "/live/\(station).mp3?edge=1")
             #expect(show.durationMs == StationState.liveLength)
             #expect(onAir.upNext.contains { $0.source == .robot })
 

@@ -292,7 +292,7 @@ def test_the_owner_goes_live_from_the_booth_and_listeners_get_the_show(live_serv
         live = wait_current(server, sid, lambda e: e.get("source") == "live", "the station's timeline never went live")
         assert live["track"]["title"] == TITLE, live
         assert live["track"]["artist"] == "Night Shift DJ", live
-        assert live["track"]["audioURL"] == f"/live/{sid}.mp3", live
+        assert live["track"]["audioURL"] == f"/live/{sid}.mp3?edge=1", live
         assert live["id"] != before["id"]
         assert no_alert(d) and not d.find_elements(By.CSS_SELECTOR, ".broadcast b, .broadcast img")
 

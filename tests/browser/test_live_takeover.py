@@ -349,7 +349,7 @@ def test_a_live_source_takes_over_two_listeners_and_gives_the_station_back(live_
     try:
         entry = wait_live_on_server(a, server, sid, ffmpeg)
         assert entry["track"]["title"] == ICE_NAME and entry["track"]["artist"] == DJ_NAME, entry
-        assert entry["track"]["audioURL"] == f"/live/{sid}.mp3", entry
+        assert entry["track"]["audioURL"] == f"/live/{sid}.mp3?edge=1", entry
 
         for d in (a, b):
             # The page takes the live entry by itself: the sign, the title and the DJ as text.
@@ -363,7 +363,7 @@ def test_a_live_source_takes_over_two_listeners_and_gives_the_station_back(live_
             assert no_markup_ran(d), "the show's title or the DJ's name became markup"
             # The live <audio> plays; the station's file player is silent.
             state = wait_live_audio_moves(d, "a listener")
-            assert state["audio"]["src"] == f"/live/{sid}.mp3", state
+            assert state["audio"]["src"] == f"/live/{sid}.mp3?edge=1", state
             assert state["player"]["live"] and state["player"]["state"] == "playing", state
             wait_for(d, lambda d: not live(d)["fileHeard"], "the station's file player kept playing under the live show")
             # Lock screens say the show and its DJ.

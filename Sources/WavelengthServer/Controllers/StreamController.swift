@@ -110,7 +110,8 @@ struct StreamController {
     }
 
     /// A live source as it arrives, relayed to any player: `GET
-    /// /live/{station}.mp3`, while the station has a source on the air.
+    /// /live/{station}.mp3`, while the station has a source on the air;
+    /// `?edge=1` starts near the live edge (a small burst), as the app does.
     @Sendable func live(_ request: Request, context: AppRequestContext) async throws -> Response {
         let name = try context.parameters.require("name")
         guard name.hasSuffix(".mp3"), name.utf8.count <= 68 else {
@@ -126,8 +127,10 @@ struct StreamController {
         }
         // Described as the broadcast software described it.
         let bitrate = source.request.audioInfo.flatMap(StatusController.bitrate)
+        let edge = try request.stringQuery("edge", maxLength: 1) == "1"
         return try await listen(
             to: hub, stream: source.relay, record: record, caller: context.caller, request: request, context: context,
+            burst: edge ? StationStream.edgeBurst : StationStream.burst,
             icy: IcyHeaders(
                 name: source.request.name ?? record.name, description: source.request.description ?? "Live on \(record.name)",
                 genre: source.request.genre ?? "Various", bitrate: bitrate.map(String.init) ?? ""))
@@ -143,7 +146,7 @@ struct StreamController {
 
     private func listen(
         to hub: StationHub, stream: StationStream, record: StationRecord, caller: Caller, request: Request,
-        context: AppRequestContext, icy: IcyHeaders? = nil
+        context: AppRequestContext, burst: Int = StationStream.burst, icy: IcyHeaders? = nil
     ) async throws -> Response {
         // A live stream has no byte ranges; "from the start" is what players
         // (Chromium's <audio> among them) ask for first, and is the stream.
@@ -183,7 +186,7 @@ struct StreamController {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // The slot is given back when this answer is done with, written or not.
             withExtendedLifetime(slot) {}
-            let (ticket, joinedAt) = await stream.join(identity, kind: kind)
+            let (ticket, joinedAt) = await stream.join(identity, kind: kind, burst: burst)
             // Counted before the first byte goes out, so a player that hears
             // the stream is in the station's count.
             await hub.streamAudience(.arrived(identity, kind))

@@ -21,7 +21,7 @@ extension TrackSummary {
     static func live(_ id: TrackID, stationID: StationID, host: String) -> TrackSummary {
         TrackSummary(
             id: id, title: "Live", artist: host, album: "Live", albumArtist: "", trackNumber: nil, discNumber: nil,
-            year: nil, genre: nil, durationMs: StationState.liveLength, format: "mp3", audioURL: "/live/\(stationID).mp3",
+            year: nil, genre: nil, durationMs: StationState.liveLength, format: "mp3", audioURL: "/live/\(stationID).mp3?edge=1",
             artworkURL: nil)
     }
 

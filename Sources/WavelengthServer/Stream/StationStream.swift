@@ -20,6 +20,11 @@ import WavelengthWire
 actor StationStream {
     /// Icecast's burst-on-connect: a new listener gets this much at once.
     static let burst = 64 * 1_024
+    /// The burst of a player that asks to be near the live edge (`?edge=1`,
+    /// the app's player of a live show): half a second at 128 kbps, so
+    /// listeners who join at different moments hear the show at nearly
+    /// the same moment.
+    static let edgeBurst = 8 * 1_024
     /// How far a listener may fall behind before it is let go (Icecast's
     /// default queue size).
     static let ringBytes = 512 * 1_024
@@ -76,7 +81,7 @@ actor StationStream {
     /// A new listener: its ticket, and where it starts reading. (The caller
     /// tells the station it arrived, before its first byte goes out; its
     /// departure is reported from here.)
-    func join(_ identity: ListenerIdentity, kind: ListenerKind) -> (ticket: UInt64, position: UInt64) {
+    func join(_ identity: ListenerIdentity, kind: ListenerKind, burst: Int = StationStream.burst) -> (ticket: UInt64, position: UInt64) {
         nextTicket += 1
         listeners[nextTicket] = Listener(identity: identity, kind: kind)
         stopping?.cancel()
@@ -94,7 +99,7 @@ actor StationStream {
                 }
             }
         }
-        return (nextTicket, ring.joinPosition(burst: Self.burst))
+        return (nextTicket, ring.joinPosition(burst: burst))
     }
 
     func leave(_ ticket: UInt64) {
