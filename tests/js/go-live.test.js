@@ -12,10 +12,6 @@ import {
   sourceFields,
   fullSourceURL,
   madeText,
-  liveShow,
-  liveKey,
-  liveAnnouncement,
-  sinceText,
 } from "/js/views/go-live/model.js";
 
 const test = suite("go-live");
@@ -127,54 +123,4 @@ test("made: a key's date and time in words", () => {
   const text = madeText(Date.UTC(2026, 10, 24, 1, 52), "en-GB");
   assert(text.includes("2026") && text.includes("Nov"), text);
   equal(madeText(undefined), "");
-});
-
-// ------------------------------------------------ the station screen
-
-const onAir = (extra = {}) => ({ onAir: true, since: 1_795_485_147_462, name: "<b>Late</b> Jazz", listenURL: "/live/s1.mp3", sourceURL: "icecast://source:KEY@h:1/live/s1", ...extra });
-
-test("show: the source's words as text, markup and all", () => {
-  const show = liveShow(onAir({ genre: "Jazz", description: "<img src=x onerror=alert(1)>", title: "So What" }));
-  equal(show.name, "<b>Late</b> Jazz");
-  equal(show.title, "So What");
-  equal(show.detail, "Jazz · <img src=x onerror=alert(1)>");
-  equal(show.listenURL, "/live/s1.mp3");
-});
-
-test("show: nothing live (or no place to hear it) is null", () => {
-  equal(liveShow({ onAir: false, sourceURL: "x" }), null);
-  equal(liveShow(null), null);
-  equal(liveShow({ onAir: true }), null);
-  equal(liveShow(onAir({ listenURL: "https://elsewhere.example/x.mp3" })), null, "only this server's relay plays");
-});
-
-test("show: no name is 'Live show'; control characters and long names are tamed", () => {
-  equal(liveShow(onAir({ name: "   " })).name, "Live show");
-  equal(liveShow(onAir({ name: "Night\u0000\nOwls\t FM" })).name, "Night Owls FM");
-  const long = liveShow(onAir({ name: "x".repeat(500) })).name;
-  equal([...long].length, 200);
-  assert(long.endsWith("…"), long.slice(-3));
-});
-
-test("announce: a show starting, its title changing, and ending", () => {
-  const a = liveShow(onAir());
-  const b = liveShow(onAir({ title: "So What" }));
-  equal(liveAnnouncement(null, a), "Live now: <b>Late</b> Jazz.");
-  equal(liveAnnouncement(a, b), "Now on the live show: So What.");
-  equal(liveAnnouncement(b, b), null);
-  equal(liveAnnouncement(b, null), "The live show has ended.");
-  equal(liveAnnouncement(null, null), null);
-  const again = liveShow(onAir({ since: 1_795_485_999_000 }));
-  equal(liveAnnouncement(a, again), "Live now: <b>Late</b> Jazz.", "a new source is a new show");
-});
-
-test("key: the panel redraws only when the words change", () => {
-  equal(liveKey(liveShow(onAir())), liveKey(liveShow(onAir())));
-  assert(liveKey(liveShow(onAir())) !== liveKey(liveShow(onAir({ title: "t" }))));
-  equal(liveKey(null), "");
-});
-
-test("since: when the show went live", () => {
-  assert(sinceText(Date.UTC(2026, 10, 24, 21, 4), "en-GB").startsWith("since "));
-  equal(sinceText(null), "");
 });

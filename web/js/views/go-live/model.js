@@ -1,11 +1,9 @@
 // Going live from broadcast software, apart from the DOM: reading the
 // server's icecast:// source address into the fields BUTT and Mixxx ask for
-// (server, port, mount, user, password), putting your station into it, and
-// the words for a live source as GET …/source describes it. Plain data and
-// pure functions: go-live/key-card.js renders them, and tests/js/go-live
-// tests them. (The station screen's live show comes from the timeline now:
-// station/live-model.js; liveShow() and its kin below are no longer shown
-// there.)
+// (server, port, mount, user, password) and putting your station into it.
+// Plain data and pure functions: go-live/key-card.js renders them, and
+// tests/js/go-live tests them. (The station screen's live show comes from
+// the timeline: station/live-model.js.)
 
 /** Icecast's own port when an address names none. */
 export const ICECAST_PORT = 8000;
@@ -107,50 +105,4 @@ export function madeText(createdAt, locale = undefined) {
   const day = date.toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric" });
   const time = date.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
   return `${day}, ${time}`;
-}
-
-// ------------------------------------------------- the station screen
-
-function clean(value, max = 200) {
-  if (typeof value !== "string") return "";
-  // Broadcast software sends what its user typed: control characters out,
-  // runs of space as one, and no more than a line's worth.
-  const text = value.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
-  return [...text].length > max ? `${[...text].slice(0, max - 1).join("")}…` : text;
-}
-
-/**
- * The live source's words ({name, title, detail, listenURL}) from GET
- * …/source, or null when nothing is live. Every value is text, to be set
- * with textContent: ice-name and the rest come from broadcast software.
- */
-export function liveShow(source) {
-  if (!source || source.onAir !== true || typeof source.listenURL !== "string" || !source.listenURL.startsWith("/")) return null;
-  const name = clean(source.name) || "Live show";
-  const title = clean(source.title);
-  const detail = [clean(source.genre, 60), clean(source.description)].filter(Boolean).join(" · ");
-  return { name, title, detail, listenURL: source.listenURL, since: Number.isFinite(source.since) ? source.since : null };
-}
-
-/** Identifies a live show's words, so the screen redraws only on a change. */
-export function liveKey(show) {
-  return show ? JSON.stringify([show.name, show.title, show.detail, show.listenURL, show.since]) : "";
-}
-
-/**
- * What a screen reader hears when the source changes from `before` to
- * `after` (liveShow results), or null when there is nothing to say.
- */
-export function liveAnnouncement(before, after) {
-  if (!before && after) return `Live now: ${after.name}${after.title ? `, ${after.title}` : ""}.`;
-  if (before && !after) return "The live show has ended.";
-  if (before && after && before.since !== after.since) return `Live now: ${after.name}${after.title ? `, ${after.title}` : ""}.`;
-  if (before && after && after.title && after.title !== before.title) return `Now on the live show: ${after.title}.`;
-  return null;
-}
-
-/** "Live since 21:04" for a source's since (ms). */
-export function sinceText(since, locale = undefined) {
-  if (!Number.isFinite(since)) return "";
-  return `since ${new Date(since).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" })}`;
 }
