@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import WavelengthCore
 import WavelengthLibrary
 import WavelengthStorage
 import WavelengthWire
@@ -21,6 +22,7 @@ struct TracksController {
         router.head("/api/tracks/{id}/audio", use: audio)
         router.get("/api/tracks/{id}/artwork", use: artwork)
         router.get("/api/tracks/{id}/lyrics", use: lyrics)
+        router.get("/api/tracks/{id}/lyrics.json", use: lyricsLines)
     }
 
     @Sendable func details(_ request: Request, context: AppRequestContext) async throws -> TrackDetails {
@@ -82,6 +84,29 @@ struct TracksController {
         guard let path = track.lyricsPath else { throw APIError.notFound("Track \(track.id) has no lyrics.") }
         return try await serveFile(
             path: try confined(path), contentType: "text/plain; charset=utf-8", request: request, context: context)
+    }
+
+    /// The words as lines for the listener screen: the `.lrc` sidecar's
+    /// (timed when it has times), else the file's lyrics tags.
+    @Sendable func lyricsLines(_ request: Request, context: AppRequestContext) async throws -> LyricsView {
+        let track = try await track(context)
+        if let sidecar = track.lyricsPath {
+            let path = try confined(sidecar)
+            let text = try await TagReader.offPool { () -> String in
+                guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+                defer { try? handle.close() }
+                let data = (try? handle.read(upToCount: Lyrics.maxBytes)) ?? nil
+                return String(decoding: data ?? Data(), as: UTF8.self)
+            }
+            let lyrics = Lyrics(lrc: text)
+            if !lyrics.lines.isEmpty { return LyricsView(trackID: track.id, lyrics: lyrics, source: "lrc") }
+        }
+        let path = try confined(track.path)
+        if let tagged = try? await TagReader.offPool({ try TagReader.lyrics(path: path) }) {
+            let lyrics = Lyrics(lrc: tagged)
+            if !lyrics.lines.isEmpty { return LyricsView(trackID: track.id, lyrics: lyrics, source: "tags") }
+        }
+        throw APIError.notFound("Track \(track.id) has no lyrics.")
     }
 
     /// The real path of a file of the library, or 404 when it has gone or

@@ -3,6 +3,7 @@ import WavelengthWire
 
 // The wire types are answered as JSON directly from route handlers.
 extension StationView: ResponseEncodable {}
+extension LyricsView: ResponseEncodable {}
 extension AudienceView: ResponseEncodable {}
 extension ScheduleView: ResponseEncodable {}
 extension ShowView: ResponseEncodable {}
