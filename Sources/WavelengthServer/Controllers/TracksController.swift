@@ -66,7 +66,10 @@ struct TracksController {
 
     @Sendable func artwork(_ request: Request, context: AppRequestContext) async throws -> Response {
         let track = try await track(context)
-        if track.hasEmbeddedArt, let art = try? TagReader.embeddedArtwork(path: try confined(track.path)) {
+        // Reading the file blocks: off the cooperative pool.
+        if track.hasEmbeddedArt, let path = try? confined(track.path),
+            let art = try? await TagReader.offPool({ try TagReader.embeddedArtwork(path: path) })
+        {
             return Response(
                 status: .ok,
                 headers: [.contentType: art.mimeType, .cacheControl: "public, max-age=86400"],
