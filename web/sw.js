@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v20";
+const VERSION = "wavelength-shell-v21";
 const SHELL = [
   "/",
   "/index.html",
@@ -14,6 +14,7 @@ const SHELL = [
   "/styles-schedule.css",
   "/styles-live.css",
   "/styles-broadcast.css",
+  "/styles-lyrics.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -108,6 +109,8 @@ const SHELL = [
   "/js/views/station/layout.js",
   "/js/views/station/live-model.js",
   "/js/views/station/live-show.js",
+  "/js/views/station/lyrics.js",
+  "/js/views/station/lyrics-model.js",
   "/js/views/station/now-playing.js",
   "/js/views/station/over.js",
   "/js/views/station/party-actions.js",

@@ -6,7 +6,8 @@ merging, the radio stream's links, "What's this song?"'s countdown,
 recording format, "about 1:23 in" and answers, the schedule's weeks, zones,
 specs and "every other Tuesday", when reminders go off, and going live's icecast://
 address, fields and announcements, and going live from the browser: its
-socket messages, frames, level meter and talk-over) unit-tested in
+socket messages, frames, level meter and talk-over, and synced lyrics: the
+line at a position, the wait to the next, a hold, the cache) unit-tested in
 headless Chromium, in Europe/Oslo (a zone that isn't UTC, with clock changes).
 
 The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
@@ -182,6 +183,17 @@ MUTATIONS = [
     ("playback/live-relay.js", "if (!this.url || this.retryTimer || this.state === \"blocked\") return;\n    this.set(this.heard",
      "if (!this.url || this.state === \"blocked\") return;\n    this.set(this.heard",
      "live takeover: relay: a 404 is asked again every 2 s, one request and one timer at a time, until stopped"),
+    ("views/station/lyrics-model.js", "if (lines[mid].timeMs <= positionMs) {", "if (lines[mid].timeMs < positionMs) {",
+     "lyrics: the line at a position is the last whose time has come; none before the first"),
+    ("views/station/lyrics-model.js", "const at = timelineNow(timeline, now);", "const at = now;",
+     "lyrics: the clock: a DJ hold freezes the line, and a hold to come stops the wait there"),
+    ("views/station/lyrics-model.js", "(error) => (error && error.status === 404 ? { status: \"none\" } : { status: \"error\", at: this.now() }),",
+     "(error) => ({ status: \"error\", at: this.now() }),",
+     "lyrics: the cache: one request per track, shared while in flight; a 404 is 'none' and kept"),
+    ("views/station/lyrics-model.js", "if (this.entries.size <= this.limit) break;", "if (this.entries.size <= this.limit + 5) break;",
+     "lyrics: the cache: keeps the 20 most recently used tracks"),
+    ("views/station/lyrics-model.js", "(known.status === \"error\" && this.now() - known.at >= this.retryMs)", "(known.status === \"error\")",
+     "lyrics: the cache: a failure is asked again only after the retry time"),
 ]
 
 

@@ -21,6 +21,7 @@ import { focusSettings, setMode } from "./station/settings-overlay.js";
 import { createStationState, isDJ, modeOf, stationLine } from "./station/state.js";
 import { startStation } from "./station/tune-in.js";
 import { stopStudio } from "./station/studio.js";
+import { destroyLyrics } from "./station/lyrics.js";
 import { closeHistoryMode } from "./station/history-mode.js";
 
 const SCHEDULE_PARTS = new Set(["schedule", "show", "shows"]);
@@ -90,6 +91,7 @@ export function createStationView({ clock, player }, route) {
       state.destroyed = true;
       clearInterval(view.frameTimer);
       stopStudio(view);
+      destroyLyrics(view);
       view.identify.destroy();
       closeHistoryMode(view);
       view.np.staticFx.destroy();

@@ -19,6 +19,7 @@ import { joinParty, partyCommand, voteSkip } from "./party-actions.js";
 import { createPlaybackDetails } from "./playback-details.js";
 import { createReactions } from "./reactions.js";
 import { createLevelPanel } from "./room-level.js";
+import { createLyricsPanel } from "./lyrics.js";
 import { likeTrack, thumb } from "./reaction-actions.js";
 import { openSettingsHere } from "./settings-overlay.js";
 import { isDJ } from "./state.js";
@@ -88,7 +89,11 @@ export function createLayout(view) {
     },
     { serverNow: () => clock.now() },
   );
-  const queueCol = h("div", { class: "queue-col" }, studio.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
+  // The song's words, in time with the station (lyrics.js): first for a
+  // listener, under the booth's studio board; beside now playing on wide
+  // screens, under it on phones.
+  const lyrics = createLyricsPanel();
+  const queueCol = h("div", { class: "queue-col" }, studio.el, lyrics.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -110,5 +115,5 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, party, lobby, level, reactions, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, level, reactions, addCol, grid, settingsHost });
 }

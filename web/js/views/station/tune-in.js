@@ -16,6 +16,7 @@ import { renderConnection, renderListeners, renderStationHeader } from "./header
 import { renderHistory } from "./history.js";
 import { renderNow, renderPlayer, renderProgress, showTuning } from "./now-playing.js";
 import { renderLiveFrame } from "./live-show.js";
+import { lyricsPartyChanged, lyricsSnapshot, renderLyrics } from "./lyrics.js";
 import { showLoadError, showOver } from "./over.js";
 import { announceOverride, renderParty } from "./party-actions.js";
 import { refreshLiked, renderReactions } from "./reaction-actions.js";
@@ -39,6 +40,7 @@ function frame(view) {
   const timelineMs = timelineNow(state.session && state.session.timeline, view.clock.now());
   renderProgress(view.np, entry, timelineMs);
   renderLiveFrame(view.np.live, entry, timelineMs, view.player);
+  renderLyrics(view);
   view.queue.render(upcoming(view), entry);
   renderParty(view);
   renderReactions(view);
@@ -66,6 +68,10 @@ function onChange(view, reason) {
   }
   if (reason === "connection" && session.connection === "live") player.recover();
   if (reason === "role") setRole(view, session.role);
+  // The host's lyrics switch, known before the screen is ready.
+  if (reason === "party") lyricsPartyChanged(view);
+  if (reason === "snapshot") lyricsSnapshot(view);
+  if (reason === "connection" && session.connection === "live" && view.lyrics.allowed !== null) lyricsSnapshot(view);
   if (!state.ready) return;
   if (reason === "snapshot" || reason === "timeline") {
     renderStation(view);
