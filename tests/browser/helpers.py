@@ -5,6 +5,7 @@ moving focus with the keyboard alone."""
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 
 from selenium.common.exceptions import (
@@ -258,3 +259,26 @@ def no_alert(d) -> bool:
     except NoAlertPresentException:
         return True
     return False
+
+
+# Keeps every microphone stream the page opens, to check they are stopped.
+WATCH_MIC = """
+if (!window.__micStreams) {
+  window.__micStreams = [];
+  const md = navigator.mediaDevices;
+  const original = md.getUserMedia.bind(md);
+  md.getUserMedia = async (constraints) => {
+    const stream = await original(constraints);
+    window.__micStreams.push(stream);
+    return stream;
+  };
+}
+"""
+MIC_STATE = "return (window.__micStreams || []).map(s => s.getTracks().map(t => t.readyState));"
+
+
+def stop_ffmpeg(process: subprocess.Popen | None) -> None:
+    if process is None or process.poll() is not None:
+        return
+    process.kill()
+    process.wait(timeout=PATIENCE)

@@ -40,26 +40,12 @@ from selenium.webdriver.common.by import By
 
 from accounts_api import LiveListener, auth_request, log_in_browser, make_browser_user
 from conftest import PHONE, Server, fake_microphone, set_viewport
-from helpers import PATIENCE, assert_fits, find, no_alert, wait_for
+from helpers import MIC_STATE, WATCH_MIC, PATIENCE, assert_fits, find, no_alert, wait_for
 
 WIDTHS = [360, 390, 768, 1024, 1440]
 TITLE = "Night <b>Owls</b> & the small hours"
 NEW_TITLE = "Request hour <img src=x onerror=alert(1)>"
 
-# Keeps every microphone stream the page opens, to check they are stopped.
-WATCH_MIC = """
-if (!window.__micStreams) {
-  window.__micStreams = [];
-  const md = navigator.mediaDevices;
-  const original = md.getUserMedia.bind(md);
-  md.getUserMedia = async (constraints) => {
-    const stream = await original(constraints);
-    window.__micStreams.push(stream);
-    return stream;
-  };
-}
-"""
-MIC_STATE = "return (window.__micStreams || []).map(s => s.getTracks().map(t => t.readyState));"
 
 PANEL_JS = """
 const b = document.querySelector('.station-screen .broadcast');

@@ -32,26 +32,12 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import make_browser_user
 from conftest import PHONE, fake_microphone, set_viewport
-from helpers import PATIENCE, assert_fits, find, press, wait_for
+from helpers import MIC_STATE, WATCH_MIC, PATIENCE, assert_fits, find, press, wait_for
 
 WIDTHS = [360, 390, 768, 1024, 1440]
 CLIP_SECONDS = 12
 DONE = ("found", "none", "problem")
 
-# Keeps every microphone stream the page opens, to check they are stopped.
-WATCH_MIC = """
-if (!window.__micStreams) {
-  window.__micStreams = [];
-  const md = navigator.mediaDevices;
-  const original = md.getUserMedia.bind(md);
-  md.getUserMedia = async (constraints) => {
-    const stream = await original(constraints);
-    window.__micStreams.push(stream);
-    return stream;
-  };
-}
-"""
-MIC_STATE = "return (window.__micStreams || []).map(s => s.getTracks().map(t => t.readyState));"
 
 
 # ---------------------------------------------------------------- helpers

@@ -39,7 +39,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, make_browser_user
 from conftest import PHONE, set_viewport
-from helpers import PATIENCE, assert_fits, find, no_alert, press, text_of, wait_for
+from helpers import PATIENCE, assert_fits, find, no_alert, press, text_of, wait_for, stop_ffmpeg
 
 WIDTHS = [360, 390, 768, 1024, 1440]
 ICE_NAME = "<b>Late</b> Jazz"
@@ -94,12 +94,6 @@ def start_ffmpeg(url: str, seconds: int = 60) -> subprocess.Popen:
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
 
-
-def stop_ffmpeg(process: subprocess.Popen | None) -> None:
-    if process is None or process.poll() is not None:
-        return
-    process.kill()
-    process.wait(timeout=PATIENCE)
 
 
 def refused(process: subprocess.Popen) -> tuple[int, str]:

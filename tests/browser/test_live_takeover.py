@@ -47,7 +47,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, signup
 from conftest import DESKTOP, PHONE, Server, set_viewport
-from helpers import PATIENCE, assert_fits, audio, find, no_alert, press, text_of, wait_for
+from helpers import PATIENCE, assert_fits, audio, find, no_alert, press, text_of, wait_for, stop_ffmpeg
 
 WIDTHS = [360, 390, 768, 1024, 1440]
 ICE_NAME = "<b>Late</b> Jazz"
@@ -170,12 +170,6 @@ def start_ffmpeg(url: str, source: Path) -> subprocess.Popen:
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
 
-
-def stop_ffmpeg(process: subprocess.Popen | None) -> None:
-    if process is None or process.poll() is not None:
-        return
-    process.kill()
-    process.wait(timeout=PATIENCE)
 
 
 def current_entry(server, sid: str) -> dict | None:
