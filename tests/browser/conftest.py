@@ -23,7 +23,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 from accounts_api import Account, ApiFailure, auth_request, signup
-from helpers import PATIENCE
+from helpers import PATIENCE, assert_fits, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 # WAVELENGTH_WEB serves another copy of the web app (e.g. an older one, to
@@ -299,6 +299,24 @@ def set_viewport(driver, size, mobile: bool | None = None) -> None:
         {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile,
          "screenWidth": size[0], "screenHeight": size[1]},
     )
+
+
+# The widths every screen is checked at, phone to desktop.
+WIDTHS = [360, 390, 768, 1024, 1440]
+
+
+def at_every_width(d, shot, screen: str, selectors: list[str], restore=PHONE, reveal: str | None = None,
+                   block: str = "start") -> None:
+    """The screen fits with no sideways scroll at every width in WIDTHS (a
+    screenshot of each); `reveal` is scrolled into view first."""
+    for width in WIDTHS:
+        set_viewport(d, (width, 900))
+        wait_for(d, lambda d: d.execute_script("return Math.min(innerWidth, screen.width)") == width)
+        if reveal:
+            d.execute_script(f"document.querySelector({reveal!r}).scrollIntoView({{block: {block!r}}})")
+        assert_fits(d, f"{screen} at {width}px", selectors)
+        shot(d, f"{screen}-{width}")
+    set_viewport(d, restore)
 
 
 @pytest.fixture

@@ -39,10 +39,9 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from accounts_api import LiveListener, auth_request, log_in_browser, make_browser_user
-from conftest import PHONE, Server, fake_microphone, set_viewport
+from conftest import at_every_width, PHONE, Server, fake_microphone, set_viewport
 from helpers import MIC_STATE, WATCH_MIC, PATIENCE, assert_fits, find, no_alert, wait_for
 
-WIDTHS = [360, 390, 768, 1024, 1440]
 TITLE = "Night <b>Owls</b> & the small hours"
 NEW_TITLE = "Request hour <img src=x onerror=alert(1)>"
 
@@ -211,16 +210,6 @@ def mic_released(d) -> bool:
     return bool(streams) and all(all(state == "ended" for state in tracks) for tracks in streams)
 
 
-def at_every_width(d, shot, screen: str, selectors: list[str]) -> None:
-    for width in WIDTHS:
-        set_viewport(d, (width, 900))
-        wait_for(d, lambda d: d.execute_script("return Math.min(innerWidth, screen.width)") == width)
-        d.execute_script("document.querySelector('.broadcast-panel').scrollIntoView({block: 'start'})")
-        assert_fits(d, f"{screen} at {width}px", selectors)
-        shot(d, f"{screen}-{width}")
-    set_viewport(d, PHONE)
-
-
 def forbidden_over_our_own_socket(server, token: str, station_id: str) -> dict:
     """What the broadcast socket says to `token` asking to go live: its first text message."""
     import websocket  # websocket-client
@@ -259,7 +248,8 @@ def test_the_owner_goes_live_from_the_booth_and_listeners_get_the_show(live_serv
         assert (meter["min"], meter["max"], meter["label"]) == ("0", "100", "Outgoing level"), meter
         assert meter["text"] and meter["text"] != "Silent", meter
         at_every_width(d, shot, "go-live-ready", [".broadcast-heading", "[role=meter]", ".broadcast-start", ".broadcast-close",
-                                                  ".broadcast-title-input", ".broadcast-fader", ".broadcast-file"])
+                                                  ".broadcast-title-input", ".broadcast-fader", ".broadcast-file"],
+                       reveal=".broadcast-panel")
 
         # On the air, with a title.
         find(d, ".broadcast-title-input").send_keys(TITLE)
@@ -293,7 +283,7 @@ def test_the_owner_goes_live_from_the_booth_and_listeners_get_the_show(live_serv
             time.sleep(0.1)
         assert no_alert(d)
         at_every_width(d, shot, "go-live-on-air", [".broadcast-heading", ".broadcast-lamp", ".broadcast-clock", "[role=meter]",
-                                                   ".broadcast-stop", ".broadcast-title-send"])
+                                                   ".broadcast-stop", ".broadcast-title-send"], reveal=".broadcast-panel")
         wait_for(d, lambda d: panel_state(d) == "live", "the broadcast stopped while the screen was resized")
 
         # Stop: off the air, the microphone released, the station back to the library.

@@ -38,10 +38,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, make_browser_user
-from conftest import PHONE, set_viewport
+from conftest import at_every_width, PHONE, set_viewport
 from helpers import PATIENCE, assert_fits, find, no_alert, press, text_of, wait_for, stop_ffmpeg
 
-WIDTHS = [360, 390, 768, 1024, 1440]
 ICE_NAME = "<b>Late</b> Jazz"
 ICE_DESCRIPTION = "<img src=x onerror=alert(1)> after midnight"
 
@@ -170,15 +169,6 @@ def file_heard(d) -> bool:
 
 def no_markup_ran(d) -> bool:
     return no_alert(d) and not d.find_elements(By.CSS_SELECTOR, ".now-meta b, .now-meta img, .live-art b, img[src='x']")
-
-
-def at_every_width(d, shot, screen: str, selectors: list[str], restore=PHONE) -> None:
-    for width in WIDTHS:
-        set_viewport(d, (width, 900))
-        wait_for(d, lambda d: d.execute_script("return Math.min(innerWidth, screen.width)") == width)
-        assert_fits(d, f"{screen} at {width}px", selectors)
-        shot(d, f"{screen}-{width}")
-    set_viewport(d, restore)
 
 
 # ------------------------------------------ key, ffmpeg, a listener hears it

@@ -46,10 +46,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, signup
-from conftest import DESKTOP, PHONE, Server, set_viewport
+from conftest import at_every_width, DESKTOP, PHONE, Server, set_viewport
 from helpers import PATIENCE, assert_fits, audio, find, no_alert, press, text_of, wait_for, stop_ffmpeg
 
-WIDTHS = [360, 390, 768, 1024, 1440]
 ICE_NAME = "<b>Late</b> Jazz"
 DJ_NAME = "Night <i>Owl</i>"
 DROPPED = "The live source dropped — waiting for it to come back"
@@ -252,15 +251,6 @@ def duration_text(ms: int) -> str:
     total = max(0, int(ms // 1000))
     hours, minutes, seconds = total // 3600, (total % 3600) // 60, total % 60
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
-
-
-def at_every_width(d, shot, screen: str, selectors: list[str], restore=PHONE) -> None:
-    for width in WIDTHS:
-        set_viewport(d, (width, 900))
-        wait_for(d, lambda d: d.execute_script("return Math.min(innerWidth, screen.width)") == width)
-        assert_fits(d, f"{screen} at {width}px", selectors)
-        shot(d, f"{screen}-{width}")
-    set_viewport(d, restore)
 
 
 def sweep_second(reading: dict) -> float:

@@ -29,10 +29,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from accounts_api import log_in_browser
-from conftest import PHONE, Server, make_tone, set_viewport
+from conftest import at_every_width, PHONE, Server, make_tone, set_viewport
 from helpers import assert_fits, find, press, tab_to, wait_for
 
-WIDTHS = [360, 390, 768, 1024, 1440]
 
 CAFE = "Café Nocturne"
 # Sources/WavelengthLibrary/Generation/DemoCatalog.swift's sidecar for it.
@@ -171,16 +170,6 @@ def patch_party(server, station_id: str, token: str, body: dict) -> dict:
     return server.request("PATCH", f"/api/stations/{station_id}/party", body, token=token)
 
 
-def fits_at_every_width(d, shot, screen: str, selectors: list[str]) -> None:
-    for width in WIDTHS:
-        set_viewport(d, (width, 900))
-        wait_for(d, lambda d: d.execute_script("return Math.min(innerWidth, screen.width)") == width)
-        d.execute_script("document.querySelector('.lyrics-panel').scrollIntoView({block: 'center'})")
-        assert_fits(d, f"{screen} at {width}px", selectors)
-        shot(d, f"{screen}-{width}")
-    set_viewport(d, PHONE)
-
-
 def test_synced_lyrics_follow_the_station(demo_server, browser, shot):
     server = demo_server
     owner = server.signup(display_name="Lyric Hour")
@@ -243,7 +232,7 @@ def test_synced_lyrics_follow_the_station(demo_server, browser, shot):
     assert booth["index"] == frozen
 
     # The station screen with lyrics, at every width.
-    fits_at_every_width(d, shot, "station-with-lyrics", [".lyrics-panel", ".btn-lyrics-toggle", ".lyrics-lines", ".btn-play", ".station-name"])
+    at_every_width(d, shot, "station-with-lyrics", [".lyrics-panel", ".btn-lyrics-toggle", ".lyrics-lines", ".btn-play", ".station-name"], reveal='.lyrics-panel', block='center')
     if frozen >= 0:
         assert_fits(d, "the lit line", [".lyrics-line.is-current"])
 
@@ -356,7 +345,7 @@ def test_plain_and_hostile_lyrics_are_text(lyrics_server, browser, shot):
     assert state["lines"] == PLAIN_WORDS, state
     assert state["images"] == 0 and d.execute_script("return window.__xss === undefined")
     assert "Not timed" in d.execute_script("return document.querySelector('.lyrics-note').textContent")
-    fits_at_every_width(d, shot, "plain-lyrics", [".lyrics-panel", ".btn-lyrics-toggle", ".lyrics-lines"])
+    at_every_width(d, shot, "plain-lyrics", [".lyrics-panel", ".btn-lyrics-toggle", ".lyrics-lines"], reveal='.lyrics-panel', block='center')
 
     # Synced, with a script tag, a line sung twice, a gap and a very long word.
     timeline = server.skip(sid, key, server.timeline(sid)["current"]["id"])
@@ -368,7 +357,7 @@ def test_plain_and_hostile_lyrics_are_text(lyrics_server, browser, shot):
     # Past the long word: it wraps inside the panel at 360 px.
     server.command(sid, key, {"op": "seek", "positionMs": 9500})
     wait_highlight(server, sid, timed["id"], TIMED_LINES, d, "the long word", at_least=3)
-    fits_at_every_width(d, shot, "timed-lyrics", [".lyrics-panel", ".lyrics-lines"])
+    at_every_width(d, shot, "timed-lyrics", [".lyrics-panel", ".lyrics-lines"], reveal='.lyrics-panel', block='center')
 
     # Far down the words: the lit line is scrolled into view inside the
     # panel, and the page itself stays where the reader left it.
