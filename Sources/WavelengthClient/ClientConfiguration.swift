@@ -66,4 +66,7 @@ public enum ClientError: Error, Sendable, Equatable {
     case refused(code: String, message: String)
     /// The client was stopped before an answer came.
     case stopped
+    /// The chat message couldn't be sent, or the connection dropped before
+    /// the server answered: it may or may not have been kept.
+    case notConnected
 }

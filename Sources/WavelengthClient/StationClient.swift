@@ -47,6 +47,8 @@ public actor StationClient {
     private var isPlaying = false
     private var outgoing: AsyncStream<Outgoing>.Continuation?
     private var pending: [String: Pending] = [:]
+    /// Chat messages sent and not yet answered, by their id.
+    private var saying: [String: CheckedContinuation<ChatMessageView, any Error>] = [:]
     private let probes = ProbeLedger()
     private var pingCounter = 0
     private var runner: Task<Void, Never>?
@@ -86,6 +88,7 @@ public actor StationClient {
         outgoing?.finish()
         for (_, pending) in pending { pending.continuation.resume(throwing: ClientError.stopped) }
         pending.removeAll()
+        failSaying(ClientError.stopped)
         eventSink.finish()
     }
 
@@ -153,6 +156,40 @@ public actor StationClient {
         }
     }
 
+    /// Posts to the station's chat; answers the message as the server kept
+    /// it. Unlike a command it is never held or sent again: a message typed
+    /// while offline fails with `notConnected`, and so does one whose
+    /// connection drops before the answer.
+    @discardableResult
+    public func say(_ text: String, id: String = UUID().uuidString) async throws -> ChatMessageView {
+        try await withCheckedThrowingContinuation { continuation in
+            guard !stopped else { return continuation.resume(throwing: ClientError.stopped) }
+            guard outgoing != nil else { return continuation.resume(throwing: ClientError.notConnected) }
+            saying[id] = continuation
+            transmit(.chat(id: id, text: text))
+        }
+    }
+
+    /// Reacts to the song playing (one of `ChatRoomView.palette`). A refusal
+    /// comes back as a `refused` event.
+    public func react(_ emoji: String) {
+        let playing = serverNow().flatMap { model.plan(at: $0)?.current } ?? model.window?.current
+        guard let entryID = playing?.id else { return }
+        transmit(.react(entryID: entryID, emoji: emoji))
+    }
+
+    /// A moderator's action on the chat. A refusal comes back as a
+    /// `refused` event with `id`.
+    public func moderate(_ action: ChatModeration, id: String = UUID().uuidString) {
+        transmit(.moderate(id: id, action))
+    }
+
+    private func failSaying(_ error: ClientError) {
+        let waiting = saying
+        saying.removeAll()
+        for (_, continuation) in waiting { continuation.resume(throwing: error) }
+    }
+
     /// The connection heard its role: held commands go out with its epoch.
     private func releaseHeld() {
         for id in pending.keys.sorted() where pending[id]?.held == true {
@@ -212,6 +249,7 @@ public actor StationClient {
             }
             continuation.finish()
             outgoing = nil
+            failSaying(.notConnected)
             guard !stopped && !Task.isCancelled else { break }
             eventSink.yield(.disconnected(reason: "connection closed"))
             attempt += 1
@@ -290,6 +328,7 @@ public actor StationClient {
             eventSink.yield(.acknowledged(ack))
         case .error(let id, let code, let message):
             if let id { pending.removeValue(forKey: id)?.continuation.resume(throwing: ClientError.refused(code: code, message: message)) }
+            if let id { saying.removeValue(forKey: id)?.resume(throwing: ClientError.refused(code: code, message: message)) }
             eventSink.yield(.refused(id: id, code: code, message: message))
         case .role(let role, let epoch):
             releaseHeld()
@@ -317,6 +356,15 @@ public actor StationClient {
             eventSink.yield(.standing(standing))
         case .sound(let sound):
             eventSink.yield(.sound(sound))
+        case .chat(let message, let ref):
+            if let ref { saying.removeValue(forKey: ref)?.resume(returning: message) }
+            eventSink.yield(.chat(message))
+        case .chatRoom(let room):
+            eventSink.yield(.chatRoom(room))
+        case .chatDeleted(let ids, let personID, let all):
+            eventSink.yield(.chatDeleted(messageIDs: ids, personID: personID, all: all))
+        case .reactions(let burst):
+            eventSink.yield(.reactions(burst))
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

@@ -31,6 +31,14 @@ public enum StationEvent: Sendable {
     case standing(StandingView)
     /// The station's loudness target or level changed (from `since`).
     case sound(SoundView)
+    /// A chat message (your own too, once kept).
+    case chat(ChatMessageView)
+    /// The chat's rules and newest messages, on connect and when they change.
+    case chatRoom(ChatRoomView)
+    /// Chat messages were deleted (these, all of a person's, or all).
+    case chatDeleted(messageIDs: [String], personID: String?, all: Bool)
+    /// A burst of reactions to the song playing, with its totals.
+    case reactions(ReactionsView)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

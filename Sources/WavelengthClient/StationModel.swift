@@ -26,6 +26,14 @@ public struct StationModel: Sendable, Equatable {
     public private(set) var standing: StandingView?
     /// How loud the station plays (the standard until the server says).
     public private(set) var sound = SoundView.standard
+    /// The chat's rules as this client may see them.
+    public private(set) var chatRoom: ChatRoomView?
+    /// The chat's messages this client has seen, oldest first (the newest
+    /// `chatLimit`).
+    public private(set) var chat: [ChatMessageView] = []
+    public static let chatLimit = 200
+    /// The reactions to the song playing.
+    public private(set) var reactions: ReactionsView?
 
     public init() {}
 
@@ -79,6 +87,25 @@ public struct StationModel: Sendable, Equatable {
             standing = mine
         case .sound(let sound):
             self.sound = sound
+        case .chatRoom(let room):
+            chatRoom = room
+            // On connect the room brings the newest messages: they replace
+            // what the client held (some may have been deleted meanwhile).
+            if room.enabled { chat = room.messages } else { chat = [] }
+            reactions = room.reactions
+        case .chat(let message, _):
+            if !chat.contains(where: { $0.id == message.id }) {
+                chat.append(message)
+                if chat.count > Self.chatLimit { chat.removeFirst(chat.count - Self.chatLimit) }
+            }
+        case .chatDeleted(let ids, let personID, let all):
+            if all {
+                chat = []
+            } else {
+                chat.removeAll { ids.contains($0.id) || $0.person.id == personID }
+            }
+        case .reactions(let burst):
+            reactions = burst
         case .ack, .error, .pong, .removed, .ended, .hostOverride, .thumbs:
             break
         }

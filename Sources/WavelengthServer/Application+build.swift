@@ -181,8 +181,12 @@ public struct ServerServices: Sendable {
             makeRandom: AnyRandom.system,
             machineSettings: StationMachine.Settings(
                 robot: robot, djGraceMillis: configuration.djGracePeriod.milliseconds,
-                commitLead: configuration.commitLead.milliseconds),
+                commitLead: configuration.commitLead.milliseconds,
+                chatRetentionMillis: configuration.chatRetention.milliseconds),
             logger: logger, schedule: database)
+        // Quiet stations' old messages go now; busy ones' as they chat.
+        let purged = try await database.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
+        if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
         let directory = StationDirectory(
             context: context, access: database, band: configuration.frequencyBand,
             stationsPerAccount: configuration.stationsPerAccount)

@@ -66,6 +66,8 @@ public struct ServerConfiguration: Sendable {
     /// before the songs behind it play (BUTT and Mixxx reconnect within
     /// seconds).
     public var liveGracePeriod: Duration = .seconds(20)
+    /// How long chat messages are kept.
+    public var chatRetention: Duration = .seconds(7 * 86_400)
     public var analyzeAudio = true
 
     public init(

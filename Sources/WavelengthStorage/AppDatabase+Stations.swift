@@ -85,7 +85,8 @@ extension AppDatabase: StationRepository {
             return LoadedStation(
                 record: record, state: state, recentCommands: Array(commands), party: party, taste: taste,
                 lobby: lobby,
-                credibility: Dictionary(standing.map { ($0.personID, $0.credibility) }, uniquingKeysWith: { a, _ in a }))
+                credibility: Dictionary(standing.map { ($0.personID, $0.credibility) }, uniquingKeysWith: { a, _ in a }),
+                chat: try Self.chatRoom(db, stationID: id, limit: ChatRoom.recentLimit))
         }
     }
 

@@ -267,6 +267,38 @@ extension AppDatabase {
                 t.add(column: "why", .text)
             }
         }
+        migrator.registerMigration("v17: the room: chat messages, mutes, slow mode, and each play's reactions") { db in
+            try db.create(table: "chatMessage") { t in
+                t.primaryKey("id", .text)
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("personID", .text).notNull().references("person", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("handle", .text)
+                t.column("text", .text).notNull()
+                t.column("sentAt", .integer).notNull()
+            }
+            try db.create(index: "chatMessage_byStation", on: "chatMessage", columns: ["stationID", "sentAt"])
+            try db.create(index: "chatMessage_byAuthor", on: "chatMessage", columns: ["stationID", "personID"])
+            try db.create(index: "chatMessage_bySentAt", on: "chatMessage", columns: ["sentAt"])
+            try db.create(table: "chatMute") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("personID", .text).notNull()
+                t.column("until", .integer).notNull()
+                t.primaryKey(["stationID", "personID"])
+            }
+            try db.create(table: "chatSetting") { t in
+                t.primaryKey("stationID", .text).references("station", onDelete: .cascade)
+                t.column("slowModeSeconds", .integer).notNull()
+            }
+            try db.create(table: "playReaction") { t in
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("entryID", .text).notNull()
+                t.column("trackID", .text).notNull()
+                t.column("emoji", .text).notNull()
+                t.column("count", .integer).notNull()
+                t.primaryKey(["stationID", "entryID", "emoji"])
+            }
+        }
         return migrator
     }
 }

@@ -21,6 +21,10 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var trackRows: [TrackID: TrackRecord] = [:]
     private var printRows: [TrackID: AudioFingerprint] = [:]
     private var likedRows: [(person: String, track: TrackID, at: EpochMillis)] = []
+    private var chats: [StationID: ChatRoom.Saved] = [:]
+    /// Every message kept, not only the newest (a station's `chats` holds those).
+    private var chatLog: [StationID: [ChatMessage]] = [:]
+    private var reactionTotals: [StationID: [EntryID: [String: Int]]] = [:]
     /// While set, every save throws this.
     private var saveFailure: (any Error & Sendable)?
     public private(set) var saveCount = 0
@@ -78,7 +82,65 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         guard let record = stations[id], let state = states[id] else { return nil }
         return LoadedStation(
             record: record, state: state, recentCommands: commands[id] ?? [], party: parties[id] ?? RequestQueue(),
-            taste: tastes[id] ?? TasteModel(), lobby: lobbies[id], credibility: standings[id] ?? [:])
+            taste: tastes[id] ?? TasteModel(), lobby: lobbies[id], credibility: standings[id] ?? [:],
+            chat: chatSaved(id, limit: ChatRoom.recentLimit))
+    }
+
+    // MARK: ChatRepository
+
+    public func saveChat(stationID: StationID, _ change: ChatSave) async throws {
+        if let saveFailure { throw saveFailure }
+        guard stations[stationID] != nil else { throw StorageError.noSuchStation }
+        var room = chats[stationID] ?? ChatRoom.Saved()
+        var log = chatLog[stationID] ?? []
+        switch change {
+        case .post(let message, let purgeBefore):
+            log = log.filter { $0.sentAt >= purgeBefore } + [message]
+        case .delete(let ids):
+            log.removeAll { ids.contains($0.id) }
+        case .deleteAllBy(let personID):
+            log.removeAll { $0.personID == personID }
+        case .clear:
+            log = []
+        case .mute(let personID, let until):
+            room.mutes[personID] = until
+        case .unmute(let personID):
+            room.mutes[personID] = nil
+        case .slowMode(let seconds):
+            room.slowModeSeconds = seconds
+        }
+        chatLog[stationID] = log
+        chats[stationID] = room
+    }
+
+    private func chatSaved(_ stationID: StationID, limit: Int) -> ChatRoom.Saved {
+        var room = chats[stationID] ?? ChatRoom.Saved()
+        room.recent = Array((chatLog[stationID] ?? []).suffix(limit))
+        return room
+    }
+
+    public func chatRoom(stationID: StationID, limit: Int, now: EpochMillis) async throws -> ChatRoom.Saved {
+        var room = chatSaved(stationID, limit: limit)
+        room.mutes = room.mutes.filter { $0.value > now }
+        return room
+    }
+
+    public func purgeChat(before instant: EpochMillis) async throws -> Int {
+        var purged = 0
+        for (station, log) in chatLog {
+            let kept = log.filter { $0.sentAt >= instant }
+            purged += log.count - kept.count
+            chatLog[station] = kept
+        }
+        return purged
+    }
+
+    public func recordReactions(stationID: StationID, _ burst: Reactions.Burst) async throws {
+        reactionTotals[stationID, default: [:]][burst.entryID, default: [:]].merge(burst.burst, uniquingKeysWith: +)
+    }
+
+    public func reactions(stationID: StationID, entryID: EntryID) async throws -> [String: Int] {
+        reactionTotals[stationID]?[entryID] ?? [:]
     }
 
     public func saveStation(_ save: StationSave) async throws {

@@ -3,7 +3,7 @@ import WavelengthLibrary
 
 /// Everything the server needs to keep stations. `AppDatabase` is the real
 /// one; the protocol keeps the server testable and ready for PostgreSQL.
-public protocol StationRepository: HistoryRepository {
+public protocol StationRepository: HistoryRepository, ChatRepository {
     /// Inserts a station with a free frequency from `band`, picked inside
     /// the same transaction. With `ownerLimit`, refuses
     /// (`StorageError.stationLimit`) when the owner already has that many
@@ -48,11 +48,15 @@ public struct LoadedStation: Sendable {
     public var lobby: LobbyState.Saved?
     /// Each person's standing in the lobby.
     public var credibility: [String: Credibility]
+    /// The chat's newest messages, mutes and slow mode.
+    public var chat: ChatRoom.Saved
 
     public init(
         record: StationRecord, state: StationState, recentCommands: [AppliedCommand], party: RequestQueue = RequestQueue(),
-        taste: TasteModel = TasteModel(), lobby: LobbyState.Saved? = nil, credibility: [String: Credibility] = [:]
+        taste: TasteModel = TasteModel(), lobby: LobbyState.Saved? = nil, credibility: [String: Credibility] = [:],
+        chat: ChatRoom.Saved = ChatRoom.Saved()
     ) {
+        self.chat = chat
         self.record = record
         self.state = state
         self.recentCommands = recentCommands

@@ -13,6 +13,15 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case busy = "busy"
     case banned = "banned"
     case cannotFollowSelf = "cannot_follow_self"
+    case cannotMute = "cannot_mute"
+    case chatNotAllowed = "chat_not_allowed"
+    case chatOff = "chat_off"
+    case controlCharacters = "control_characters"
+    case emptyMessage = "empty_message"
+    case invalidMute = "invalid_mute"
+    case muted = "muted"
+    case slowMode = "slow_mode"
+    case unknownReaction = "unknown_reaction"
     case conflict = "conflict"
     case csrf = "csrf"
     case entryIsPlaying = "entry_is_playing"
@@ -135,6 +144,27 @@ extension ErrorCode {
             case .ballotClosed: .ballotClosed
             case .notACandidate: .notACandidate
             case .volumeVotingOff: .volumeVotingOff
+            }
+    }
+
+    /// The code for a refused chat message, reaction or moderator's action.
+    public init(_ error: ChatError) {
+        self =
+            switch error {
+            case .off: .chatOff
+            case .notAllowed: .chatNotAllowed
+            case .empty: .emptyMessage
+            case .tooLong: .tooLong
+            case .controlCharacters: .controlCharacters
+            case .muted: .muted
+            case .slowMode: .slowMode
+            case .tooFast: .tooFast
+            case .invalidMute: .invalidMute
+            case .invalidSlowMode: .invalidSettings
+            case .cannotMute: .cannotMute
+            case .tooManyMutes: .conflict
+            case .unknownReaction: .unknownReaction
+            case .notCurrent: .notCurrent
             }
     }
 

@@ -14,6 +14,15 @@ public enum ClientMessage: Sendable, Equatable {
     case ping(nonce: String?)
     /// `{"type":"resync"}`: asks for a fresh snapshot, e.g. after a gap in `seq`.
     case resync
+    /// `{"type":"chat","id":"m-1","text":"hello @ana"}`: a chat message. The
+    /// author gets it back with `ref` = `id` once it is kept, or an `error`
+    /// with that id.
+    case chat(id: String?, text: String)
+    /// `{"type":"react","entryID":"e…","emoji":"🔥"}`: a reaction to the song playing.
+    case react(entryID: EntryID, emoji: String)
+    /// `{"type":"moderate","id":"x","action":"mute","personID":"p","minutes":15}`:
+    /// the owner's or a co-DJ's action on the chat (`ChatModeration`).
+    case moderate(id: String?, ChatModeration)
 }
 
 /// What the server sends on a station's WebSocket.
@@ -63,6 +72,15 @@ public enum ServerMessage: Sendable, Equatable {
     /// The station's loudness target or level changed: players move to it
     /// at `since`, together.
     case sound(SoundView)
+    /// A chat message; `ref` is present only for its author (their `id`).
+    case chat(message: ChatMessageView, ref: String?)
+    /// The chat as you may see it: on connect, and when its rules change.
+    case chatRoom(ChatRoomView)
+    /// Messages were deleted: these ids; when `personID` is set, all of
+    /// that person's; when `all`, every message.
+    case chatDeleted(messageIDs: [String], personID: String?, all: Bool)
+    /// A burst of reactions to the song playing, with its totals.
+    case reactions(ReactionsView)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -86,7 +104,7 @@ private enum TypeKey: String, CodingKey {
 
 extension ClientMessage: Codable {
     private enum Keys: String, CodingKey {
-        case id, command, nonce, epoch
+        case id, command, nonce, epoch, text, entryID, emoji
     }
 
     public init(from decoder: any Decoder) throws {
@@ -103,11 +121,22 @@ extension ClientMessage: Codable {
             self = .ping(nonce: try container.decodeIfPresent(String.self, forKey: .nonce))
         case "resync":
             self = .resync
+        case "chat":
+            self = .chat(
+                id: try container.decodeIfPresent(String.self, forKey: .id),
+                text: try container.decode(String.self, forKey: .text))
+        case "react":
+            self = .react(
+                entryID: try container.decode(String.self, forKey: .entryID),
+                emoji: try container.decode(String.self, forKey: .emoji))
+        case "moderate":
+            self = .moderate(id: try container.decodeIfPresent(String.self, forKey: .id), try ChatModeration(from: decoder))
         default:
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: [TypeKey.type],
-                    debugDescription: "Unknown message type '\(type.prefix(40))'; expected command, ping or resync."))
+                    debugDescription:
+                        "Unknown message type '\(type.prefix(40))'; expected command, ping, resync, chat, react or moderate."))
         }
     }
 
@@ -125,6 +154,18 @@ extension ClientMessage: Codable {
             try container.encodeIfPresent(nonce, forKey: .nonce)
         case .resync:
             try typeContainer.encode("resync", forKey: .type)
+        case .chat(let id, let text):
+            try typeContainer.encode("chat", forKey: .type)
+            try container.encodeIfPresent(id, forKey: .id)
+            try container.encode(text, forKey: .text)
+        case .react(let entryID, let emoji):
+            try typeContainer.encode("react", forKey: .type)
+            try container.encode(entryID, forKey: .entryID)
+            try container.encode(emoji, forKey: .emoji)
+        case .moderate(let id, let action):
+            try typeContainer.encode("moderate", forKey: .type)
+            try container.encodeIfPresent(id, forKey: .id)
+            try action.encode(to: encoder)
         }
     }
 }
@@ -134,6 +175,7 @@ extension ServerMessage: Codable {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
         case serverReceived, serverSent, role, epoch, present, person, reason
         case party, votes, kind, trackID, requesterName, entryID, up, down, standing, sound
+        case ref, room, messageIDs, all, reactions
     }
 
     public var type: String {
@@ -156,6 +198,10 @@ extension ServerMessage: Codable {
         case .thumbs: "thumbs"
         case .standing: "standing"
         case .sound: "sound"
+        case .chat: "chat"
+        case .chatRoom: "chatRoom"
+        case .chatDeleted: "chatDeleted"
+        case .reactions: "reactions"
         }
     }
 
@@ -203,6 +249,17 @@ extension ServerMessage: Codable {
                 down: try c.decode(Int.self, forKey: .down))
         case "standing": self = .standing(try c.decode(StandingView.self, forKey: .standing))
         case "sound": self = .sound(try c.decode(SoundView.self, forKey: .sound))
+        case "chat":
+            self = .chat(
+                message: try c.decode(ChatMessageView.self, forKey: .message),
+                ref: try c.decodeIfPresent(String.self, forKey: .ref))
+        case "chatRoom": self = .chatRoom(try c.decode(ChatRoomView.self, forKey: .room))
+        case "chatDeleted":
+            self = .chatDeleted(
+                messageIDs: try c.decode([String].self, forKey: .messageIDs),
+                personID: try c.decodeIfPresent(String.self, forKey: .person),
+                all: try c.decode(Bool.self, forKey: .all))
+        case "reactions": self = .reactions(try c.decode(ReactionsView.self, forKey: .reactions))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -254,6 +311,15 @@ extension ServerMessage: Codable {
             try c.encode(down, forKey: .down)
         case .standing(let standing): try c.encode(standing, forKey: .standing)
         case .sound(let sound): try c.encode(sound, forKey: .sound)
+        case .chat(let message, let ref):
+            try c.encode(message, forKey: .message)
+            try c.encodeIfPresent(ref, forKey: .ref)
+        case .chatRoom(let room): try c.encode(room, forKey: .room)
+        case .chatDeleted(let ids, let personID, let all):
+            try c.encode(ids, forKey: .messageIDs)
+            try c.encodeIfPresent(personID, forKey: .person)
+            try c.encode(all, forKey: .all)
+        case .reactions(let reactions): try c.encode(reactions, forKey: .reactions)
         }
     }
 }

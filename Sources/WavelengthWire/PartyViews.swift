@@ -177,6 +177,8 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
     /// A lobby type: its preset comes first, then any other field given.
     public var kind: LobbyKind?
     public var chat: Bool?
+    /// Whether guests may post in the chat.
+    public var guestChat: Bool?
     public var lyrics: Bool?
     public var volumeVoting: Bool?
     public var loudnessTarget: Double?
@@ -185,10 +187,11 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
         mode: ProgrammingMode? = nil, open: Bool? = nil, poolOnly: Bool? = nil, maxPendingPerPerson: Int? = nil,
         maxTrackMillis: Int64? = nil, noRepeatWithin: Int? = nil, showVoteCounts: Bool? = nil, skip: SkipThreshold? = nil,
         kind: LobbyKind? = nil, chat: Bool? = nil, lyrics: Bool? = nil, volumeVoting: Bool? = nil,
-        loudnessTarget: Double? = nil
+        loudnessTarget: Double? = nil, guestChat: Bool? = nil
     ) {
         self.kind = kind
         self.chat = chat
+        self.guestChat = guestChat
         self.lyrics = lyrics
         self.volumeVoting = volumeVoting
         self.loudnessTarget = loudnessTarget
@@ -207,6 +210,7 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
         var next = settings
         if let kind { next = kind.preset(next) }
         if let chat { next.chat = chat }
+        if let guestChat { next.guestChat = guestChat }
         if let lyrics { next.lyrics = lyrics }
         if let volumeVoting { next.volumeVoting = volumeVoting }
         if let loudnessTarget { next.loudnessTarget = loudnessTarget }

@@ -65,6 +65,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a live show waits for its dropped source to come back before the robot DJ resumes (0…600).")
     var liveGrace: Int = 20
 
+    @Option(help: "Days chat messages are kept (1…365).")
+    var chatRetentionDays: Int = 7
+
     @Flag(help: "Skip the background audio analysis (loudness and tempo): tracks then play without loudness matching.")
     var noAnalysis = false
 
@@ -114,6 +117,8 @@ struct Serve: AsyncParsableCommand {
         configuration.sourcePort = sourcePort == -1 ? nil : sourcePort
         guard (0...600).contains(liveGrace) else { throw ValidationError("--live-grace must be 0…600 seconds") }
         configuration.liveGracePeriod = .seconds(liveGrace)
+        guard (1...365).contains(chatRetentionDays) else { throw ValidationError("--chat-retention-days must be 1…365") }
+        configuration.chatRetention = .seconds(chatRetentionDays * 86_400)
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

@@ -25,6 +25,8 @@ struct StationPermissionsTests {
         .unban: [.owner],
         .endSession: [.owner],
         .leave: [.listener, .codj],
+        .chat: [.owner, .codj, .listener],
+        .moderateChat: [.owner, .codj],
     ]
 
     @Test func theExpectedListCoversEveryOperation() {

@@ -40,7 +40,7 @@ struct AuthorizationTableTests {
             )
             let track = try await client.firstTrack(matching: "a")
             var checked = 0
-            for operation in StationOperation.allCases {
+            for operation in StationOperation.allCases where !Self.overTheWebSocket.contains(operation) {
                 // A fresh station per operation: some operations (end, leave,
                 // ban) change who is who.
                 let cast = try await Self.stage(client, people)
@@ -64,7 +64,65 @@ struct AuthorizationTableTests {
                     checked += 1
                 }
             }
-            #expect(checked == StationOperation.allCases.count * 4)
+            #expect(checked == (StationOperation.allCases.count - Self.overTheWebSocket.count) * 4)
+        }
+    }
+
+    /// The room's operations exist only on the station's WebSocket.
+    static let overTheWebSocket: Set<StationOperation> = [.chat, .moderateChat]
+
+    /// The room's operations, tried over the WebSocket by nobody and by
+    /// someone of every role, are allowed exactly where the table says.
+    @Test func everyRoomOperationForEveryRole() async throws {
+        let server = try await TestServer.make { $0.stationsPerAccount = 1000 }
+        try await server.application().test(.live) { client in
+            let people = (
+                owner: try await client.signUp(), codj: try await client.signUp(),
+                listener: try await client.signUp(), outsider: try await client.signUp(),
+                victim: try await client.guest("Victim")
+            )
+            let cast = try await Self.stage(client, people)
+            var checked = 0
+            for operation in Self.overTheWebSocket.sorted(by: { $0.rawValue < $1.rawValue }) {
+                for account in [nil] + [StationRole.none, .listener, .codj, .owner].map(cast.account(for:)) {
+                    let role = account.map { account in
+                        [StationRole.none, .listener, .codj, .owner].first { cast.account(for: $0).id == account.id }!
+                    }
+                    let socket = LiveClient(
+                        port: client.port!, path: "/api/stations/\(cast.stationID)/live?v=1", token: account?.token)
+                    defer { socket.close() }
+                    let id = "\(operation.rawValue)-\(checked)"
+                    let answer = try await socket.next {
+                        if case .access = $0 { true } else if case .error = $0 { true } else { false }
+                    }
+                    if case .access = answer {
+                        // The room as it was on joining.
+                        _ = try await socket.next { if case .chatRoom = $0 { true } else { false } }
+                        switch operation {
+                        case .chat: try socket.send(.chat(id: id, text: "hello from \(role.map { "\($0)" } ?? "nobody")"))
+                        default: try socket.send(.moderate(id: id, .slowMode(seconds: 0)))
+                        }
+                    }
+                    let allowed = role.map { StationPermissions.allows($0, operation) } ?? false
+                    if case .access = answer, allowed, operation == .chat {
+                        let echo = try await socket.next { if case .chat(_, id) = $0 { true } else { false } }
+                        #expect(echo != nil, "\(operation) by \(role.map { "\($0)" } ?? "nobody") should be allowed")
+                    } else if case .access = answer, allowed {
+                        let room = try await socket.next { if case .chatRoom = $0 { true } else { false } }
+                        guard case .chatRoom(let view) = room else { continue }
+                        #expect(view.slowModeSeconds == 0)
+                    } else if case .access = answer {
+                        let refusal = try await socket.next { if case .error(id, _, _) = $0 { true } else { false } }
+                        guard case .error(_, let code, _) = refusal else { continue }
+                        #expect(code == "forbidden", "\(operation) by \(role.map { "\($0)" } ?? "nobody") answered \(code)")
+                    } else {
+                        // Refused at the door: nobody signed in, or no member.
+                        #expect(!allowed)
+                    }
+                    checked += 1
+                }
+            }
+            #expect(checked == Self.overTheWebSocket.count * 5)
         }
     }
 
@@ -93,6 +151,10 @@ struct AuthorizationTableTests {
             #expect(id == "no-1")
             #expect(code == "forbidden")
         }
+    }
+
+    struct WebSocketOnly: Error {
+        var operation: StationOperation
     }
 
     // MARK: Staging
@@ -126,6 +188,8 @@ struct AuthorizationTableTests {
         let station = "/api/stations/\(cast.stationID)"
         let victim = cast.victim.id
         switch operation {
+        case .chat, .moderateChat:
+            throw WebSocketOnly(operation: operation)
         case .command:
             let request = CommandRequest(id: "c-\(UUID().uuidString)", command: .append(trackID: track))
             return try await client.send("\(station)/commands", .post, as: account, body: request)

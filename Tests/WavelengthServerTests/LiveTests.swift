@@ -251,13 +251,13 @@ struct LiveTests {
             #expect(second.revision >= first.revision)
             for i in 0..<5 { try dj.send(.ping(nonce: "n\(i)")) }
             for i in 0..<5 { _ = try await dj.next { if case .pong(let nonce, _, _, _) = $0 { nonce == "n\(i)" } else { false } } }
-            // snapshot, access (right after the first message), role, dj,
-            // snapshot, and five pongs, numbered with no gaps.
+            // snapshot, access (right after the first message), the chat,
+            // role, dj, snapshot, and five pongs, numbered with no gaps.
             let seen = await dj.seenSequence()
             #expect(seen == Array(1...UInt64(seen.count)))
             #expect(
                 await dj.seenTypes().filter { $0 != "update" }
-                    == ["snapshot", "access", "role", "dj", "snapshot"] + Array(repeating: "pong", count: 5))
+                    == ["snapshot", "access", "chatRoom", "role", "dj", "snapshot"] + Array(repeating: "pong", count: 5))
             #expect(try await dj.access() == .owner)
             dj.close()
         }

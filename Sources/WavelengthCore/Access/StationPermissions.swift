@@ -30,6 +30,10 @@ public enum StationOperation: String, Sendable, CaseIterable {
     case endSession
     /// Drop your own membership.
     case leave
+    /// Post in the station's chat (guests only when the host allows them).
+    case chat
+    /// Delete messages, mute people, slow mode.
+    case moderateChat
 }
 
 /// Who may do what on a station. The table is the single source of truth:
@@ -58,6 +62,8 @@ public enum StationPermissions {
         .revokeCoDJ: owner,
         .kick: staff,
         .ban: owner,
+        .chat: everyone,
+        .moderateChat: staff,
         .unban: owner,
         .endSession: owner,
         // The owner can't leave their own station (they'd orphan it); they end it or delete it.

@@ -22,16 +22,24 @@ public struct Seat: Sendable, Equatable {
     public var audience: ListenerKind?
     /// The show this person hosts, now or next: co-DJ inside it.
     public var hosting: HostingWindow?
+    /// The person's handle, for chat mentions; nil for guests and the
+    /// anonymous.
+    public var handle: String?
 
     public init(
-        personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app, hosting: HostingWindow? = nil
+        personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app, hosting: HostingWindow? = nil,
+        handle: String? = nil
     ) {
         self.personID = personID
         self.name = name
+        self.handle = handle
         self.role = role
         self.audience = audience
         self.hosting = hosting
     }
+
+    /// A guest: a person with a name and no account (no handle).
+    public var isGuest: Bool { personID != nil && handle == nil }
 
     public static let anonymous = Seat(personID: nil, name: "A listener", role: .listener)
 }

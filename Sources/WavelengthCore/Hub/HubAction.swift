@@ -28,6 +28,15 @@ public enum HubAction: Sendable, Equatable {
     /// Minutes of the audience series that ended; kept apart from the
     /// station's saves (a lost minute of statistics never holds up play).
     case recordAudience([ListenerMinute])
+    /// Save a change to the chat, before anything else is performed (as `save`).
+    case saveChat(ChatSave)
+    /// The chat as this connection may see it (`StationMachine.chatRoom`).
+    case sendChatRoom(ConnectionID)
+    /// The chat to everyone, each as they may see it (its rules changed).
+    case broadcastChatRoom
+    /// A burst of reactions to keep with the song's totals; like
+    /// `recordAudience`, a lost one never holds up play.
+    case recordReactions(Reactions.Burst)
 }
 
 /// The station's timers. At most one of each runs at a time, and only
@@ -45,6 +54,8 @@ public enum HubTimer: Sendable, Hashable {
     case audienceMinute
     /// A show's host starts or stops being a co-DJ.
     case hosting
+    /// The reactions gathered since the last burst go out.
+    case reactions
 }
 
 /// The messages the machine decides to send; the wire layer spells them.
@@ -74,6 +85,12 @@ public enum HubNotice: Sendable, Equatable {
     case standing(ballotID: String?, vote: TrackID?, weight: Double, explanation: String)
     /// The station's loudness target or level changed.
     case sound(StationSound)
+    /// A chat message; `ref` is the author's own id for it, sent to them only.
+    case chat(ChatMessage, ref: String?)
+    /// Chat messages were deleted: these ids, or all of `personID`'s, or all.
+    case chatDeleted(messageIDs: [String], personID: String?, all: Bool)
+    /// A burst of reactions to the song playing, with its totals.
+    case reactions(Reactions.Burst)
 }
 
 /// What the host did to a request, so the room knows why the order changed.

@@ -12,4 +12,6 @@ public enum HubError: Error, Sendable, Equatable {
     case timeline(TimelineError)
     /// The party refused a request, a vote or an override.
     case request(RequestError)
+    /// The chat refused a message, a reaction or a moderator's action.
+    case chat(ChatError)
 }

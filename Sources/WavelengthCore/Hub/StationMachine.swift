@@ -16,9 +16,15 @@ public struct StationMachine: Sendable {
         /// How far ahead skips and resumes take effect, so every listener
         /// changes together.
         public var commitLead: Int64
+        /// How long chat messages are kept (7 days by default).
+        public var chatRetentionMillis: Int64
 
-        public init(robot: RobotDJ = RobotDJ(), djGraceMillis: Int64 = 20_000, commitLead: Int64 = 300) {
+        public init(
+            robot: RobotDJ = RobotDJ(), djGraceMillis: Int64 = 20_000, commitLead: Int64 = 300,
+            chatRetentionMillis: Int64 = 7 * 86_400_000
+        ) {
             self.robot = robot
+            self.chatRetentionMillis = chatRetentionMillis
             self.djGraceMillis = djGraceMillis
             self.commitLead = commitLead
         }
@@ -75,12 +81,18 @@ public struct StationMachine: Sendable {
     var meter = AudienceMeter()
     /// The most people listening at once since plays last went to history.
     var playPeak = 0
+    /// The station's chat: the newest messages, mutes, slow mode.
+    public internal(set) var chat: ChatRoom
+    /// The reactions to the song that plays.
+    public internal(set) var reactions = Reactions()
 
     public init(
         station: StationState, recentCommands: [AppliedCommand] = [], maxListeners: Int? = nil,
-        settings: Settings = Settings(), party: PartyState = PartyState(), taste: TasteModel = TasteModel()
+        settings: Settings = Settings(), party: PartyState = PartyState(), taste: TasteModel = TasteModel(),
+        chat: ChatRoom = ChatRoom()
     ) {
         self.station = station
+        self.chat = chat
         self.party = party
         self.taste = taste
         self.settings = settings
@@ -146,6 +158,7 @@ public struct StationMachine: Sendable {
             actions.append(.sendSnapshot(id, reply: false))
         }
         actions.append(.send(id, .access(seat.role)))
+        actions.append(.sendChatRoom(id))
         if party.mode != .dj { actions.append(.sendRequests(id)) }
         if party.isLobby {
             let opened = openBallot(at: now, robot: robot, using: &rng)
@@ -186,6 +199,9 @@ public struct StationMachine: Sendable {
         guard connections.isEmpty else { return actions }
         // Tree in the forest: nobody listens, so stop all work.
         actions += cancelTimer(.tick) + cancelTimer(.promotion) + cancelTimer(.listenerCount) + cancelTimer(.ballot)
+        // The last reactions still count for the song.
+        actions += cancelTimer(.reactions)
+        actions += reactionsDue()
         let wasOnAir = station.isOnAir
         let outcome = station.goQuiet(at: now)
         if outcome.needsSave || wasOnAir {
@@ -321,6 +337,8 @@ public struct StationMachine: Sendable {
             return meterAdvanced(to: now)
         case .hosting:
             return hostingChanged(at: now)
+        case .reactions:
+            return reactionsDue()
         }
     }
 
@@ -449,8 +467,11 @@ public struct StationMachine: Sendable {
         self.maxListeners = maxListeners
         let partyChanged = mode.map { $0 != party.mode } ?? false || requests.map { $0 != party.settings } ?? false
         if let mode { party.mode = mode }
+        let chatChanged = requests.map { $0.chat != party.settings.chat || $0.guestChat != party.settings.guestChat } ?? false
         if let requests { party.settings = requests }
+        if chatChanged { chat.touch() }
         guard !connections.isEmpty else { return [] }
-        return partyChanged ? [.broadcastSnapshot, .broadcastRequests] : [.broadcastSnapshot]
+        return (partyChanged ? [.broadcastSnapshot, .broadcastRequests] : [.broadcastSnapshot])
+            + (chatChanged ? [.broadcastChatRoom] : [])
     }
 }

@@ -19,8 +19,11 @@ public struct RequestSettings: Sendable, Equatable, Codable {
     public var skip: SkipThreshold
     /// The lobby's type (seed 004), whose preset set the fields below.
     public var kind: LobbyKind
-    /// Whether the room has a chat (the chat itself is issue 14's).
+    /// Whether the room has a chat (seed 004's switch): off, nothing is
+    /// sent or kept.
     public var chat: Bool
+    /// Whether guests (people with a name and no account) may post.
+    public var guestChat: Bool
     /// Whether listeners see the words in sync.
     public var lyrics: Bool
     /// Whether listeners vote the station's level up and down.
@@ -32,10 +35,11 @@ public struct RequestSettings: Sendable, Equatable, Codable {
         open: Bool = true, poolOnly: Bool = false, maxPendingPerPerson: Int = 3, maxTrackMillis: Int64? = 10 * 60_000,
         noRepeatWithin: Int = 10, showVoteCounts: Bool = false, skip: SkipThreshold = .automatic,
         kind: LobbyKind = .party, chat: Bool = true, lyrics: Bool = true, volumeVoting: Bool = false,
-        loudnessTarget: Double = Loudness.defaultTarget
+        loudnessTarget: Double = Loudness.defaultTarget, guestChat: Bool = true
     ) {
         self.kind = kind
         self.chat = chat
+        self.guestChat = guestChat
         self.lyrics = lyrics
         self.volumeVoting = volumeVoting
         self.loudnessTarget = loudnessTarget
@@ -74,7 +78,7 @@ public struct RequestSettings: Sendable, Equatable, Codable {
 extension RequestSettings {
     private enum CodingKeys: String, CodingKey {
         case open, poolOnly, maxPendingPerPerson, maxTrackMillis, noRepeatWithin, showVoteCounts, skip
-        case kind, chat, lyrics, volumeVoting, loudnessTarget
+        case kind, chat, lyrics, volumeVoting, loudnessTarget, guestChat
     }
 
     /// Settings saved before a field existed read as its default.
@@ -94,7 +98,8 @@ extension RequestSettings {
             chat: try c.decodeIfPresent(Bool.self, forKey: .chat) ?? defaults.chat,
             lyrics: try c.decodeIfPresent(Bool.self, forKey: .lyrics) ?? defaults.lyrics,
             volumeVoting: try c.decodeIfPresent(Bool.self, forKey: .volumeVoting) ?? defaults.volumeVoting,
-            loudnessTarget: try c.decodeIfPresent(Double.self, forKey: .loudnessTarget) ?? defaults.loudnessTarget)
+            loudnessTarget: try c.decodeIfPresent(Double.self, forKey: .loudnessTarget) ?? defaults.loudnessTarget,
+            guestChat: try c.decodeIfPresent(Bool.self, forKey: .guestChat) ?? defaults.guestChat)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -111,5 +116,6 @@ extension RequestSettings {
         try c.encode(lyrics, forKey: .lyrics)
         try c.encode(volumeVoting, forKey: .volumeVoting)
         try c.encode(loudnessTarget, forKey: .loudnessTarget)
+        try c.encode(guestChat, forKey: .guestChat)
     }
 }

@@ -106,7 +106,8 @@ struct LiveController {
             let (role, hosting) = try await gate.seat(caller, on: await hub.record)
             _ = try await directory.ensureCode(hub)
             let seat = Seat(
-                personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role, hosting: hosting)
+                personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role, hosting: hosting,
+                handle: caller.person?.handle)
             let connection = ConnectionIDs.next()
             // A full station says so; the hub never counted the listener.
             try await hub.connect(connection, queue: outbox, since: since, seat: seat)

@@ -36,6 +36,17 @@ struct LiveSession: Sendable {
             return
         }
         switch decoded {
+        case .chat(let ref, let text):
+            let ref = ref.map { String($0.prefix(WireLimits.maxCommandIDLength)) }
+            await refusing(id: ref) { try await hub.chat(text, ref: ref, from: connection) }
+        case .react(let entryID, let emoji):
+            await refusing(id: nil) {
+                try await hub.react(String(emoji.prefix(16)), on: String(entryID.prefix(64)), from: connection)
+            }
+        case .moderate(let id, let action):
+            await refusing(id: id.map { String($0.prefix(WireLimits.maxCommandIDLength)) }) {
+                try await hub.moderate(action, from: connection)
+            }
         case .ping(let nonce):
             _ = queue.offer(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
             await window.queued()
@@ -55,6 +66,24 @@ struct LiveSession: Sendable {
             } catch {
                 await reply(.error(id: id, code: ErrorCode.internal.rawValue, message: "The command could not be saved."))
             }
+        }
+    }
+
+    /// Runs a room action; a refusal goes back to the client as an `error`
+    /// (with how long to wait, when the refusal says).
+    private func refusing(id: String?, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+        } catch let error as HubError {
+            var refusal = APIError(error)
+            if case .chat(let chat) = error, let retryAt = chat.retryAt {
+                let seconds = max(1, (retryAt - clock.now() + 999) / 1000)
+                let wait = seconds > 120 ? "\((seconds + 59) / 60) min" : "\(seconds) s"
+                refusal = APIError(refusal.status, code: refusal.code, "\(refusal.message) Try again in \(wait).")
+            }
+            await reply(.error(id: id, code: refusal.code.rawValue, message: refusal.message))
+        } catch {
+            await reply(.error(id: id, code: ErrorCode.internal.rawValue, message: "The chat could not be saved."))
         }
     }
 

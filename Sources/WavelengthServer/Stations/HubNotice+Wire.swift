@@ -33,6 +33,12 @@ extension HubNotice {
             .standing(StandingView(ballotID: ballotID, vote: vote, weight: weight, explanation: explanation))
         case .sound(let sound):
             .sound(SoundView(sound))
+        case .chat(let message, let ref):
+            .chat(message: ChatMessageView(message), ref: ref)
+        case .chatDeleted(let ids, let personID, let all):
+            .chatDeleted(messageIDs: ids, personID: personID, all: all)
+        case .reactions(let burst):
+            .reactions(ReactionsView(burst))
         }
     }
 }

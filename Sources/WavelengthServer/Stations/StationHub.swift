@@ -37,6 +37,9 @@ actor StationHub {
     private var partyTracks: [TrackID: TrackSummary] = [:]
     /// What `publishOnAir` last told `OnAirTracks`.
     private var published: (revision: Int64, listening: Bool)?
+    /// The chat as most connections see it, encoded once per change of the
+    /// room (a crowd joining gets the same 50 messages).
+    private var commonChatRoom: (version: Int, entryID: EntryID?, text: String)?
 
     init(loaded: LoadedStation, context: StationContext) {
         self.id = loaded.record.id
@@ -49,7 +52,9 @@ actor StationHub {
             party: PartyState(
                 mode: loaded.record.mode, settings: loaded.record.requestSettings ?? RequestSettings(),
                 queue: loaded.party, lobby: LobbyState(saved: loaded.lobby, credibility: loaded.credibility)),
-            taste: loaded.taste)
+            taste: loaded.taste,
+            chat: ChatRoom(
+                loaded.chat.keeping(since: context.clock.now() - context.machineSettings.chatRetentionMillis)))
     }
 
     var listenerCount: Int { machine.listenerCount }
@@ -302,6 +307,35 @@ actor StationHub {
             guard let result else { throw HubError.forbidden(.command) }
             if !result.duplicate { hub.context.metrics.commands.increment() }
             return CommandAck(id: request.id, revision: result.revision, duplicate: result.duplicate)
+        }
+    }
+
+    // MARK: The room
+
+    /// A chat message from a connection: kept before anyone sees it.
+    func chat(_ text: String, ref: String?, from connection: ConnectionID) async throws {
+        try await event { hub in
+            try await hub.run { machine, rng in
+                try machine.chat(text, ref: ref, from: connection, at: hub.context.clock.now(), using: &rng)
+            }
+        }
+    }
+
+    /// A moderator's action on the chat.
+    func moderate(_ action: ChatModeration, from connection: ConnectionID) async throws {
+        try await event { hub in
+            try await hub.run { machine, _ in
+                try machine.moderate(action, from: connection, at: hub.context.clock.now())
+            }
+        }
+    }
+
+    /// A reaction to the song playing; saves nothing, so it runs in place.
+    func react(_ emoji: String, on entryID: EntryID, from connection: ConnectionID) async throws {
+        try await event { hub in
+            try await hub.runInPlace { machine, _ in
+                try machine.react(emoji, on: entryID, from: connection, at: hub.context.clock.now())
+            }
         }
     }
 
@@ -581,9 +615,7 @@ actor StationHub {
     ) async throws {
         var next = machine
         let actions = try change(&next, &random)
-        for case .save(let save) in actions {
-            try await context.repository.saveStation(save)
-        }
+        try await performSaves(actions)
         machine = next
         await perform(actions)
     }
@@ -597,10 +629,19 @@ actor StationHub {
         _ change: (inout StationMachine, inout AnyRandom) throws -> [HubAction]
     ) async throws {
         let actions = try change(&machine, &random)
-        for case .save(let save) in actions {
-            try await context.repository.saveStation(save)
-        }
+        try await performSaves(actions)
         await perform(actions)
+    }
+
+    /// The saves an event asks for, in order, before anything else.
+    private func performSaves(_ actions: [HubAction]) async throws {
+        for action in actions {
+            switch action {
+            case .save(let save): try await context.repository.saveStation(save)
+            case .saveChat(let change): try await context.repository.saveChat(stationID: id, change)
+            default: continue
+            }
+        }
     }
 
     /// Performs everything but saves (which `run` did first).
@@ -611,8 +652,18 @@ actor StationHub {
         let now = context.clock.now()
         for action in actions {
             switch action {
-            case .save:
+            case .save, .saveChat:
                 break
+            case .sendChatRoom(let connection):
+                sendChatRoom(to: connection, at: now)
+            case .broadcastChatRoom:
+                for connection in queues.keys { sendChatRoom(to: connection, at: now) }
+            case .recordReactions(let burst):
+                do {
+                    try await context.repository.recordReactions(stationID: id, burst)
+                } catch {
+                    context.logger.warning("Station \(id) could not keep a song's reactions: \(error)")
+                }
             case .send(let connection, let notice):
                 send(notice.message(serverTime: now), to: connection)
             case .broadcast(let notice, let except):
@@ -662,6 +713,47 @@ actor StationHub {
                 }
             }
         }
+    }
+
+    /// The chat as `connection` may see it: one encoded copy for everyone
+    /// who sees it alike, made again only when the room changes.
+    private func sendChatRoom(to connection: ConnectionID, at now: EpochMillis) {
+        guard let queue = queues[connection] else { return }
+        let text: String
+        if machine.seesCommonChatRoom(connection, at: now) {
+            let entryID = machine.station.timeline.current(at: machine.station.timelineTime(at: now))?.id
+            if let common = commonChatRoom, common.version == machine.chat.version, common.entryID == entryID {
+                text = common.text
+            } else {
+                guard let room = machine.chatRoom(for: connection, at: now),
+                    let encoded = try? Self.encode(.chatRoom(chatRoomView(room)))
+                else { return }
+                commonChatRoom = (machine.chat.version, entryID, encoded)
+                text = encoded
+            }
+        } else {
+            guard let room = machine.chatRoom(for: connection, at: now),
+                let encoded = try? Self.encode(.chatRoom(chatRoomView(room)))
+            else { return }
+            text = encoded
+        }
+        if !queue.offer(.text(text)) { close(connection, reason: "the chat") }
+    }
+
+    private func chatRoomView(_ room: StationMachine.ChatRoomNotice) -> ChatRoomView {
+        ChatRoomView(
+            enabled: room.enabled, guestsMayPost: room.guestsMayPost, slowModeSeconds: room.slowModeSeconds,
+            messages: room.messages.map(ChatMessageView.init), mutedUntil: room.mutedUntil,
+            muted: room.muted.map { mutes in
+                mutes.sorted { $0.value < $1.value }.map { MuteView(person: PersonRef(id: $0.key, name: name(of: $0.key)), until: $0.value) }
+            },
+            reactions: room.reactions.map(ReactionsView.init))
+    }
+
+    /// A person's name as the station last saw it: a seat, then a message.
+    private func name(of personID: String) -> String {
+        machine.connections.first { $0.seat.personID == personID }?.seat.name
+            ?? machine.chat.recent.last { $0.personID == personID }?.name ?? "Someone"
     }
 
     private func snapshot() async throws -> ServerMessage {

@@ -61,6 +61,15 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             self.init(error)
         case .request(let error):
             self.init(error)
+        case .chat(let error):
+            let status: HTTPResponse.Status =
+                switch error {
+                case .notAllowed: .forbidden
+                case .muted, .slowMode, .tooFast: .tooManyRequests
+                case .empty, .tooLong, .controlCharacters, .invalidMute, .invalidSlowMode, .unknownReaction: .badRequest
+                case .off, .cannotMute, .tooManyMutes, .notCurrent: .conflict
+                }
+            self.init(status, code: ErrorCode(error), error.description)
         }
     }
 
