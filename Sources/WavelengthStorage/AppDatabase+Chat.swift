@@ -75,8 +75,9 @@ extension AppDatabase: ChatRepository {
     public func purgeChat(before instant: EpochMillis) async throws -> Int {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM chatMessage WHERE sentAt < ?", arguments: [instant])
+            let purged = db.changesCount
             try db.execute(sql: "DELETE FROM chatMute WHERE until < ?", arguments: [instant])
-            return db.changesCount
+            return purged
         }
     }
 

@@ -11,7 +11,9 @@ import WavelengthWire
 /// server's memory is read per idle listener, then DJ updates are timed from
 /// the command to its arrival at every listener. With `--votes`, the station
 /// is a party instead, and what is timed is a vote on a request, from the
-/// command to the new queue (a `party` message) at every listener.
+/// command to the new queue (a `party` message) at every listener. With
+/// `--chat`, what is timed is a chat message, from the DJ's send (over the
+/// SDK's WebSocket) to its arrival at every listener.
 ///
 /// It starts its own `wavelength serve` (this binary) unless `--server` names
 /// one; only a server it started can have its memory read.
@@ -38,10 +40,14 @@ struct BenchListeners: AsyncParsableCommand {
     @Flag(help: "Time votes on a party's request instead of DJ updates.")
     var votes = false
 
+    @Flag(help: "Time chat messages from the DJ instead of DJ updates.")
+    var chat = false
+
     func validate() throws {
         guard (1...200_000).contains(listeners) else { throw ValidationError("--listeners must be 1…200000") }
         guard (1...10_000).contains(connecting) else { throw ValidationError("--connecting must be 1…10000") }
         guard (1...1_000).contains(updates) else { throw ValidationError("--updates must be 1…1000") }
+        guard !(votes && chat) else { throw ValidationError("--votes and --chat time different things; pick one") }
     }
 
     func run() async throws {
@@ -102,12 +108,23 @@ struct BenchListeners: AsyncParsableCommand {
         var missed = 0
         let party = votes ? try await dj.openParty() : nil
         if party != nil { try await Task.sleep(for: .seconds(1)) }  // the requests' own broadcasts go out
+        let talker = chat ? try await dj.talker() : nil
+        defer { if let talker { Task { await talker.stop() } } }
+        let label = chat ? "chat" : party == nil ? "update" : "vote"
         for round in 1...updates {
+            if talker != nil {
+                // Everyone, the DJ too, may post 5 messages in 10 s.
+                try await Task.sleep(for: .milliseconds(1_600))
+            }
             let sent = DispatchTime.now().uptimeNanoseconds
             // Each vote flips the DJ's own upvote on the waiting request, so
             // the queue every listener gets names a count only this vote made.
             let arrived: @Sendable (ListenerCrowd.Seen) -> UInt64?
-            if let party {
+            if let talker {
+                let number = Int64(round)
+                try await talker.say("bench \(number)")
+                arrived = { seen in seen.chats.first(where: { $0.number == number })?.at }
+            } else if let party {
                 let expected: Int64 = round % 2 == 1 ? 0 : 1
                 try await dj.vote(on: party, up: expected == 1)
                 arrived = { seen in seen.parties.first(where: { $0.at > sent && $0.upvotes == expected })?.at }
@@ -124,14 +141,14 @@ struct BenchListeners: AsyncParsableCommand {
                 round_.append(Double(arrival - sent) / 1_000_000)
             }
             round_.sort()
-            print("\(party == nil ? "update" : "vote") \(round): reached \(round_.count) listeners, p50 \(ms(percentile(round_, 0.5))) ms, "
+            print("\(label) \(round): reached \(round_.count) listeners, p50 \(ms(percentile(round_, 0.5))) ms, "
                 + "p99 \(ms(percentile(round_, 0.99))) ms, last \(ms(round_.last ?? .nan)) ms")
             latencies += round_
             try await Task.sleep(for: .milliseconds(500))
         }
         latencies.sort()
         let closedInAll = crowd.snapshot().filter { $0.closed != nil }.count
-        print("\(party == nil ? "updates: " : "votes:   ") \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
+        print("\((label + "s:").padding(toLength: 9, withPad: " ", startingAt: 0)) \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
             + "p99 \(ms(percentile(latencies, 0.99))) ms, max \(ms(latencies.last ?? .nan)) ms; \(missed) missed")
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
     }
@@ -205,6 +222,20 @@ struct BenchDJ: Sendable {
         let (status, body) = try await Self.send(
             .POST, serverURL + "/api/stations/\(stationID)/commands", token: token, body: try JSONEncoder().encode(vote))
         guard status == .ok else { throw BenchError("the vote was refused (\(status)): \(String(decoding: body, as: UTF8.self))") }
+    }
+
+    /// The DJ on the station's WebSocket through the SDK, to post in its
+    /// chat; returns once connected.
+    func talker() async throws -> StationClient {
+        let token = self.token
+        let client = StationClient(
+            configuration: ClientConfiguration(serverURL: serverURL, stationID: stationID, accessToken: { token }))
+        let events = client.events
+        await client.start()
+        for await event in events {
+            if case .chatRoom = event { return client }
+        }
+        throw BenchError("the DJ's connection ended before the chat was open")
     }
 
     /// Queues a track next and answers the revision that made.

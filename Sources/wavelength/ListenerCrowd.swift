@@ -24,6 +24,8 @@ final class ListenerCrowd: Sendable {
         var updates: [(revision: Int64, at: UInt64)] = []
         /// Each `party` message's first request's upvotes and arrival (bounded).
         var parties: [(upvotes: Int64?, at: UInt64)] = []
+        /// Each bench chat message's number ("bench N") and arrival (bounded).
+        var chats: [(number: Int64, at: UInt64)] = []
     }
 
     let url: String
@@ -132,6 +134,13 @@ final class ListenerCrowd: Sendable {
         }
     }
 
+    fileprivate func chatted(_ index: Int, number: Int64, at time: UInt64) {
+        seen.withLock {
+            $0[index].chats.append((number, time))
+            if $0[index].chats.count > 64 { $0[index].chats.removeFirst() }
+        }
+    }
+
     fileprivate func failed(_ index: Int, _ reason: String) {
         seen.withLock { if $0[index].closed == nil { $0[index].closed = reason } }
     }
@@ -199,6 +208,10 @@ private final class CrowdListenerHandler: ChannelInboundHandler, Sendable {
                 if let revision = peek.revision { crowd.updated(index, revision: revision, at: arrived) }
             case "party":
                 crowd.partied(index, upvotes: LivePeek.integer(#""upvotes":"#, in: frame.data), at: arrived)
+            case "chat":
+                if let number = LivePeek.integer(#""text":"bench "#, in: frame.data) {
+                    crowd.chatted(index, number: number, at: arrived)
+                }
             default:
                 break
             }

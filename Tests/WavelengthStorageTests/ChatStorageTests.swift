@@ -1,0 +1,67 @@
+import Testing
+import WavelengthCore
+import WavelengthStorage
+import WavelengthStore
+
+/// The chat in SQLite: each change one transaction, the retention kept as
+/// messages come in and at start, and what a restarted hub reads back.
+@Suite("Chat storage")
+struct ChatStorageTests {
+    static func room() async throws -> AppDatabase {
+        let db = try AppDatabase.inMemory()
+        _ = try await db.insertStation(
+            StationRecord(id: "s1", name: "One", owner: "me", ownerKeyHash: "h", frequency: "101.1", quietSince: nil, createdAt: 5),
+            now: 5, band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil)
+        for id in ["p1", "p2"] {
+            try await db.insertGuest(
+                PersonRecord(id: id, kind: .guest, handle: nil, displayName: id.uppercased(), passwordHash: nil, createdAt: 1))
+        }
+        return db
+    }
+
+    static func message(_ id: String, by person: String, at sentAt: EpochMillis) -> ChatMessage {
+        ChatMessage(id: id, personID: person, name: person.uppercased(), handle: nil, text: "text \(id)", sentAt: sentAt)
+    }
+
+    @Test func messagesMutesAndSlowModeComeBackAfterARestart() async throws {
+        let db = try await Self.room()
+        for (index, id) in ["a", "b", "c"].enumerated() {
+            try await db.saveChat(stationID: "s1", .post(Self.message(id, by: index == 1 ? "p2" : "p1", at: 100 + Int64(index)), purgeBefore: 0))
+        }
+        try await db.saveChat(stationID: "s1", .mute(personID: "p2", until: 5_000))
+        try await db.saveChat(stationID: "s1", .slowMode(seconds: 30))
+        let loaded = try #require(try await db.loadStation(id: "s1")).chat
+        #expect(loaded.recent.map(\.id) == ["a", "b", "c"])
+        #expect(loaded.recent[1] == Self.message("b", by: "p2", at: 101))
+        #expect(loaded.mutes == ["p2": 5_000])
+        #expect(loaded.slowModeSeconds == 30)
+        // A mute that ended is not read back as running.
+        #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 5_000).mutes.isEmpty)
+
+        try await db.saveChat(stationID: "s1", .deleteAllBy(personID: "p1"))
+        #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent.map(\.id) == ["b"])
+        try await db.saveChat(stationID: "s1", .clear)
+        #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent.isEmpty)
+    }
+
+    @Test func theRetentionDropsOldMessages() async throws {
+        let db = try await Self.room()
+        try await db.saveChat(stationID: "s1", .post(Self.message("old", by: "p1", at: 10), purgeBefore: 0))
+        try await db.saveChat(stationID: "s1", .post(Self.message("mid", by: "p1", at: 500), purgeBefore: 0))
+        // A new message takes the station's expired ones with it.
+        try await db.saveChat(stationID: "s1", .post(Self.message("new", by: "p2", at: 1_000), purgeBefore: 100))
+        #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent.map(\.id) == ["mid", "new"])
+        // At start, every station's.
+        #expect(try await db.purgeChat(before: 600) >= 1)
+        #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent.map(\.id) == ["new"])
+    }
+
+    @Test func reactionsAddUpPerPlay() async throws {
+        let db = try await Self.room()
+        try await db.recordReactions(stationID: "s1", Reactions.Burst(entryID: "e1", trackID: "t1", burst: ["🔥": 2], totals: ["🔥": 2]))
+        try await db.recordReactions(
+            stationID: "s1", Reactions.Burst(entryID: "e1", trackID: "t1", burst: ["🔥": 1, "😂": 1], totals: ["🔥": 3, "😂": 1]))
+        #expect(try await db.reactions(stationID: "s1", entryID: "e1") == ["🔥": 3, "😂": 1])
+        #expect(try await db.reactions(stationID: "s1", entryID: "e2") == [:])
+    }
+}
