@@ -365,6 +365,8 @@ public actor StationClient {
             eventSink.yield(.chatDeleted(messageIDs: ids, personID: personID, all: all))
         case .reactions(let burst):
             eventSink.yield(.reactions(burst))
+        case .clipWaiting(let clip):
+            eventSink.yield(.clipWaiting(clip))
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

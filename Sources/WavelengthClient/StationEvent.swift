@@ -39,6 +39,8 @@ public enum StationEvent: Sendable {
     case chatDeleted(messageIDs: [String], personID: String?, all: Bool)
     /// A burst of reactions to the song playing, with its totals.
     case reactions(ReactionsView)
+    /// A guest's voice clip waits for approval (owner and co-DJs only).
+    case clipWaiting(ClipView)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

@@ -339,6 +339,17 @@ public struct StationState: Sendable, Equatable {
         return outcome
     }
 
+    /// Puts a voice clip's entry after the entry playing, behind clips
+    /// already waiting there; what follows moves later by its length.
+    public mutating func insertVoice(_ entry: TimelineEntry, at clockNow: EpochMillis) throws(TimelineError) -> Outcome {
+        var next = self
+        var outcome = next.settle(at: clockNow)
+        try next.timeline.insertNext(entry, at: next.timelineTime(at: clockNow), behind: .voice)
+        outcome.changed = next.bump()
+        self = next
+        return outcome
+    }
+
     /// The live source left: its entry ends `grace` ms from now unless the
     /// source comes back first (`goLive` again), and the songs lined up
     /// behind it play from then.

@@ -56,11 +56,15 @@ public struct Timeline: Sendable, Codable, Equatable {
 
     /// Inserts an entry as "Up Next": after the current entry and after any DJ
     /// picks already lined up behind it, so several picks play in the order
-    /// they were added, ahead of the robot's.
-    public mutating func insertNext(_ entry: TimelineEntry, at now: EpochMillis) throws(TimelineError) {
+    /// they were added, ahead of the robot's. (`behind` names the source
+    /// lined up that way: voice clips line up behind each other, before the
+    /// DJ's picks.)
+    public mutating func insertNext(_ entry: TimelineEntry, at now: EpochMillis, behind source: EntrySource = .dj)
+        throws(TimelineError)
+    {
         try checkRoom(at: now)
         var index = currentIndex(at: now).map { $0 + 1 } ?? 0
-        while index < entries.count, entries[index].source == .dj {
+        while index < entries.count, entries[index].source == source {
             index += 1
         }
         var entry = entry

@@ -14,6 +14,8 @@ public enum EntrySource: String, Sendable, Codable, Equatable {
     /// A song recognised in a live show's audio, kept in history (never
     /// on the timeline: the show's own entry is what plays).
     case heard
+    /// A voice clip between songs (a DJ's, or a guest's the host approved).
+    case voice
 }
 
 /// One scheduled play of a track, at an absolute instant on the server clock.

@@ -102,6 +102,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         idleTimeout: services.configuration.sourceIdleTimeout
     ).addRoutes(to: router)
     IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)
+    ClipsController(
+        directory: services.directory, repository: database, store: services.clips, gate: gate, clock: services.clock,
+        quotaBytes: services.configuration.clipQuotaBytes
+    ).addRoutes(to: router)
     MetricsController(
         metrics: services.streams.metrics, directory: services.directory, streams: services.streams,
         token: services.configuration.metricsToken
@@ -136,6 +140,8 @@ public struct ServerServices: Sendable {
     let analysis: AudioAnalysis
     /// The stations' radio streams, made as people tune in by stream.
     let streams: StreamDirectory
+    /// Voice clips' audio.
+    let clips: ClipStore
     /// "What's this song?" from audio.
     let recognizer: SongRecognizer
     /// Live sources from broadcast software, and where they connect.
@@ -174,7 +180,8 @@ public struct ServerServices: Sendable {
             clock: clock, store: database,
             limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
         try await attempts.restore()
-        let catalog = LibraryCatalog(tracks: database, likes: database, people: database)
+        let catalog = LibraryCatalog(tracks: database, likes: database, people: database, clips: database)
+        let clips = ClipStore(folder: configuration.dataDirectory + "/voice")
         let recognizer = SongRecognizer(store: database, scratchDirectory: configuration.dataDirectory + "/clips")
         let context = StationContext(
             repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
@@ -214,8 +221,9 @@ public struct ServerServices: Sendable {
                 }),
             streams: StreamDirectory(
                 tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
-                stallTimeout: configuration.streamStallTimeout, sources: liveSources, metrics: context.metrics,
-                logger: logger),
+                stallTimeout: configuration.streamStallTimeout, sources: liveSources, clips: clips,
+                metrics: context.metrics, logger: logger),
+            clips: clips,
             recognizer: recognizer, liveSources: liveSources,
             liveSourceServer: configuration.sourcePort.map {
                 LiveSourceServer(

@@ -66,6 +66,8 @@ public struct ServerConfiguration: Sendable {
     /// before the songs behind it play (BUTT and Mixxx reconnect within
     /// seconds).
     public var liveGracePeriod: Duration = .seconds(20)
+    /// The bytes of voice clips each station keeps.
+    public var clipQuotaBytes = ClipLimits.defaultQuotaBytes
     /// How long chat messages are kept.
     public var chatRetention: Duration = .seconds(7 * 86_400)
     public var analyzeAudio = true

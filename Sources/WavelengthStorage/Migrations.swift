@@ -299,6 +299,20 @@ extension AppDatabase {
                 t.primaryKey(["stationID", "entryID", "emoji"])
             }
         }
+        migrator.registerMigration("v18: voice clips between songs") { db in
+            try db.create(table: "voiceClip") { t in
+                t.primaryKey("id", .text)
+                t.column("stationID", .text).notNull().references("station", onDelete: .cascade)
+                t.column("personID", .text).notNull().references("person", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("note", .text).notNull()
+                t.column("durationMs", .integer).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("status", .text).notNull()
+                t.column("createdAt", .integer).notNull()
+            }
+            try db.create(index: "voiceClip_byStation", on: "voiceClip", columns: ["stationID", "createdAt"])
+        }
         return migrator
     }
 }

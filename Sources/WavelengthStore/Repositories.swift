@@ -129,6 +129,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchStation
     case stationLimit(Int)
     case reminderLimit(Int)
+    case clipQuota(Int)
+    case pendingClips(Int)
 
     public var description: String {
         switch self {
@@ -138,6 +140,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchStation: "No such station."
         case .stationLimit(let limit): "An account has at most \(limit) stations."
         case .reminderLimit(let limit): "A person keeps at most \(limit) reminders."
+        case .clipQuota(let bytes):
+            "The station's voice clips would pass its \(bytes >> 20) MB: delete some first."
+        case .pendingClips(let limit): "You have \(limit) clips waiting for the host already."
         }
     }
 }

@@ -81,6 +81,8 @@ public enum ServerMessage: Sendable, Equatable {
     case chatDeleted(messageIDs: [String], personID: String?, all: Bool)
     /// A burst of reactions to the song playing, with its totals.
     case reactions(ReactionsView)
+    /// A guest's voice clip waits for approval (to the owner and co-DJs).
+    case clipWaiting(ClipView)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -175,7 +177,7 @@ extension ServerMessage: Codable {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
         case serverReceived, serverSent, role, epoch, present, person, reason
         case party, votes, kind, trackID, requesterName, entryID, up, down, standing, sound
-        case ref, room, messageIDs, all, reactions
+        case ref, room, messageIDs, all, reactions, clip
     }
 
     public var type: String {
@@ -202,6 +204,7 @@ extension ServerMessage: Codable {
         case .chatRoom: "chatRoom"
         case .chatDeleted: "chatDeleted"
         case .reactions: "reactions"
+        case .clipWaiting: "clipWaiting"
         }
     }
 
@@ -260,6 +263,7 @@ extension ServerMessage: Codable {
                 personID: try c.decodeIfPresent(String.self, forKey: .person),
                 all: try c.decode(Bool.self, forKey: .all))
         case "reactions": self = .reactions(try c.decode(ReactionsView.self, forKey: .reactions))
+        case "clipWaiting": self = .clipWaiting(try c.decode(ClipView.self, forKey: .clip))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -320,6 +324,7 @@ extension ServerMessage: Codable {
             try c.encodeIfPresent(personID, forKey: .person)
             try c.encode(all, forKey: .all)
         case .reactions(let reactions): try c.encode(reactions, forKey: .reactions)
+        case .clipWaiting(let clip): try c.encode(clip, forKey: .clip)
         }
     }
 }

@@ -179,6 +179,8 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
     public var chat: Bool?
     /// Whether guests may post in the chat.
     public var guestChat: Bool?
+    /// Whether listeners may send voice clips for approval.
+    public var guestClips: Bool?
     public var lyrics: Bool?
     public var volumeVoting: Bool?
     public var loudnessTarget: Double?
@@ -187,8 +189,9 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
         mode: ProgrammingMode? = nil, open: Bool? = nil, poolOnly: Bool? = nil, maxPendingPerPerson: Int? = nil,
         maxTrackMillis: Int64? = nil, noRepeatWithin: Int? = nil, showVoteCounts: Bool? = nil, skip: SkipThreshold? = nil,
         kind: LobbyKind? = nil, chat: Bool? = nil, lyrics: Bool? = nil, volumeVoting: Bool? = nil,
-        loudnessTarget: Double? = nil, guestChat: Bool? = nil
+        loudnessTarget: Double? = nil, guestChat: Bool? = nil, guestClips: Bool? = nil
     ) {
+        self.guestClips = guestClips
         self.kind = kind
         self.chat = chat
         self.guestChat = guestChat
@@ -211,6 +214,7 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
         if let kind { next = kind.preset(next) }
         if let chat { next.chat = chat }
         if let guestChat { next.guestChat = guestChat }
+        if let guestClips { next.guestClips = guestClips }
         if let lyrics { next.lyrics = lyrics }
         if let volumeVoting { next.volumeVoting = volumeVoting }
         if let loudnessTarget { next.loudnessTarget = loudnessTarget }

@@ -27,6 +27,8 @@ struct StationPermissionsTests {
         .leave: [.listener, .codj],
         .chat: [.owner, .codj, .listener],
         .moderateChat: [.owner, .codj],
+        .sendClip: [.owner, .codj, .listener],
+        .approveClip: [.owner, .codj],
     ]
 
     @Test func theExpectedListCoversEveryOperation() {

@@ -1,9 +1,12 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 import WavelengthCore
 import WavelengthWire
+
+@testable import WavelengthServer
 
 /// Walks the whole authorization table over HTTP: every operation, tried by
 /// someone of every role (and by nobody at all), must be allowed exactly
@@ -45,12 +48,13 @@ struct AuthorizationTableTests {
                 // ban) change who is who.
                 let cast = try await Self.stage(client, people)
                 // Nobody signed in: always refused, with 401.
-                let anonymous = try await Self.attempt(operation, by: nil, cast: cast, track: track.id, client: client)
+                let anonymous = try await Self.attempt(
+                    operation, by: nil, cast: cast, track: track.id, client: client, server: server)
                 #expect(anonymous.status == .unauthorized, "\(operation) by nobody answered \(anonymous.status)")
                 // Least to most privileged, so an allowed leave or end comes last.
                 for role in [StationRole.none, .listener, .codj, .owner] {
                     let response = try await Self.attempt(
-                        operation, by: cast.account(for: role), cast: cast, track: track.id, client: client)
+                        operation, by: cast.account(for: role), cast: cast, track: track.id, client: client, server: server)
                     let allowed = StationPermissions.allows(role, operation)
                     if allowed {
                         #expect(
@@ -183,13 +187,26 @@ struct AuthorizationTableTests {
     /// Performs one operation as `account` (nil: nobody signed in).
     static func attempt(
         _ operation: StationOperation, by account: TestAccount?, cast: Cast, track: String,
-        client: some TestClientProtocol
+        client: some TestClientProtocol, server: TestServer
     ) async throws -> TestResponse {
         let station = "/api/stations/\(cast.stationID)"
         let victim = cast.victim.id
         switch operation {
         case .chat, .moderateChat:
             throw WebSocketOnly(operation: operation)
+        case .sendClip:
+            try await openClips(cast, client: client, server: server)
+            return try await client.upload("\(station)/clips", as: account, bytes: try await Self.clipAudio())
+        case .approveClip:
+            try await openClips(cast, client: client, server: server)
+            let sent = try await client.upload("\(station)/clips", as: cast.listener, bytes: try await Self.clipAudio())
+            let clip = try sent.decode(ClipView.self)
+            let response = try await client.send("\(station)/clips/\(clip.id)/approve", .post, as: account)
+            if !(200..<300).contains(response.status.code) {
+                // Refused: the waiting clip goes, so the listener never hits their limit.
+                _ = try await client.send("\(station)/clips/\(clip.id)", .delete, as: cast.owner)
+            }
+            return response
         case .command:
             let request = CommandRequest(id: "c-\(UUID().uuidString)", command: .append(trackID: track))
             return try await client.send("\(station)/commands", .post, as: account, body: request)
@@ -239,6 +256,28 @@ struct AuthorizationTableTests {
             return try await client.send("\(station)/commands", .post, as: account, body: move)
         }
     }
+
+    /// The station takes listeners' clips, and someone listens (a clip
+    /// plays between songs, so only while the station is on the air).
+    static func openClips(_ cast: Cast, client: some TestClientProtocol, server: TestServer) async throws {
+        let opened = try await client.send(
+            "/api/stations/\(cast.stationID)/party", .patch, as: cast.owner, body: PartySettingsPatch(guestClips: true))
+        #expect(opened.status == .ok)
+        let hub = try #require(try await server.services.directory.hub(id: cast.stationID))
+        if await hub.listenerCount == 0 {
+            // A listener whose messages go nowhere: the station is awake.
+            try await hub.connect(ConnectionIDs.next(), queue: AsyncStream<LiveOutgoing>.makeStream().continuation, since: nil)
+        }
+    }
+
+    /// A second of a browser's recording, made once.
+    static func clipAudio() async throws -> Data {
+        if let made = clipTone.withLock({ $0 }) { return made }
+        let made = try await TestAudio.tone(seconds: 1)
+        clipTone.withLock { $0 = made }
+        return made
+    }
+    static let clipTone = Mutex<Data?>(nil)
 
     /// The station takes requests (its owner turns them on).
     static func openRequests(_ cast: Cast, client: some TestClientProtocol) async throws {

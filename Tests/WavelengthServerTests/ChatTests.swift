@@ -235,6 +235,9 @@ struct ChatTests {
             let (host, _) = try await Self.join(client, owner.stationID, as: owner)
             let (anonymous, _) = try await Self.join(client, owner.stationID, as: nil)
             defer { [host, anonymous].forEach { $0.close() } }
+            // Held, so the song reacted to is still the one playing however
+            // slow the machine (the test library's songs last 3 s).
+            #expect(try await client.command(owner.stationID, key: owner.token, id: "hold", .pause).status == .ok)
             let window = try await client.send("/api/stations/\(owner.stationID)/timeline", .get).decode(TimelineWindow.self)
             let playing = try #require(window.current)
             try anonymous.send(.react(entryID: playing.id, emoji: "🔥"))
@@ -255,7 +258,9 @@ struct ChatTests {
         let data = NSTemporaryDirectory() + "wavelength-chat-kill-\(UUID().uuidString)"
         let libraries = try await TestLibrary.shared.roots()
         let http = HTTPClient.shared
-        let (first, killed) = try await ServerProcess.run(dataDirectory: data, libraries: libraries) {
+        // Pings far apart: on a loaded machine a client a second late with
+        // its pong would be let go, which is not what this test is about.
+        let (first, killed) = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 60) {
             server -> (acked: [String], station: String, key: String, muted: String) in
             func signUp(_ name: String) async throws -> AuthResponse {
                 let body = try JSONEncoder().encode(
@@ -285,7 +290,8 @@ struct ChatTests {
             return (acked, station, key, other.person.id)
         }
         #expect(killed == .signaled(SIGKILL))
-        let (_, stopped) = try await ServerProcess.run(dataDirectory: data, libraries: libraries) { restarted in
+        let (_, stopped) = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 60) {
+            restarted in
             let socket = LiveClient(port: restarted.port, path: "/api/stations/\(first.station)/live?v=1", token: first.key)
             defer { socket.close() }
             let joined = try await socket.next { if case .chatRoom = $0 { true } else { false } }

@@ -19,6 +19,13 @@ lit, and words that are HTML, an instrumental gap, a line sung twice and a
 word too long for a phone are shown as text and fit; far down a long song
 the lit line is scrolled into view inside the panel, and the page stays put.
 
+Two listeners on one station light the same line (issue: "lyrics
+highlighted on the same line within 100 ms in two browsers"; the 100 ms is
+measured by bench/lyric_timing.py, never asserted here): one browser's own
+clock is injected 4.3 s off, a MutationObserver in each page logs every line
+lit, and both step through the same lines one at a time and, at the middle
+of every line (as far from a change as can be), show the same one.
+
 Every wait is for a condition, bounded by helpers.PATIENCE.
 """
 
@@ -304,6 +311,10 @@ TIMED_LINES = [
     *[(s * 1000, f"Second {s}") for s in range(21, 40)],
 ]
 
+# A line every 2 s (the first at 1 s): many line changes in a short song.
+QUICK_LINES = [(1000 + 2000 * n, f"Quick line {n + 1}") for n in range(29)]
+QUICK_LRC = "[ti:Quick]\n" + "".join(f"[00:{t // 1000:02d}.00]{text}\n" for t, text in QUICK_LINES)
+
 IN_VIEW_JS = """
 const list = document.querySelector('.lyrics-lines');
 const line = list && list.querySelector('[aria-current="true"]');
@@ -321,6 +332,8 @@ def lyrics_server(tmp_path_factory):
     make_tone(root / "02-timed.mp3", 40, 440, "Timed Words", "Test Signal", "Lyrics", 2)
     (root / "02-timed.lrc").write_text(TIMED_LRC)
     make_tone(root / "03-none.mp3", 30, 550, "No Words", "Test Signal", "Lyrics", 3)
+    make_tone(root / "04-quick.mp3", 60, 494, "Quick Words", "Test Signal", "Lyrics", 4)
+    (root / "04-quick.lrc").write_text(QUICK_LRC)
     server = Server(tmp_path_factory.mktemp("lyrics-data"), libraries=[root], name="lyrics").start()
     yield server
     server.stop()
@@ -368,3 +381,103 @@ def test_plain_and_hostile_lyrics_are_text(lyrics_server, browser, shot):
     wait_for(d, lambda d: d.execute_script(IN_VIEW_JS), "the lit line was never scrolled into view")
     assert d.execute_script("return window.scrollY") == page_at
     shot(d, "scrolled-lyrics")
+
+
+# Logs every line lit (aria-current="true") in the lyrics panel, with the
+# true clock at that moment (both browsers run on this machine, as does the
+# server, whose clock is this machine's wall clock) and the line lit now.
+WATCH_LINES_JS = """
+if (!window.__litLines) {
+  const panel = document.querySelector('.lyrics-panel');
+  const wall = () => performance.timeOrigin + performance.now();
+  const lit = panel.querySelector('[aria-current="true"]');
+  const log = [{index: lit ? Number(lit.dataset.index) : -1, wall: wall(), trackID: panel.dataset.trackId, first: true}];
+  new MutationObserver((records) => {
+    const at = wall();
+    for (const r of records) {
+      if (r.target.getAttribute('aria-current') === 'true') {
+        log.push({index: Number(r.target.dataset.index), wall: at, trackID: panel.dataset.trackId});
+      }
+    }
+  }).observe(panel, {subtree: true, attributes: true, attributeFilter: ['aria-current']});
+  window.__litLines = log;
+}
+return window.__litLines;
+"""
+
+
+def lit_at(log: list[dict], instant: float) -> int | None:
+    """The line a page showed at `instant` (true clock), from its log; None before the log."""
+    index = None
+    for item in log:
+        if item["wall"] <= instant:
+            index = item["index"]
+    return index
+
+
+def test_two_browsers_light_the_same_line(lyrics_server, browser, shot):
+    server = lyrics_server
+    owner = server.signup(display_name="Sing Along")
+    sid, key = owner.station_id, owner.token
+    quick = next(t for t in server.tracks() if t["title"] == "Quick Words")
+
+    # Two listeners; the second one's device clock is 4.3 s behind and runs
+    # fast. The clock sync removes that: a page that lit lines by its own
+    # clock instead of the station's would be two or three lines behind the other.
+    a = browser(PHONE)
+    b = browser(PHONE)
+    b.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "window.__wavelengthClockFault = {offsetMs: -4300, skewPpm: 80};"})
+    for d in (a, b):
+        d.get(f"{server.base}/#/station/{sid}")
+        press_listen(d)
+
+    timeline = queue_and_cut_to(server, sid, key, [quick])
+    entry = timeline["current"]
+    wait_highlight(server, sid, quick["id"], QUICK_LINES, a, "tuned in", entry_id=entry["id"])
+    # The second page's words are up (which line it lights is what this test compares).
+    wait_for(b, lambda d: (lambda p: p["shown"] and p["linesShown"] and p["trackID"] == quick["id"]
+                           and p["entryID"] == entry["id"])(panel(d)), "the second page never showed the words")
+    logs = {"a": a.execute_script(WATCH_LINES_JS), "b": b.execute_script(WATCH_LINES_JS)}
+
+    # Ten line changes in each page (the song goes on by itself: a wait for
+    # an event, bounded only by PATIENCE).
+    def enough(d, name):
+        logs[name] = d.execute_script(WATCH_LINES_JS)
+        return len(logs[name]) > 10
+    wait_for(a, lambda d: enough(d, "a"), "the first page never lit ten more lines")
+    wait_for(b, lambda d: enough(d, "b"), "the second page never lit ten more lines")
+    logs = {"a": a.execute_script(WATCH_LINES_JS), "b": b.execute_script(WATCH_LINES_JS)}
+    shot(a, "first")
+    shot(b, "second")
+    # Still the same song: the DJ's pick was never cut short.
+    assert server.timeline(sid)["current"]["id"] == entry["id"]
+    for name, log in logs.items():
+        assert all(item["trackID"] == quick["id"] for item in log), (name, log)
+
+    # Each page steps through the lines one at a time (from none yet, -1, or
+    # the line lit when the watch began): none skipped, none lit twice, never back.
+    sequences = {name: [item["index"] for item in log] for name, log in logs.items()}
+    for name, seq in sequences.items():
+        assert seq[0] >= -1 and all(y == x + 1 for x, y in zip(seq, seq[1:])), (name, seq)
+    # The same lines, wherever both were watching.
+    low = max(seq[0] for seq in sequences.values())
+    high = min(seq[-1] for seq in sequences.values())
+    assert high - low >= 8, sequences
+    assert [i for i in sequences["a"] if low <= i <= high] == [i for i in sequences["b"] if low <= i <= high]
+
+    # And at the same time: in the middle of each line (on the station's
+    # schedule, entry start − offset + the line's time; a second from either
+    # change), both pages show the same line. Not a timing: a page that
+    # ignored the station's clock disagrees for most of every line.
+    begin = entry["start"] - entry.get("offsetMs", 0)
+    watched = max(log[0]["wall"] for log in logs.values())
+    until = min(log[-1]["wall"] for log in logs.values())
+    samples = []
+    for k in range(max(low, 0), high):
+        middle = begin + (QUICK_LINES[k][0] + QUICK_LINES[k + 1][0]) / 2
+        if watched <= middle <= until:
+            samples.append((k, lit_at(logs["a"], middle), lit_at(logs["b"], middle)))
+    assert len(samples) >= 6, (samples, logs)
+    disagree = [(k, la, lb) for k, la, lb in samples if la != lb]
+    assert not disagree, f"the pages showed different lines (line due, first page, second page): {disagree}; logs {logs}"

@@ -34,6 +34,11 @@ public enum StationOperation: String, Sendable, CaseIterable {
     case chat
     /// Delete messages, mute people, slow mode.
     case moderateChat
+    /// Send a voice clip: the owner's and co-DJs' go on the air; a
+    /// listener's (when the host lets guests send them) waits for approval.
+    case sendClip
+    /// Approve a waiting clip (it plays next), or delete any clip.
+    case approveClip
 }
 
 /// Who may do what on a station. The table is the single source of truth:
@@ -64,6 +69,8 @@ public enum StationPermissions {
         .ban: owner,
         .chat: everyone,
         .moderateChat: staff,
+        .sendClip: everyone,
+        .approveClip: staff,
         .unban: owner,
         .endSession: owner,
         // The owner can't leave their own station (they'd orphan it); they end it or delete it.

@@ -91,6 +91,8 @@ public enum HubNotice: Sendable, Equatable {
     case chatDeleted(messageIDs: [String], personID: String?, all: Bool)
     /// A burst of reactions to the song playing, with its totals.
     case reactions(Reactions.Burst)
+    /// A guest's voice clip waits for the host's approval.
+    case clipWaiting(VoiceClip)
 }
 
 /// What the host did to a request, so the room knows why the order changed.

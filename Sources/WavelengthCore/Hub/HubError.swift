@@ -14,4 +14,6 @@ public enum HubError: Error, Sendable, Equatable {
     case request(RequestError)
     /// The chat refused a message, a reaction or a moderator's action.
     case chat(ChatError)
+    /// Nobody listens, so there is no "between songs" to put a clip in.
+    case notOnAir
 }

@@ -24,6 +24,9 @@ public struct RequestSettings: Sendable, Equatable, Codable {
     public var chat: Bool
     /// Whether guests (people with a name and no account) may post.
     public var guestChat: Bool
+    /// Whether listeners may send voice clips (shout-outs, dedications) for
+    /// the host to approve.
+    public var guestClips: Bool
     /// Whether listeners see the words in sync.
     public var lyrics: Bool
     /// Whether listeners vote the station's level up and down.
@@ -35,8 +38,9 @@ public struct RequestSettings: Sendable, Equatable, Codable {
         open: Bool = true, poolOnly: Bool = false, maxPendingPerPerson: Int = 3, maxTrackMillis: Int64? = 10 * 60_000,
         noRepeatWithin: Int = 10, showVoteCounts: Bool = false, skip: SkipThreshold = .automatic,
         kind: LobbyKind = .party, chat: Bool = true, lyrics: Bool = true, volumeVoting: Bool = false,
-        loudnessTarget: Double = Loudness.defaultTarget, guestChat: Bool = true
+        loudnessTarget: Double = Loudness.defaultTarget, guestChat: Bool = true, guestClips: Bool = false
     ) {
+        self.guestClips = guestClips
         self.kind = kind
         self.chat = chat
         self.guestChat = guestChat
@@ -78,7 +82,7 @@ public struct RequestSettings: Sendable, Equatable, Codable {
 extension RequestSettings {
     private enum CodingKeys: String, CodingKey {
         case open, poolOnly, maxPendingPerPerson, maxTrackMillis, noRepeatWithin, showVoteCounts, skip
-        case kind, chat, lyrics, volumeVoting, loudnessTarget, guestChat
+        case kind, chat, lyrics, volumeVoting, loudnessTarget, guestChat, guestClips
     }
 
     /// Settings saved before a field existed read as its default.
@@ -99,7 +103,8 @@ extension RequestSettings {
             lyrics: try c.decodeIfPresent(Bool.self, forKey: .lyrics) ?? defaults.lyrics,
             volumeVoting: try c.decodeIfPresent(Bool.self, forKey: .volumeVoting) ?? defaults.volumeVoting,
             loudnessTarget: try c.decodeIfPresent(Double.self, forKey: .loudnessTarget) ?? defaults.loudnessTarget,
-            guestChat: try c.decodeIfPresent(Bool.self, forKey: .guestChat) ?? defaults.guestChat)
+            guestChat: try c.decodeIfPresent(Bool.self, forKey: .guestChat) ?? defaults.guestChat,
+            guestClips: try c.decodeIfPresent(Bool.self, forKey: .guestClips) ?? defaults.guestClips)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -117,5 +122,6 @@ extension RequestSettings {
         try c.encode(volumeVoting, forKey: .volumeVoting)
         try c.encode(loudnessTarget, forKey: .loudnessTarget)
         try c.encode(guestChat, forKey: .guestChat)
+        try c.encode(guestClips, forKey: .guestClips)
     }
 }

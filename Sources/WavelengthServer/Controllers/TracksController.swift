@@ -14,7 +14,7 @@ struct TracksController {
     let onAir: OnAirTracks
     /// Only files whose real path lies inside the library are read.
     let roots: LibraryRoots
-    let fileIO = FileIO()
+    let files = FileResponder()
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/tracks/{id}", use: details)
@@ -61,7 +61,7 @@ struct TracksController {
             path = try await transcoder.file(for: track, as: target, client: client)
             contentType = target.contentType
         }
-        return try await serveFile(path: path, contentType: contentType, request: request, context: context)
+        return try await files.serve(path: path, contentType: contentType, request: request, context: context)
     }
 
     @Sendable func artwork(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -77,7 +77,7 @@ struct TracksController {
         }
         if let artworkPath = track.artworkPath {
             let type = artworkPath.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg"
-            return try await serveFile(path: try confined(artworkPath), contentType: type, request: request, context: context)
+            return try await files.serve(path: try confined(artworkPath), contentType: type, request: request, context: context)
         }
         throw APIError.notFound("Track \(track.id) has no artwork.")
     }
@@ -85,7 +85,7 @@ struct TracksController {
     @Sendable func lyrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         let track = try await track(context)
         guard let path = track.lyricsPath else { throw APIError.notFound("Track \(track.id) has no lyrics.") }
-        return try await serveFile(
+        return try await files.serve(
             path: try confined(path), contentType: "text/plain; charset=utf-8", request: request, context: context)
     }
 
@@ -125,35 +125,5 @@ struct TracksController {
         let id = try context.id("id")
         guard let track = try await tracks.track(id: id) else { throw APIError.notFound("No track with id \(id).") }
         return track
-    }
-
-    /// A whole file (200) or one byte range of it (206), with Accept-Ranges.
-    private func serveFile(path: String, contentType: String, request: Request, context: AppRequestContext)
-        async throws -> Response
-    {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = (attributes[.size] as? NSNumber)?.intValue
-        else {
-            throw APIError.notFound("The file for this item is missing from disk; rescan the library.")
-        }
-        var headers: HTTPFields = [.contentType: contentType, .acceptRanges: "bytes", .cacheControl: "public, max-age=3600"]
-        let isHead = request.method == .head
-        if let rangeHeader = request.headers[.range] {
-            switch ByteRange.parse(rangeHeader, fileSize: size) {
-            case .success(let range):
-                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-                headers[.contentLength] = String(range.count)
-                let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: path, range: range, context: context)
-                return Response(status: .partialContent, headers: headers, body: body)
-            case .failure(let failure):
-                let reason = failure == .malformed ? "is not a single byte range" : "starts past the end of the \(size)-byte file"
-                var error = APIError(.rangeNotSatisfiable, code: .rangeNotSatisfiable, "The Range header \(reason).")
-                error.headers[.contentRange] = "bytes */\(size)"
-                throw error
-            }
-        }
-        headers[.contentLength] = String(size)
-        let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: path, context: context)
-        return Response(status: .ok, headers: headers, body: body)
     }
 }

@@ -38,3 +38,5 @@ extension MemberView: ResponseEncodable {}
 extension InviteCreated: ResponseEncodable {}
 extension InviteView: ResponseEncodable {}
 extension InviteLookup: ResponseEncodable {}
+extension ClipView: ResponseEncodable {}
+extension ClipList: ResponseEncodable {}

@@ -10,11 +10,17 @@ actor LibraryCatalog {
     private let likes: (any LikesRepository)?
     /// Who was on the air in a live entry; nil where there are none (tests).
     private let people: (any PeopleRepository)?
+    /// Voice clips, whose entries carry `clip:` ids; nil where there are none.
+    private let clips: (any ClipRepository)?
     private var cachedPool: [PoolTrack]?
     private var cachedArtists: [TrackID: String] = [:]
 
-    init(tracks: any TrackRepository, likes: (any LikesRepository)? = nil, people: (any PeopleRepository)? = nil) {
+    init(
+        tracks: any TrackRepository, likes: (any LikesRepository)? = nil, people: (any PeopleRepository)? = nil,
+        clips: (any ClipRepository)? = nil
+    ) {
         self.tracks = tracks
+        self.clips = clips
         self.likes = likes
         self.people = people
     }
@@ -57,8 +63,14 @@ actor LibraryCatalog {
     }
 
     func summaries(for ids: [TrackID]) async throws -> [TrackID: TrackSummary] {
-        var found = try await tracks.tracks(ids: ids.filter { !$0.hasPrefix(LiveTrack.prefix) }).mapValues(TrackSummary.init)
+        var found = try await tracks.tracks(
+            ids: ids.filter { !$0.hasPrefix(LiveTrack.prefix) && !$0.hasPrefix(ClipTrack.prefix) }
+        ).mapValues(TrackSummary.init)
         for id in Set(ids) {
+            if let clipID = ClipTrack.parse(id) {
+                if let clip = try await clips?.clip(id: clipID) { found[id] = .clip(clip) }
+                continue
+            }
             guard let live = LiveTrack.parse(id) else { continue }
             let host = try await people?.person(id: live.personID)?.displayName ?? "A DJ"
             found[id] = .live(id, stationID: live.stationID, host: host)

@@ -25,6 +25,15 @@ extension TrackSummary {
             artworkURL: nil)
     }
 
+    /// A voice clip: its author is the artist; it was brought to the
+    /// station's loudness when it was sent, so players add no gain.
+    static func clip(_ clip: VoiceClip) -> TrackSummary {
+        TrackSummary(
+            id: clip.trackID, title: clip.note.isEmpty ? "Voice clip" : clip.note, artist: clip.name, album: "Voice clip",
+            albumArtist: "", trackNumber: nil, discNumber: nil, year: nil, genre: nil, durationMs: clip.durationMs,
+            format: "mp3", audioURL: "/api/clips/\(clip.id)/audio", artworkURL: nil)
+    }
+
     /// Stands in for a track that left the library while still on a timeline.
     static func unavailable(_ id: TrackID, duration: Int64) -> TrackSummary {
         TrackSummary(

@@ -39,6 +39,8 @@ extension HubNotice {
             .chatDeleted(messageIDs: ids, personID: personID, all: all)
         case .reactions(let burst):
             .reactions(ReactionsView(burst))
+        case .clipWaiting(let clip):
+            .clipWaiting(ClipView(clip))
         }
     }
 }

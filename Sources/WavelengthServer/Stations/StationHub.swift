@@ -339,6 +339,27 @@ actor StationHub {
         }
     }
 
+    // MARK: Voice clips
+
+    /// An approved clip goes on the air next, between songs.
+    func playClip(_ clip: VoiceClip) async throws {
+        try await event { hub in
+            try await hub.run { machine, rng in try machine.clipApproved(clip, at: hub.context.clock.now(), using: &rng) }
+        }
+    }
+
+    /// A guest's clip waits: the owner and co-DJs listening are told.
+    func clipWaiting(_ clip: VoiceClip) async {
+        await event { hub in await hub.perform(hub.machine.clipWaiting(clip)) }
+    }
+
+    /// Whether the clip's entry is on the timeline still to play (or playing).
+    func isScheduled(clipID: String) -> Bool {
+        let trackID = ClipTrack.id(clipID)
+        let now = machine.station.timelineTime(at: context.clock.now())
+        return machine.station.timeline.entries.contains { $0.trackID == trackID && $0.expiration > now }
+    }
+
     /// Changes the role of every connection a person holds, and tells them.
     func setRole(of personID: String, to role: StationRole) async {
         await event { hub in

@@ -19,14 +19,17 @@ final class StreamDirectory: Sendable {
     private let stallTimeout: Duration
     /// The live sources a station's stream plays during a live show.
     private let sources: LiveSources?
+    private let clips: ClipStore?
     let metrics: ServerMetrics
     private let logger: Logger
 
     init(
         tracks: any TrackRepository, roots: LibraryRoots, clock: any ServerClock, grace: Duration,
-        stallTimeout: Duration, sources: LiveSources? = nil, metrics: ServerMetrics, logger: Logger
+        stallTimeout: Duration, sources: LiveSources? = nil, clips: ClipStore? = nil, metrics: ServerMetrics,
+        logger: Logger
     ) {
         self.sources = sources
+        self.clips = clips
         self.metrics = metrics
         self.tracks = tracks
         self.roots = roots
@@ -45,7 +48,8 @@ final class StreamDirectory: Sendable {
         return streams.withLock { streams in
             if let stream = streams[id] { return stream }
             let encoder = StreamEncoder(
-                stationID: id, hub: hub, tracks: tracks, roots: roots, sources: sources, clock: clock, logger: logger)
+                stationID: id, hub: hub, tracks: tracks, roots: roots, sources: sources, clips: clips, clock: clock,
+                logger: logger)
             let stream = StationStream(
                 stationID: id, grace: grace, stallTimeout: stallTimeout, logger: logger, metrics: metrics,
                 report: { change in Task { await hub.streamAudience(change) } },

@@ -36,6 +36,8 @@ struct StreamEncoder: Sendable {
     let tracks: any TrackRepository
     let roots: LibraryRoots
     let sources: LiveSources?
+    /// Where voice clips' audio is.
+    let clips: ClipStore?
     let clock: any ServerClock
     let logger: Logger
 
@@ -105,8 +107,7 @@ struct StreamEncoder: Sendable {
             }
             guard let window, window.pausedAt == nil || window.pausedAt! > position,
                   let entry = Self.entry(in: window, at: position),
-                  let record = try? await tracks.track(id: entry.track.id),
-                  let path = roots.confine(record.path)
+                  let path = await file(of: entry)
             else {
                 if let window, let entry = Self.entry(in: window, at: position) {
                     await stream.nowPlaying(artist: entry.track.artist, title: entry.track.title)
@@ -117,6 +118,17 @@ struct StreamEncoder: Sendable {
             await stream.nowPlaying(artist: entry.track.artist, title: entry.track.title)
             position = try await play(entry, path: path, from: position, into: encoder, following: follower)
         }
+    }
+
+    /// The audio file an entry plays: a library track's (inside the
+    /// library), or a voice clip's.
+    private func file(of entry: EntryView) async -> String? {
+        if let clipID = ClipTrack.parse(entry.track.id) {
+            guard let path = clips?.path(for: clipID), FileManager.default.fileExists(atPath: path) else { return nil }
+            return path
+        }
+        guard let record = try? await tracks.track(id: entry.track.id) else { return nil }
+        return roots.confine(record.path)
     }
 
     /// Decodes `entry`'s file from where `position` falls in it, until the

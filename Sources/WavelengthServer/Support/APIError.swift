@@ -61,6 +61,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             self.init(error)
         case .request(let error):
             self.init(error)
+        case .notOnAir:
+            self.init(
+                .conflict, code: .notOnAir,
+                "Clips play between songs while someone listens: tune in to the station first.")
         case .chat(let error):
             let status: HTTPResponse.Status =
                 switch error {

@@ -64,6 +64,15 @@ extension TestClientProtocol {
         }
         return try await execute(uri: uri, method: method, headers: headers, body: buffer)
     }
+
+    /// Sends raw bytes (an upload) as `account`.
+    func upload(_ uri: String, as account: TestAccount?, bytes: Data, type: String = "audio/webm") async throws
+        -> TestResponse
+    {
+        var headers: HTTPFields = [.contentType: type]
+        if let account { headers[.authorization] = "Bearer \(account.token)" }
+        return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {
