@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v21";
+const VERSION = "wavelength-shell-v22";
 const SHELL = [
   "/",
   "/index.html",
@@ -15,6 +15,7 @@ const SHELL = [
   "/styles-live.css",
   "/styles-broadcast.css",
   "/styles-lyrics.css",
+  "/styles-chat.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -101,6 +102,11 @@ const SHELL = [
   "/js/views/station/actions.js",
   "/js/views/station/any-player.js",
   "/js/views/station/booth.js",
+  "/js/views/station/chat.js",
+  "/js/views/station/chat-actions.js",
+  "/js/views/station/chat-autocomplete.js",
+  "/js/views/station/chat-model.js",
+  "/js/views/station/chat-moderation.js",
   "/js/views/station/controls.js",
   "/js/views/station/find-tracks.js",
   "/js/views/station/header.js",
@@ -122,6 +128,8 @@ const SHELL = [
   "/js/views/station/reaction-actions.js",
   "/js/views/station/reactions.js",
   "/js/views/station/role.js",
+  "/js/views/station/room-reactions.js",
+  "/js/views/station/room-reactions-model.js",
   "/js/views/station/room-mode.js",
   "/js/views/station/room-level.js",
   "/js/views/station/room.js",

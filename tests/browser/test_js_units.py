@@ -7,7 +7,9 @@ recording format, "about 1:23 in" and answers, the schedule's weeks, zones,
 specs and "every other Tuesday", when reminders go off, and going live's icecast://
 address, fields and announcements, and going live from the browser: its
 socket messages, frames, level meter and talk-over, and synced lyrics: the
-line at a position, the wait to the next, a hold, the cache) unit-tested in
+line at a position, the wait to the next, a hold, the cache, and the chat:
+its messages, your own while they wait, unread counting, mentions, the
+@-autocomplete, the composer, and the emoji reactions' totals and bursts) unit-tested in
 headless Chromium, in Europe/Oslo (a zone that isn't UTC, with clock changes).
 
 The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
@@ -194,6 +196,30 @@ MUTATIONS = [
      "lyrics: the cache: keeps the 20 most recently used tracks"),
     ("views/station/lyrics-model.js", "(known.status === \"error\" && this.now() - known.at >= this.retryMs)", "(known.status === \"error\")",
      "lyrics: the cache: a failure is asked again only after the retry time"),
+    ("views/station/chat-model.js", "if (chat.messages.some((m) => m.id === message.id))", "if (false)",
+     "chat: your message shows at once and the server's copy with your ref replaces it: one row, never two"),
+    ("views/station/chat-model.js", "if (connection !== null && p.connection !== null && p.connection !== connection) lost.push(p);",
+     "if (false) lost.push(p);",
+     "chat: a room after a reconnect: a message it holds isn't pending any more; one it lost comes back"),
+    ("views/station/chat-model.js", "const mine = String(handle).toLowerCase();", "const mine = String(handle);",
+     "chat: mentions: a message names the viewer by their handle, in any case"),
+    ("views/station/chat-model.js", "if (sign > 0 && HANDLE_CHAR.test(value[sign - 1])) return null;", "",
+     "chat: autocomplete: the @-word at the caret"),
+    ("views/station/chat-model.js", "if (key === me || seen.has(key)) continue;", "if (seen.has(key)) continue;",
+     "chat: autocomplete: authors seen, newest first, never yourself; starts-with before contains"),
+    ("views/station/chat-model.js", "if (left > COUNT_FROM) return", "if (left >= COUNT_FROM) return",
+     "chat: characters left: quiet until near the limit, then a count; over it, how many too many"),
+    ("views/station/chat-model.js", 'if (person.kind === "guest" && !chat.guestsMayPost && !staff)', 'if (person.kind === "guest" && !chat.guestsMayPost)',
+     "chat: the composer: loading, off, sign in, guests not allowed, muted until, open with slow mode"),
+    ("views/station/chat-model.js", "const local = new Date(Number(serverMs) - (Number(offset) || 0));", "const local = new Date(Number(serverMs));",
+     "chat: the composer: loading, off, sign in, guests not allowed, muted until, open with slow mode"),
+    ("views/station/chat-model.js", "if (event.self && m.person && m.person.id === event.self) return unread;", "",
+     "chat: unread: counted while not reading, never your own, deleted ones stop counting, reading clears"),
+    ("views/station/room-reactions-model.js", "reactions && entryID && reactions.entryID === entryID ? reactions.totals : {}",
+     "reactions ? reactions.totals : {}",
+     "room reactions: the row: the palette's order, the totals only for the entry playing"),
+    ("views/station/room-reactions-model.js", "const room = Math.min(max, total);", "const room = total;",
+     "room reactions: a burst floats each emoji sent at least once, more of the more sent, never more than the cap"),
 ]
 
 

@@ -36,6 +36,13 @@ const SILENCE_LIMIT_MS = 12000;
 // Refusals that reconnecting cannot fix (PEOPLE-API.md, station access).
 const DENIED = new Set(["sign_in_required", "not_a_member", "banned", "station_full"]);
 const ACK_TIMEOUT_MS = 4000;
+// The room's refusals (chat, reactions, moderation): said beside the chat
+// or the reactions, never as a stray toast. A reaction carries no id, so
+// its refusals come with none.
+const ROOM_CODES = new Set([
+  "chat_off", "chat_not_allowed", "empty_message", "too_long", "control_characters", "muted", "slow_mode", "too_fast",
+  "invalid_mute", "invalid_settings", "cannot_mute", "too_many_mutes", "unknown_reaction", "not_current",
+]);
 
 export class LiveConnection extends EventTarget {
   /**
@@ -63,6 +70,10 @@ export class LiveConnection extends EventTarget {
     this.connectedAt = 0;
     this.timers = new Set();
     this.lastMessageAt = 0;
+    /** Ids of the chat messages and moderators' actions sent, whose refusals are the room's. */
+    this.roomIDs = new Set();
+    /** Counts the sockets opened: a chat message sent on one and unanswered is lost with it. */
+    this.connectionNumber = 0;
   }
 
   start() {
@@ -161,6 +172,35 @@ export class LiveConnection extends EventTarget {
     return this.ws && this.ws.readyState === WebSocket.OPEN;
   }
 
+  /**
+   * A chat message (`{"type":"chat","id","text"}`); false when the socket
+   * isn't open (nothing was sent). The server answers the author's copy
+   * with `ref` = id, or an error with the id.
+   */
+  sendChat(id, text) {
+    return this.sendRoom({ type: "chat", id, text }, id);
+  }
+
+  /** A reaction to the entry playing (no id: refusals come without one). */
+  react(entryID, emoji) {
+    return this.sendRoom({ type: "react", entryID, emoji }, null);
+  }
+
+  /** A moderator's action: `{"type":"moderate","id","action",…}`. */
+  moderate(id, action) {
+    return this.sendRoom({ type: "moderate", id, ...action }, id);
+  }
+
+  sendRoom(message, id) {
+    if (!this.isOpen()) return false;
+    if (id) {
+      this.roomIDs.add(id);
+      if (this.roomIDs.size > 200) this.roomIDs.delete(this.roomIDs.values().next().value);
+    }
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
   later(fn, ms) {
     const t = setTimeout(() => {
       this.timers.delete(t);
@@ -201,6 +241,7 @@ export class LiveConnection extends EventTarget {
     this.ws = ws;
     this.seq = 0;
     this.opened = false;
+    this.connectionNumber += 1;
     ws.onopen = () => {
       this.opened = true;
       performance.clearMarks("wavelength:open");
@@ -419,6 +460,19 @@ export class LiveConnection extends EventTarget {
       case "thumbs":
         this.emit("thumbs", { entryID: message.entryID, up: message.up, down: message.down });
         break;
+      case "chatRoom":
+        this.emit("chatroom", { room: message.room, connection: this.connectionNumber });
+        break;
+      case "chat":
+        if (message.ref) this.roomIDs.delete(message.ref);
+        this.emit("chat", { message: message.message, ref: message.ref || null });
+        break;
+      case "chatDeleted":
+        this.emit("chatdeleted", { messageIDs: message.messageIDs || [], person: message.person || null, all: Boolean(message.all) });
+        break;
+      case "reactions":
+        this.emit("reactions", { reactions: message.reactions });
+        break;
       case "hostOverride":
         this.emit("override", { kind: message.kind, trackID: message.trackID, requesterName: message.requesterName });
         break;
@@ -442,6 +496,9 @@ export class LiveConnection extends EventTarget {
         }
         if (message.id && this.pending.has(message.id)) {
           this.settle(message.id, null, new ApiError(message.message, { code: message.code, status: 400 }));
+        } else if (message.id ? this.roomIDs.has(message.id) : ROOM_CODES.has(message.code)) {
+          if (message.id) this.roomIDs.delete(message.id);
+          this.emit("roomerror", { id: message.id || null, code: message.code, message: message.message });
         } else {
           this.emit("servererror", { code: message.code, message: message.message });
         }

@@ -5,7 +5,9 @@
 // Events: "change" ({reason}: snapshot | timeline | listeners | connection |
 // role | party (requests, votes, the ballot, standing) | thumbs | sound), "removed" ({person, reason, self}), "ended", "denied"
 // ({code, message}), "override" ({kind, trackID, requesterName}: the host
-// moved, vetoed or played a request now) and "servererror".
+// moved, vetoed or played a request now), "servererror", and the room's
+// "room" ({type: "room" | "chat" | "deleted" | "reactions" | "error", …}:
+// the chat and the emoji reactions, kept by views/station/chat.js).
 
 import { request } from "../api/api.js";
 import { LiveConnection } from "./live.js";
@@ -77,6 +79,11 @@ export class StationSession extends EventTarget {
     live.addEventListener("sound", (e) => this.set({ station: { ...this.station, sound: e.detail.sound } }, "sound"));
     live.addEventListener("override", (e) => this.emit("override", e.detail));
     live.addEventListener("thumbs", (e) => this.set({ thumbs: e.detail }, "thumbs"));
+    live.addEventListener("chatroom", (e) => this.emit("room", { type: "room", ...e.detail }));
+    live.addEventListener("chat", (e) => this.emit("room", { type: "chat", ...e.detail }));
+    live.addEventListener("chatdeleted", (e) => this.emit("room", { type: "deleted", ...e.detail }));
+    live.addEventListener("reactions", (e) => this.emit("room", { type: "reactions", ...e.detail }));
+    live.addEventListener("roomerror", (e) => this.emit("room", { type: "error", ...e.detail }));
     live.addEventListener("removed", (e) => {
       if (e.detail.self) this.final = "removed";
       this.emit("removed", e.detail);
@@ -149,6 +156,24 @@ export class StationSession extends EventTarget {
    */
   command(command, { onWaiting = null } = {}) {
     return this.live.command(command, { onWaiting });
+  }
+
+  /** The chat, reactions and moderation over the live socket (live.js); false when it is down. */
+  sendChat(id, text) {
+    return Boolean(this.live && this.live.sendChat(id, text));
+  }
+
+  react(entryID, emoji) {
+    return Boolean(this.live && this.live.react(entryID, emoji));
+  }
+
+  moderate(id, action) {
+    return Boolean(this.live && this.live.moderate(id, action));
+  }
+
+  /** The live socket's number (counts reconnects). */
+  get connectionNumber() {
+    return this.live ? this.live.connectionNumber : 0;
   }
 
   /** A fresh connection now: after becoming a guest, to be known by name. */

@@ -23,6 +23,7 @@ import { startStation } from "./station/tune-in.js";
 import { stopStudio } from "./station/studio.js";
 import { destroyLyrics } from "./station/lyrics.js";
 import { closeHistoryMode } from "./station/history-mode.js";
+import { destroyChat } from "./station/chat-actions.js";
 
 const SCHEDULE_PARTS = new Set(["schedule", "show", "shows"]);
 
@@ -92,6 +93,7 @@ export function createStationView({ clock, player }, route) {
       clearInterval(view.frameTimer);
       stopStudio(view);
       destroyLyrics(view);
+      destroyChat(view);
       view.identify.destroy();
       closeHistoryMode(view);
       view.np.staticFx.destroy();

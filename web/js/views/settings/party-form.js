@@ -61,13 +61,14 @@ export function createPartyForm(state) {
   const kind = h("select", { id: "party-kind", class: "input", "aria-describedby": "party-kind-line" }, KINDS.map((k) => h("option", { value: k.value }, k.label)));
   const kindLine = h("p", { class: "hint", id: "party-kind-line" });
   const chat = h("input", { id: "party-chat", type: "checkbox" });
+  const guestChat = h("input", { id: "party-guest-chat", type: "checkbox", "aria-describedby": "party-guest-chat-line" });
   const lyrics = h("input", { id: "party-lyrics", type: "checkbox" });
   const volumeVoting = h("input", { id: "party-volume-voting", type: "checkbox" });
   const target = h("select", { id: "party-target", class: "input" }, TARGETS.map((t) => h("option", { value: String(t.value) }, t.label)));
   const saveButton = h("button", { class: "btn btn-primary btn-wide", type: "submit" }, "Save");
   const partyStatus = status("party-status");
   const coNote = h("p", { class: "hint codj-note" }, "Only the owner can change these.");
-  const form = { modeInputs, perPerson, showCounts, open, kind, kindLine, chat, lyrics, volumeVoting, target, saveButton, partyStatus, coNote, party: null };
+  const form = { modeInputs, perPerson, showCounts, open, kind, kindLine, chat, guestChat, lyrics, volumeVoting, target, saveButton, partyStatus, coNote, party: null };
   kind.addEventListener("change", () => applyKind(state, form));
   form.el = h(
     "form",
@@ -84,6 +85,8 @@ export function createPartyForm(state) {
     kind,
     kindLine,
     h("label", { class: "check-row", for: "party-chat" }, chat, " Chat"),
+    h("label", { class: "check-row", for: "party-guest-chat" }, guestChat, " Guests may chat"),
+    h("p", { class: "hint", id: "party-guest-chat-line" }, "Guests join with a name only. Off, they read the chat but only people with an account write."),
     h("label", { class: "check-row", for: "party-lyrics" }, lyrics, " Lyrics in sync"),
     h("label", { class: "check-row", for: "party-volume-voting" }, volumeVoting, " Listeners vote the level up and down"),
     h("label", { for: "party-target", class: "label" }, "Every song plays at"),
@@ -108,7 +111,7 @@ export async function loadParty(state, form) {
 export function renderParty(state, form) {
   const owner = isOwner(state);
   form.coNote.hidden = owner;
-  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.open, form.kind, form.chat, form.lyrics, form.volumeVoting, form.target]) {
+  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.open, form.kind, form.chat, form.guestChat, form.lyrics, form.volumeVoting, form.target]) {
     input.disabled = !owner;
   }
   form.saveButton.hidden = !owner;
@@ -125,6 +128,7 @@ export function renderParty(state, form) {
   const kind = KINDS.find((k) => k.value === form.kind.value);
   form.kindLine.textContent = kind ? kind.line : "";
   form.chat.checked = settings.chat !== false;
+  form.guestChat.checked = settings.guestChat !== false;
   form.lyrics.checked = settings.lyrics !== false;
   form.volumeVoting.checked = Boolean(settings.volumeVoting);
   const lufs = String(typeof settings.loudnessTarget === "number" ? settings.loudnessTarget : -14);
@@ -157,6 +161,7 @@ async function saveParty(state, form, event) {
     showVoteCounts: form.showCounts.checked,
     maxPendingPerPerson: Number(form.perPerson.value),
     chat: form.chat.checked,
+    guestChat: form.guestChat.checked,
     lyrics: form.lyrics.checked,
     volumeVoting: form.volumeVoting.checked,
     loudnessTarget: Number(form.target.value),

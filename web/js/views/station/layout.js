@@ -26,6 +26,9 @@ import { isDJ } from "./state.js";
 import { isLive } from "../../playback/timeline.js";
 import { createStudio } from "./studio.js";
 import { createAnyPlayer } from "./any-player.js";
+import { createChatPanel } from "./chat.js";
+import { chatRead, joinChat, moderateChat, reactNow, sendChat } from "./chat-actions.js";
+import { createRoomReactions } from "./room-reactions.js";
 import { createIdentify } from "../identify/panel.js";
 
 export function createLayout(view) {
@@ -54,9 +57,13 @@ export function createLayout(view) {
     onVote: (up) => partyCommand(view, up === null ? { op: "volumeVote" } : { op: "volumeVote", up }),
     onReset: () => partyCommand(view, { op: "setVolume", levelDb: 0 }, "The level is back to the station's loudness."),
   });
+  // Emoji reactions to the moment (room-reactions.js): the row under the
+  // art, the bursts floating over it.
+  const roomReactions = createRoomReactions({ onReact: (emoji) => reactNow(view, emoji) });
+  np.artStage.insertBefore(roomReactions.layer, np.overlay);
   // A live show's parts are now playing's (station/live-show.js).
   const liveShow = np.live;
-  const nowCol = h("div", { class: "now-col" }, np.artStage, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
+  const nowCol = h("div", { class: "now-col" }, np.artStage, roomReactions.el, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
 
   // Up Next and history.
   const queue = createQueue({
@@ -93,7 +100,16 @@ export function createLayout(view) {
   // listener, under the booth's studio board; beside now playing on wide
   // screens, under it on phones.
   const lyrics = createLyricsPanel();
-  const queueCol = h("div", { class: "queue-col" }, studio.el, lyrics.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
+  // The room's chat (chat.js), under the words: beside now playing on wide
+  // screens, under it on phones.
+  const chat = createChatPanel({
+    stationID,
+    onSend: (text) => sendChat(view, text),
+    onModerate: (action) => moderateChat(view, action),
+    onJoin: (name) => joinChat(view, name),
+    onRead: () => chatRead(view),
+  });
+  const queueCol = h("div", { class: "queue-col" }, studio.el, lyrics.el, chat.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -115,5 +131,7 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, level, reactions, addCol, grid, settingsHost });
+  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, level, reactions, addCol, grid, settingsHost, chat, roomReactions });
+  // The palette, the song's totals and your recent sends (for the page's own limit).
+  view.roomReactionsState = { palette: [], reactions: null, sent: [] };
 }

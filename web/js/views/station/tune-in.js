@@ -26,6 +26,7 @@ import { renderAnyPlayer } from "./any-player.js";
 import { renderHistoryMode } from "./history-mode.js";
 import { renderStudioClock, renderStudioCount } from "./studio.js";
 import { applyRole, setRole } from "./role.js";
+import { renderChat, renderRoomReactions, roomEvent } from "./chat-actions.js";
 import { focusSettings } from "./settings-overlay.js";
 import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
 
@@ -44,6 +45,7 @@ function frame(view) {
   view.queue.render(upcoming(view), entry);
   renderParty(view);
   renderReactions(view);
+  renderRoomReactions(view);
   renderRoom(view);
   renderStudioClock(view);
   renderHistoryMode(view);
@@ -67,7 +69,11 @@ function onChange(view, reason) {
     if (reason === "snapshot") player.recover();
   }
   if (reason === "connection" && session.connection === "live") player.recover();
-  if (reason === "role") setRole(view, session.role);
+  if (reason === "role") {
+    setRole(view, session.role);
+    // The moderators' tools come and go with the role.
+    renderChat(view);
+  }
   // The host's lyrics switch, known before the screen is ready.
   if (reason === "party") lyricsPartyChanged(view);
   if (reason === "snapshot") lyricsSnapshot(view);
@@ -100,6 +106,9 @@ function openSession(view) {
   });
   session.addEventListener("change", (event) => onChange(view, event.detail.reason));
   session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
+  // The chat and the reactions (chat-actions.js); drawn again when who you are changes.
+  session.addEventListener("room", (event) => roomEvent(view, event.detail));
+  view.chatUnsubscribe = me.onChange(() => renderChat(view));
   session.addEventListener("override", (event) => {
     if (!state.destroyed && state.ready) announceOverride(view, event.detail);
   });
@@ -163,6 +172,7 @@ export async function startStation(view) {
   state.role = normalRole(session.role || (access && access.role) || station.role || null);
   state.ready = true;
   applyRole(view);
+  renderChat(view);
   renderStation(view);
   renderListeners(view.header, session.listeners);
   renderConnection(view.header, view.el, session.connection);
