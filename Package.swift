@@ -64,6 +64,23 @@ let package = Package(
             pkgConfig: "libchromaprint",
             providers: [.apt(["libchromaprint-dev"])]
         ),
+        // Avahi's client library, for mDNS/DNS-SD on the LAN.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        // Finding stations on the local network: announcing and browsing
+        // `_wavelength._tcp` (Avahi on Linux).
+        .target(
+            name: "WavelengthNearby",
+            dependencies: [
+                "WavelengthCore",
+                .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // Invite links as QR codes: SVG and PNG.
         .target(name: "WavelengthQR", dependencies: ["CQRencode", "CPNG"], swiftSettings: strict),
         // Pure domain: stations, the timeline, the robot DJ. No I/O.
@@ -97,7 +114,7 @@ let package = Package(
         .target(
             name: "WavelengthServer",
             dependencies: [
-                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthStorage", "WavelengthQR",
+                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthStorage", "WavelengthQR", "WavelengthNearby",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -123,7 +140,7 @@ let package = Package(
         .target(
             name: "WavelengthClient",
             dependencies: [
-                "WavelengthWire",
+                "WavelengthWire", "WavelengthNearby",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

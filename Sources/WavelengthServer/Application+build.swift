@@ -26,6 +26,10 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
         services: [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in
+            if let nearby = services.nearby {
+                let port = channel.localAddress?.port ?? configuration.port
+                Task { await nearby.announce(host: configuration.host, port: port, logger: logger) }
+            }
             logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
         },
         logger: logger)
@@ -102,6 +106,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         idleTimeout: services.configuration.sourceIdleTimeout
     ).addRoutes(to: router)
     IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)
+    NearbyController(nearby: services.nearby).addRoutes(to: router)
     ClipsController(
         directory: services.directory, repository: database, store: services.clips, gate: gate, clock: services.clock,
         quotaBytes: services.configuration.clipQuotaBytes
@@ -142,6 +147,9 @@ public struct ServerServices: Sendable {
     let streams: StreamDirectory
     /// Voice clips' audio.
     let clips: ClipStore
+    /// The LAN: this server's stations announced, other servers' found (nil
+    /// when mDNS is off).
+    let nearby: NearbyService?
     /// "What's this song?" from audio.
     let recognizer: SongRecognizer
     /// Live sources from broadcast software, and where they connect.
@@ -183,7 +191,8 @@ public struct ServerServices: Sendable {
         let catalog = LibraryCatalog(tracks: database, likes: database, people: database, clips: database)
         let clips = ClipStore(folder: configuration.dataDirectory + "/voice")
         let recognizer = SongRecognizer(store: database, scratchDirectory: configuration.dataDirectory + "/clips")
-        let context = StationContext(
+        let nearby = configuration.mdns ? NearbyService(serverID: Self.instanceID(), logger: logger) : nil
+        var context = StationContext(
             repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
             makeRandom: AnyRandom.system,
             machineSettings: StationMachine.Settings(
@@ -191,6 +200,8 @@ public struct ServerServices: Sendable {
                 commitLead: configuration.commitLead.milliseconds,
                 chatRetentionMillis: configuration.chatRetention.milliseconds),
             logger: logger, schedule: database)
+        context.nearby = nearby?.registry
+        context.access = database
         // Quiet stations' old messages go now; busy ones' as they chat.
         let purged = try await database.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
         if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
@@ -223,7 +234,7 @@ public struct ServerServices: Sendable {
                 tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
                 stallTimeout: configuration.streamStallTimeout, sources: liveSources, clips: clips,
                 metrics: context.metrics, logger: logger),
-            clips: clips,
+            clips: clips, nearby: nearby,
             recognizer: recognizer, liveSources: liveSources,
             liveSourceServer: configuration.sourcePort.map {
                 LiveSourceServer(
@@ -232,6 +243,12 @@ public struct ServerServices: Sendable {
             })
         try await services.ensureFirstStation()
         return services
+    }
+
+    /// This run's instance id: 12 hex digits, told apart from other servers'.
+    static func instanceID() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return String(String(rng.next(), radix: 16).suffix(12))
     }
 
     /// A fresh server has one station so there is something on the dial.

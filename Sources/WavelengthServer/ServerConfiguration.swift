@@ -66,6 +66,9 @@ public struct ServerConfiguration: Sendable {
     /// before the songs behind it play (BUTT and Mixxx reconnect within
     /// seconds).
     public var liveGracePeriod: Duration = .seconds(20)
+    /// Whether stations are announced on the LAN (mDNS through Avahi) and
+    /// other servers' stations listed at `/api/nearby`.
+    public var mdns = true
     /// The bytes of voice clips each station keeps.
     public var clipQuotaBytes = ClipLimits.defaultQuotaBytes
     /// How long chat messages are kept.

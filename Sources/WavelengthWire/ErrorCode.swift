@@ -168,6 +168,7 @@ extension ErrorCode {
             case .tooManyMutes: .conflict
             case .unknownReaction: .unknownReaction
             case .notCurrent: .notCurrent
+            case .unknownPerson: .notFound
             }
     }
 

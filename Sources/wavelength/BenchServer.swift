@@ -22,7 +22,7 @@ struct BenchServer: Sendable {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let port = try freePort()
         let arguments =
-            ["serve", "--data", folder, "--port", String(port), "--bcrypt-cost", "4", "--source-port=-1",
+            ["serve", "--data", folder, "--port", String(port), "--bcrypt-cost", "4", "--source-port=-1", "--no-mdns",
              "--signups-per-hour", "100000", "--guests-per-hour", "100000"] + extraArguments
         let result = try await Subprocess.run(
             .path(FilePath(try selfExecutable())),

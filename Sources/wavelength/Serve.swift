@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WavelengthCore
 import Hummingbird
 import Logging
 import WavelengthServer
@@ -65,6 +66,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a live show waits for its dropped source to come back before the robot DJ resumes (0…600).")
     var liveGrace: Int = 20
 
+    @Flag(help: "Don't announce stations on the LAN (mDNS) or look for other servers' there.")
+    var noMdns = false
+
+    @Option(help: "Megabytes of voice clips each station keeps (1…1024).")
+    var clipQuotaMb: Int = ClipLimits.defaultQuotaBytes >> 20
+
     @Option(help: "Days chat messages are kept (1…365).")
     var chatRetentionDays: Int = 7
 
@@ -119,6 +126,9 @@ struct Serve: AsyncParsableCommand {
         configuration.liveGracePeriod = .seconds(liveGrace)
         guard (1...365).contains(chatRetentionDays) else { throw ValidationError("--chat-retention-days must be 1…365") }
         configuration.chatRetention = .seconds(chatRetentionDays * 86_400)
+        configuration.mdns = !noMdns
+        guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
+        configuration.clipQuotaBytes = clipQuotaMb << 20
         let app = try await buildApplication(configuration, logger: logger)
         // runService stops gracefully on SIGTERM and SIGINT.
         try await app.runService()

@@ -10,13 +10,19 @@ import WavelengthWire
 /// Listens to a station from the command line with the client SDK.
 struct Tune: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Tune in to a station by frequency (\"107.3\") or id; prints what plays and how well it is in sync.")
+        abstract:
+            "Tune in to a station by frequency (\"107.3\") or id, or one found on this network; prints what plays and how well it is in sync.")
 
-    @Argument(help: "A frequency such as 107.3, or a station id.")
-    var station: String
+    @Argument(help: "A frequency such as 107.3, or a station id; without one, the stations on this network are offered.")
+    var station: String?
 
     @OptionGroup var options: StationOptions
-    private var server: String { options.server }
+
+    @Flag(help: "List the stations announced on this network (mDNS) and exit.")
+    var nearby = false
+
+    @Option(help: "Seconds to look for stations on this network.")
+    var browseSeconds: Double = 3
 
     @Option(help: "Stop after this many seconds (default: run until interrupted).")
     var duration: Double?
@@ -38,7 +44,18 @@ struct Tune: AsyncParsableCommand {
 
 
     func run() async throws {
-        let stationID = try await options.stationID(for: station)
+        var stationID: String
+        // The server given, or the one a station found nearby is on.
+        var server = options.server
+        if nearby || station == nil {
+            let found = try await NearbyList.find(seconds: browseSeconds)
+            NearbyList.print(found, offering: !nearby)
+            guard !nearby, found.count == 1, let only = found.first else { return }
+            stationID = only.announcement.stationID
+            server = only.serverURL
+        } else {
+            stationID = try await options.stationID(for: station ?? "")
+        }
         let clock: any ClientClock =
             clockOffset == 0 && clockSkewPPM == 0
             ? MonotonicClock() : DistortedClock(offset: clockOffset, skew: clockSkewPPM * 1e-6)
@@ -53,7 +70,7 @@ struct Tune: AsyncParsableCommand {
         let output: any AudioOutput =
             (silent ? nil : FFmpegAudioOutput.forThisMachine(clock: clock)) ?? SilentAudioOutput(clock: clock)
         let player = StationPlayer(client: client, output: output, clock: clock)
-        if !json { print("Tuning in to \(station) on \(server) (audio: \(output.name))") }
+        if !json { print("Tuning in to \(station ?? stationID) on \(server) (audio: \(output.name))") }
         await client.start()
         let tunedAt = clock.now()
         let playing = Task { await player.run() }

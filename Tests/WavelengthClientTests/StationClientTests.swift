@@ -42,6 +42,7 @@ struct LiveServer {
         configuration.analyzeAudio = false
         // Live sources only for the test of a live show, on a free port.
         configuration.sourcePort = liveSources ? 0 : nil
+        configuration.mdns = false
         return LiveServer(services: try await ServerServices.start(configuration, logger: logger))
     }
 }

@@ -176,6 +176,36 @@ struct ChatTests {
         }
     }
 
+    /// Whether someone may be muted is the station's word, not whether
+    /// they happen to be connected: an owner or co-DJ who is away can't be,
+    /// and an id that names nobody is refused.
+    @Test func moderatorsCannotBeMutedWhileAway() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let codj = try await client.signUp()
+            let other = try await client.signUp()
+            #expect(try await client.send("/api/stations/\(owner.stationID)/codjs/\(codj.id)", .put, as: owner).status == .ok)
+            let (co, _) = try await Self.join(client, owner.stationID, as: codj)
+            defer { co.close() }
+            try co.send(.moderate(id: "m1", .mute(personID: owner.id, minutes: 15)))
+            #expect(try await co.error().code == "cannot_mute")
+            try co.send(.moderate(id: "m2", .mute(personID: "nobody-at-all", minutes: 15)))
+            #expect(try await co.error().code == "not_found")
+            // Someone who is merely away can be muted, under their name.
+            try co.send(.moderate(id: "m3", .mute(personID: other.id, minutes: 15)))
+            let room = try await co.next { if case .chatRoom(let room) = $0 { room.muted?.isEmpty == false } else { false } }
+            guard case .chatRoom(let view) = room else { return }
+            #expect(view.muted?.map(\.person.id) == [other.id])
+            co.close()
+            // The owner, away, mutes nothing on their co-DJ either.
+            let (host, _) = try await Self.join(client, owner.stationID, as: owner)
+            defer { host.close() }
+            try host.send(.moderate(id: "m4", .mute(personID: codj.id, minutes: 15)))
+            #expect(try await host.error().code == "cannot_mute")
+        }
+    }
+
     @Test func moderatorsDeleteForEveryone() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.live) { client in

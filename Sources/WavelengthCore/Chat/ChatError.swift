@@ -25,6 +25,8 @@ public enum ChatError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownReaction
     /// A reaction to a song that isn't playing any more.
     case notCurrent
+    /// A mute for someone the server doesn't know.
+    case unknownPerson
 
     public var description: String {
         switch self {
@@ -45,6 +47,7 @@ public enum ChatError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyMutes(let limit): "At most \(limit) people can be muted at once."
         case .unknownReaction: "Reactions are \(Reactions.palette.joined(separator: " "))."
         case .notCurrent: "That song isn't playing any more."
+        case .unknownPerson: "There is nobody with that id to mute."
         }
     }
 

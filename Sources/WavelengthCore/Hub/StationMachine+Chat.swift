@@ -53,10 +53,11 @@ extension StationMachine {
     }
 
     /// A moderator's action. The owner and co-DJs may moderate; a mute
-    /// can't fall on them.
-    public mutating func moderate(_ action: ChatModeration, from id: ConnectionID, at now: EpochMillis) throws(HubError)
-        -> [HubAction]
-    {
+    /// can't fall on them, connected or not (`targetRole` is the muted
+    /// person's role on the station as storage knows it).
+    public mutating func moderate(
+        _ action: ChatModeration, from id: ConnectionID, at now: EpochMillis, targetRole: StationRole? = nil
+    ) throws(HubError) -> [HubAction] {
         guard let connection = connections.first(where: { $0.id == id }), !connection.closing else {
             throw .forbidden(.moderateChat)
         }
@@ -79,7 +80,9 @@ extension StationMachine {
             return [.saveChat(.clear), .broadcast(.chatDeleted(messageIDs: [], personID: nil, all: true), except: nil)]
         case .mute(let personID, let minutes):
             let moderatorHeld = connections.contains { $0.seat.personID == personID && $0.seat.role >= .codj }
-            guard personID != connection.seat.personID, !moderatorHeld else { throw .chat(.cannotMute) }
+            guard personID != connection.seat.personID, !moderatorHeld, (targetRole ?? .none) < .codj else {
+                throw .chat(.cannotMute)
+            }
             let until: EpochMillis
             do { until = try chat.mute(personID, minutes: minutes, at: now) } catch { throw .chat(error) }
             return [.saveChat(.mute(personID: personID, until: until))] + roomChanged(for: personID)

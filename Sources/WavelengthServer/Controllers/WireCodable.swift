@@ -40,3 +40,4 @@ extension InviteView: ResponseEncodable {}
 extension InviteLookup: ResponseEncodable {}
 extension ClipView: ResponseEncodable {}
 extension ClipList: ResponseEncodable {}
+extension NearbyList: ResponseEncodable {}

@@ -16,6 +16,12 @@ struct StationContext: Sendable {
     let logger: Logger
     /// Where the hub says which tracks it may be playing while someone listens.
     var onAir = OnAirTracks()
+    /// Where the hub says whether its station is announced on the LAN (nil:
+    /// mDNS is off).
+    var nearby: NearbyRegistry? = nil
+    /// Who is who on the station, for what the hub must know of people who
+    /// aren't connected (a mute's target); nil in hub tests that don't.
+    var access: (any StationAccessRepository)? = nil
     /// The server's Prometheus figures.
     var metrics = ServerMetrics()
     /// The stations' shows, for the programming of the show on the air

@@ -37,6 +37,8 @@ actor StationHub {
     private var partyTracks: [TrackID: TrackSummary] = [:]
     /// What `publishOnAir` last told `OnAirTracks`.
     private var published: (revision: Int64, listening: Bool)?
+    /// Whether the station was listened to when the LAN was last told.
+    private var announcedListening: Bool?
     /// The chat as most connections see it, encoded once per change of the
     /// room (a crowd joining gets the same 50 messages).
     private var commonChatRoom: (version: Int, entryID: EntryID?, text: String)?
@@ -324,10 +326,24 @@ actor StationHub {
     /// A moderator's action on the chat.
     func moderate(_ action: ChatModeration, from connection: ConnectionID) async throws {
         try await event { hub in
+            var target: StationRole?
+            // A mute's length is checked first (by the machine), then who.
+            if case .mute(let personID, let minutes) = action, ChatRoom.muteMinutes.contains(minutes) {
+                target = try await hub.standing(of: personID)
+            }
             try await hub.run { machine, _ in
-                try machine.moderate(action, from: connection, at: hub.context.clock.now())
+                try machine.moderate(action, from: connection, at: hub.context.clock.now(), targetRole: target)
             }
         }
+    }
+
+    /// A person's role on the station as storage knows it, connected or
+    /// not; refuses an id that names nobody.
+    private func standing(of personID: String) async throws -> StationRole {
+        if personID == record.ownerID { return .owner }
+        guard let access = context.access else { return .none }
+        guard try await access.people(ids: [personID])[personID] != nil else { throw HubError.chat(.unknownPerson) }
+        return try await access.access(stationID: id, personID: personID, ownerID: record.ownerID).memberRole ?? .none
     }
 
     /// A reaction to the song playing; saves nothing, so it runs in place.
@@ -451,6 +467,7 @@ actor StationHub {
     func replace(record: StationRecord) async {
         await event { hub in
             hub.record = record
+            hub.publishNearby(force: true)
             // A station becoming a lobby opens its first ballot at once.
             let robot = record.mode == .lobby && hub.machine.listenerCount > 0 ? try? await hub.robotInputs() : nil
             let now = hub.context.clock.now()
@@ -624,6 +641,16 @@ actor StationHub {
             id, tracks: listening ? Set(state.timeline.entries.map(\.trackID) + state.recentHistory.map(\.trackID)) : nil)
     }
 
+    /// Tells the LAN announcer whether this station is announced, when its
+    /// listening changed or `force` (its settings changed).
+    private func publishNearby(force: Bool = false) {
+        guard let nearby = context.nearby else { return }
+        let listening = machine.listenerCount > 0
+        guard force || announcedListening != listening else { return }
+        announcedListening = listening
+        nearby.set(id, nearby.announcement(for: record, listening: listening, at: context.clock.now()))
+    }
+
     /// Runs an event that cannot fail and needs no randomness.
     private func mutate(_ change: (inout StationMachine) -> [HubAction]) -> [HubAction] {
         change(&machine)
@@ -670,6 +697,7 @@ actor StationHub {
         // Before any message goes out: a player that hears of a track asks
         // for its audio at once, and may need it converted.
         publishOnAir()
+        publishNearby()
         let now = context.clock.now()
         for action in actions {
             switch action {

@@ -72,6 +72,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
                 case .muted, .slowMode, .tooFast: .tooManyRequests
                 case .empty, .tooLong, .controlCharacters, .invalidMute, .invalidSlowMode, .unknownReaction: .badRequest
                 case .off, .cannotMute, .tooManyMutes, .notCurrent: .conflict
+                case .unknownPerson: .notFound
                 }
             self.init(status, code: ErrorCode(error), error.description)
         }

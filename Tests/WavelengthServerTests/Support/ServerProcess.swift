@@ -15,7 +15,7 @@ import WavelengthWire
 final class ServerProcess: Sendable {
     let port: Int
     let dataDirectory: String
-    private let log: OutputLog
+    let log: OutputLog
     private let signal: @Sendable (Signal) -> Void
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -33,7 +33,8 @@ final class ServerProcess: Sendable {
     /// `pingInterval`: seconds of a client's silence before the server pings
     /// it (and as many again before it lets it go).
     static func run<Answer: Sendable>(
-        dataDirectory: String, libraries: [String], pingInterval: Int = 1,
+        dataDirectory: String, libraries: [String], pingInterval: Int = 1, mdns: Bool = false,
+        environment: [String: String] = [:], extraArguments: [String] = [],
         _ body: (ServerProcess) async throws -> Answer
     ) async throws -> (answer: Answer, exit: TerminationStatus) {
         let port = try freePort()
@@ -41,10 +42,12 @@ final class ServerProcess: Sendable {
             ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", String(pingInterval),
              "--bcrypt-cost", "4", "--no-analysis", "--source-port", "0",
              "--signups-per-hour", "100000", "--guests-per-hour", "100000"]
-            + libraries.flatMap { ["--library", $0] }
+            + libraries.flatMap { ["--library", $0] } + (mdns ? [] : ["--no-mdns"]) + extraArguments
         let outcome = try await Subprocess.run(
             ChildProcess.executable(atPath: try executable()),
             arguments: Arguments(arguments),
+            environment: .inherit.updating(
+                Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })),
             input: .none,
             output: .sequence,
             error: .combinedWithOutput
@@ -92,10 +95,14 @@ final class ServerProcess: Sendable {
     /// Runs `wavelength` with `arguments` (a command-line client of this
     /// server, say) to its end, and answers its exit code and everything it
     /// printed, both pipes read while it runs.
-    static func command(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+    static func command(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+        status: Int32, output: String
+    ) {
         let result = try await Subprocess.run(
             ChildProcess.executable(atPath: try executable()),
             arguments: Arguments(arguments),
+            environment: .inherit.updating(
+                Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })),
             input: .none,
             output: .string(limit: 1 << 16),
             error: .string(limit: 1 << 16)

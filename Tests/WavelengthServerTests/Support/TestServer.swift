@@ -32,6 +32,9 @@ struct TestServer {
         configuration.analyzeAudio = false
         // Live sources on a free port of their own, so tests don't collide.
         configuration.sourcePort = 0
+        // Only the LAN test announces: the others would fill a running
+        // avahi-daemon with test stations.
+        configuration.mdns = false
         configure(&configuration)
         let services = try await ServerServices.start(configuration, logger: logger)
         return TestServer(dataDirectory: data, services: services)
