@@ -120,8 +120,13 @@ struct StationMachineChatTests {
         let due = base.fire(&machine, .reactions, at: t0 + Reactions.burstMillis)
         let burst = Reactions.Burst(entryID: playing.id, trackID: playing.trackID, burst: ["🔥": 2], totals: ["🔥": 2])
         #expect(due == [.recordReactions(burst), .broadcast(.reactions(burst), except: nil)])
+        // Warm reactions teach the robot DJ, like a faint thumb up.
+        #expect(machine.takeTasteChange() != nil)
+        _ = try machine.react("😂", on: playing.id, from: ConnectionID(3), at: t0 + 300)
+        _ = base.fire(&machine, .reactions, at: t0 + 300 + Reactions.burstMillis)
+        #expect(machine.takeTasteChange() == nil)
         // A newcomer sees the song's totals.
-        #expect(machine.chatRoom(for: ConnectionID(4), at: t0 + 300)?.reactions?.totals == ["🔥": 2])
+        #expect(machine.chatRoom(for: ConnectionID(4), at: t0 + 600)?.reactions?.totals == ["🔥": 2, "😂": 1])
     }
 
     @Test func theLastListenerLeavingKeepsThePendingReactions() throws {

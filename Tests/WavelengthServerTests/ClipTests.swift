@@ -1,5 +1,7 @@
+import AsyncHTTPClient
 import Foundation
 import HummingbirdTesting
+import NIOCore
 import Testing
 import WavelengthCore
 import WavelengthWire
@@ -178,6 +180,48 @@ struct ClipTests {
             }
             #expect(reader.lastTitle == "DJ Kay - On the radio")
         }
+    }
+
+    @Test func killDashNineLosesNoAcknowledgedClip() async throws {
+        let data = NSTemporaryDirectory() + "wavelength-clip-kill-\(UUID().uuidString)"
+        let libraries = try await TestLibrary.shared.roots()
+        let http = HTTPClient.shared
+        let tone = try await TestAudio.tone(seconds: 2)
+        let (first, killed) = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 60) {
+            server -> (clip: ClipView, station: String, key: String) in
+            let body = try JSONEncoder().encode(
+                SignupRequest(handle: TestHandles.next("c"), displayName: "Cleo", password: "correct horse", tokens: true))
+            let auth = try JSONDecoder().decode(
+                AuthResponse.self, from: try await http.send(.POST, server.baseURL + "/api/auth/signup", body: body).body)
+            let station = try #require(auth.station?.id)
+            let key = try #require(auth.tokens?.accessToken)
+            let listener = LiveClient(port: server.port, path: "/api/stations/\(station)/live?v=1")
+            defer { listener.close() }
+            _ = try await listener.snapshot()
+            var request = HTTPClientRequest(url: server.baseURL + "/api/stations/\(station)/clips?note=Kept")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bearer \(key)")
+            request.headers.add(name: "Content-Type", value: "audio/webm")
+            request.body = .bytes(ByteBuffer(bytes: tone))
+            let response = try await http.execute(request, timeout: .seconds(60))
+            #expect(response.status == .created)
+            let clip = try JSONDecoder().decode(ClipView.self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+            await server.kill9()
+            return (clip, station, key)
+        }
+        #expect(killed == .signaled(SIGKILL))
+        let (_, stopped) = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 60) { restarted in
+            let list = try await http.send(.GET, restarted.baseURL + "/api/stations/\(first.station)/clips", key: first.key)
+            let clips = try JSONDecoder().decode(ClipList.self, from: list.body)
+            #expect(clips.clips.map(\.id) == [first.clip.id], "an acknowledged clip was lost")
+            let audio = try await http.send(.GET, restarted.baseURL + first.clip.audioURL)
+            #expect(audio.status == .ok && audio.body.count > 1_000)
+            let timeline = try await http.send(.GET, restarted.baseURL + "/api/stations/\(first.station)/timeline?history=50")
+            let window = try JSONDecoder().decode(TimelineWindow.self, from: timeline.body)
+            let all = [window.current].compactMap { $0 } + window.upNext + window.history
+            #expect(all.contains { $0.track.id == "clip:\(first.clip.id)" && $0.source == .voice })
+        }
+        #expect(stopped == .exited(0))
     }
 
     @Test func aDJsClipNeedsSomeoneListening() async throws {

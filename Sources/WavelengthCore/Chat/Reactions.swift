@@ -4,6 +4,9 @@ public struct Reactions: Sendable, Equatable {
     /// The reactions offered; anything else is refused, so a reaction is
     /// never free text.
     public static let palette = ["🔥", "❤️", "🙌", "😂", "😮", "💃"]
+    /// The ones the robot DJ reads as a thumb up (a laugh or a gasp says
+    /// nothing about the song).
+    public static let warm: Set<String> = ["🔥", "❤️", "🙌", "💃"]
     /// Per person (or anonymous connection): at most this many in `window`.
     public static let limit = 10
     public static let window: EpochMillis = 5_000

@@ -121,10 +121,14 @@ extension StationMachine {
     }
 
     /// The burst timer fired: everyone sees what came in, and the song's
-    /// totals are kept.
-    mutating func reactionsDue() -> [HubAction] {
+    /// totals are kept. Warm reactions teach the robot DJ, like a faint
+    /// thumb up (saved with the station's next save).
+    mutating func reactionsDue(robot: RobotInputs = .none) -> [HubAction] {
         guard let burst = reactions.flush() else { return [] }
         chat.touch()
+        if burst.burst.keys.contains(where: Reactions.warm.contains) {
+            learn(.reacted, trackID: burst.trackID, robot: robot)
+        }
         let recorded = HubAction.recordReactions(burst)
         guard !connections.isEmpty else { return [recorded] }
         return [recorded, .broadcast(.reactions(burst), except: nil)]

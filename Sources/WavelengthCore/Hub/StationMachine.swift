@@ -338,7 +338,7 @@ public struct StationMachine: Sendable {
         case .hosting:
             return hostingChanged(at: now)
         case .reactions:
-            return reactionsDue()
+            return reactionsDue(robot: robot)
         }
     }
 

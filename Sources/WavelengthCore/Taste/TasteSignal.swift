@@ -12,10 +12,12 @@ public enum TasteSignal: Sendable, Equatable {
     case requested
     case votedUp
     case votedDown
+    /// A burst of the room's warm reactions (🔥 ❤️ 🙌 💃) to the song.
+    case reacted
 
     public var liked: Bool {
         switch self {
-        case .thumbUp, .completed, .requested, .votedUp: true
+        case .thumbUp, .completed, .requested, .votedUp, .reacted: true
         case .thumbDown, .skipped, .votedDown: false
         }
     }
@@ -25,7 +27,7 @@ public enum TasteSignal: Sendable, Equatable {
         case .thumbUp, .thumbDown, .requested: 1
         case .skipped: 2
         case .completed: 0.25
-        case .votedUp, .votedDown: 0.5
+        case .votedUp, .votedDown, .reacted: 0.5
         }
     }
 }

@@ -494,7 +494,7 @@ actor StationHub {
                 return
             }
             do {
-                let robot = timer == .tick || timer == .ballot ? try await hub.robotInputs() : .none
+                let robot = timer == .tick || timer == .ballot || timer == .reactions ? try await hub.robotInputs() : .none
                 try await hub.run { machine, rng in
                     machine.timerFired(timer, due: due, at: hub.context.clock.now(), robot: robot, using: &rng)
                 }
