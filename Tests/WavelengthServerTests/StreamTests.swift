@@ -94,6 +94,34 @@ struct StreamTests {
         }
     }
 
+    /// HTTP/1.0 has no chunked bodies: an HTTP/1.0 player gets an HTTP/1.0
+    /// answer whose audio starts right after the head and ends when the
+    /// connection does, as Icecast answers; a body with a length closes
+    /// after it.
+    @Test func anHTTP10PlayerGetsAnUnchunkedStream() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let stream = try await RawHTTP.send(
+                Array("GET /stream/\(station).mp3 HTTP/1.0\r\nHost: radio\r\nIcy-MetaData: 1\r\n\r\n".utf8), port: client.port!,
+                upTo: 20_000)
+            #expect(stream.statusLine == "HTTP/1.0 200 OK")
+            let head = stream.answer.components(separatedBy: "\r\n\r\n")[0].lowercased()
+            #expect(!head.contains("transfer-encoding"))
+            #expect(head.contains("connection: close"))
+            #expect(head.contains("icy-metaint: 16000"))
+            let start = try #require(stream.bytes.firstRange(of: Array("\r\n\r\n".utf8))).upperBound
+            let audio = Array(stream.bytes[start...].prefix(3))
+            // MP3 (an ID3 tag or a frame's sync bits), not a chunk's size in hex.
+            #expect(audio == Array("ID3".utf8) || audio.first == 0xFF, "\(audio)")
+
+            let json = try await RawHTTP.send(Array("GET /api/stations HTTP/1.0\r\nHost: radio\r\n\r\n".utf8), port: client.port!)
+            #expect(json.statusLine == "HTTP/1.0 200 OK")
+            #expect(json.closed)
+            #expect(json.answer.lowercased().contains("content-length:"))
+        }
+    }
+
     @Test func theTitleFollowsASkip() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.live) { client in

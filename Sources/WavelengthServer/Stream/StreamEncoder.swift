@@ -30,6 +30,9 @@ struct StreamEncoder: Sendable {
     /// decoder start) before the stream jumps to where the station is: a
     /// radio drops a moment rather than fall out of step with the app.
     static let maxLag: Int64 = 1_000
+    /// What the stream is handed at a time: a quarter second at 128 kbps.
+    /// It adds at most that much to the stream's lag behind the app.
+    static let chunkBytes = 4_000
 
     let stationID: StationID
     let hub: StationHub
@@ -68,9 +71,16 @@ struct StreamEncoder: Sendable {
             ) { execution in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
+                        // ffmpeg writes each MP3 frame as it is made (26 ms of
+                        // audio); handing the stream every one woke each
+                        // listener ~38 times a second. Frames are gathered to
+                        // `chunkBytes` (a quarter second) first.
+                        var pending = ByteBuffer()
                         for try await chunk in execution.standardOutput {
-                            let buffer = chunk.withUnsafeBytes { ByteBuffer(bytes: $0) }
-                            await stream.append(buffer)
+                            chunk.withUnsafeBytes { _ = pending.writeBytes($0) }
+                            guard pending.readableBytes >= Self.chunkBytes else { continue }
+                            await stream.append(pending)
+                            pending = ByteBuffer()
                         }
                     }
                     group.addTask {

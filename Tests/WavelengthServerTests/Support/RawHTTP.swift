@@ -14,6 +14,8 @@ enum RawHTTP {
     struct Exchange: Sendable {
         /// Everything the server sent.
         var answer: String
+        /// The same, as bytes.
+        var bytes: [UInt8] = []
         /// Whether the server closed the connection (false: the read timed out).
         var closed: Bool
 
@@ -21,11 +23,15 @@ enum RawHTTP {
         var body: String { answer.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n") }
     }
 
-    static func send(_ bytes: [UInt8], port: Int, patience: Int = 60) async throws -> Exchange {
-        try await NIOThreadPool.singleton.runIfActive { try blockingSend(bytes, port: port, patience: patience) }
+    /// With `upTo`, stops reading once that many bytes came (an endless
+    /// answer, such as a stream).
+    static func send(_ bytes: [UInt8], port: Int, patience: Int = 60, upTo limit: Int? = nil) async throws -> Exchange {
+        try await NIOThreadPool.singleton.runIfActive {
+            try blockingSend(bytes, port: port, patience: patience, limit: limit)
+        }
     }
 
-    private static func blockingSend(_ bytes: [UInt8], port: Int, patience: Int) throws -> Exchange {
+    private static func blockingSend(_ bytes: [UInt8], port: Int, patience: Int, limit: Int?) throws -> Exchange {
         let fd = try LoopbackSocket.connect(port: port) { fd in
             var timeout = timeval(tv_sec: patience, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -44,11 +50,12 @@ enum RawHTTP {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 {
                 received += buffer[..<n]
+                if let limit, received.count >= limit { return Exchange(answer: String(decoding: received, as: UTF8.self), bytes: received, closed: false) }
                 continue
             }
             // 0 is an orderly close; ECONNRESET also ends the connection.
             let closed = n == 0 || errno == ECONNRESET
-            return Exchange(answer: String(decoding: received, as: UTF8.self), closed: closed)
+            return Exchange(answer: String(decoding: received, as: UTF8.self), bytes: received, closed: closed)
         }
     }
 }
