@@ -38,7 +38,10 @@ struct ClipTests {
             let station = owner.stationID
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1")
             defer { listener.close() }
-            let before = try await listener.snapshot().timeline
+            _ = try await listener.snapshot()
+            // Held, so the clip is still waiting to play however slow the
+            // machine (the test library's songs last 3 s).
+            #expect(try await client.command(station, key: owner.token, id: "hold", .pause).status == .ok)
             let sent = try await client.upload(
                 "/api/stations/\(station)/clips?note=Hello%20from%20the%20booth", as: owner,
                 bytes: try await TestAudio.tone(seconds: 3))
@@ -85,7 +88,7 @@ struct ClipTests {
 
             let host = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1", token: owner.token)
             defer { host.close() }
-            let before = try await host.snapshot().timeline
+            _ = try await host.snapshot()
             let sent = try await client.upload("/api/stations/\(station)/clips?note=For%20Ana", as: gus, bytes: tone)
             #expect(sent.status == .accepted)
             let clip = try sent.decode(ClipView.self)
@@ -198,6 +201,11 @@ struct ClipTests {
             let listener = LiveClient(port: server.port, path: "/api/stations/\(station)/live?v=1")
             defer { listener.close() }
             _ = try await listener.snapshot()
+            // Held, so the clip still waits on the timeline after the restart,
+            // however long that takes.
+            let hold = try JSONEncoder().encode(CommandRequest(id: "hold", command: .pause))
+            let held = try await http.send(.POST, server.baseURL + "/api/stations/\(station)/commands", body: hold, key: key)
+            #expect(held.status == .ok)
             var request = HTTPClientRequest(url: server.baseURL + "/api/stations/\(station)/clips?note=Kept")
             request.method = .POST
             request.headers.add(name: "Authorization", value: "Bearer \(key)")
