@@ -6,7 +6,7 @@ extension AppDatabase: ChatRepository {
     public func saveChat(stationID: StationID, _ change: ChatSave) async throws {
         try await writer.write { db in
             switch change {
-            case .post(let message, let purgeBefore):
+            case .post(let message, let purgeBefore, let keep):
                 try db.execute(
                     sql: "INSERT INTO chatMessage (id, stationID, personID, name, handle, text, sentAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     arguments: [
@@ -16,6 +16,15 @@ extension AppDatabase: ChatRepository {
                 // old messages go at the next start (`purgeChat`).
                 try db.execute(
                     sql: "DELETE FROM chatMessage WHERE stationID = ? AND sentAt < ?", arguments: [stationID, purgeBefore])
+                // And at most `keep` messages (`ChatRoom.keptPerStation`),
+                // whatever the retention: a crowd posting for a week fills no disk.
+                try db.execute(
+                    sql: """
+                        DELETE FROM chatMessage WHERE stationID = ? AND sentAt < (
+                            SELECT sentAt FROM chatMessage WHERE stationID = ?
+                            ORDER BY sentAt DESC LIMIT 1 OFFSET ?)
+                        """,
+                    arguments: [stationID, stationID, max(0, keep - 1)])
             case .delete(let ids):
                 for id in ids {
                     try db.execute(sql: "DELETE FROM chatMessage WHERE stationID = ? AND id = ?", arguments: [stationID, id])

@@ -94,8 +94,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         var room = chats[stationID] ?? ChatRoom.Saved()
         var log = chatLog[stationID] ?? []
         switch change {
-        case .post(let message, let purgeBefore):
-            log = log.filter { $0.sentAt >= purgeBefore } + [message]
+        case .post(let message, let purgeBefore, let keep):
+            log = Array((log.filter { $0.sentAt >= purgeBefore } + [message]).suffix(keep))
         case .delete(let ids):
             log.removeAll { ids.contains($0.id) }
         case .deleteAllBy(let personID):

@@ -40,7 +40,7 @@ struct StationMachineChatTests {
     @Test func aMessageIsSavedThenSentToEveryoneAndToItsAuthorWithItsRef() throws {
         var machine = try room()
         let actions = try say(&machine, "hello @cody", from: 3)
-        guard case .saveChat(.post(let message, let purgeBefore)) = actions.first else {
+        guard case .saveChat(.post(let message, let purgeBefore, ChatRoom.keptPerStation)) = actions.first else {
             Issue.record("the save comes first: \(actions)")
             return
         }
@@ -80,7 +80,7 @@ struct StationMachineChatTests {
     @Test func moderatorsDeleteMuteAndSlowDown() throws {
         var machine = try room()
         let first = try say(&machine, "one", from: 3)
-        guard case .saveChat(.post(let message, _)) = first.first else { return }
+        guard case .saveChat(.post(let message, _, _)) = first.first else { return }
         _ = try say(&machine, "two", from: 3, at: t0 + 1)
         // A listener moderates nothing.
         #expect(throws: HubError.forbidden(.moderateChat)) {

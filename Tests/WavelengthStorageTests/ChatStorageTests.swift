@@ -56,6 +56,16 @@ struct ChatStorageTests {
         #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent.map(\.id) == ["new"])
     }
 
+    @Test func aStationKeepsAtMostItsShareOfMessages() async throws {
+        let db = try await Self.room()
+        for index in 0..<25 {
+            try await db.saveChat(
+                stationID: "s1", .post(Self.message("m\(index)", by: "p1", at: 1_000 + Int64(index)), purgeBefore: 0, keep: 20))
+        }
+        let kept = try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent
+        #expect(kept.map(\.id) == (5..<25).map { "m\($0)" })
+    }
+
     @Test func reactionsAddUpPerPlay() async throws {
         let db = try await Self.room()
         try await db.recordReactions(stationID: "s1", Reactions.Burst(entryID: "e1", trackID: "t1", burst: ["🔥": 2], totals: ["🔥": 2]))

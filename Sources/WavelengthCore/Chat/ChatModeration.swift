@@ -16,8 +16,9 @@ public enum ChatModeration: Sendable, Equatable {
 /// A change to a station's chat, saved in one transaction before anyone
 /// hears of it.
 public enum ChatSave: Sendable, Equatable {
-    /// A new message; messages sent before `purgeBefore` go (the retention).
-    case post(ChatMessage, purgeBefore: EpochMillis)
+    /// A new message; messages sent before `purgeBefore` go (the
+    /// retention), and all but the station's newest `keep`.
+    case post(ChatMessage, purgeBefore: EpochMillis, keep: Int = ChatRoom.keptPerStation)
     case delete(messageIDs: [String])
     case deleteAllBy(personID: String)
     case clear

@@ -10,6 +10,8 @@ public struct ChatRoom: Sendable, Equatable {
     /// Everyone, moderators too: at most this many messages in `rateWindow`.
     public static let rateLimit = 5
     public static let rateWindow: EpochMillis = 10_000
+    /// Messages storage keeps per station, at most, whatever the retention.
+    public static let keptPerStation = 10_000
     /// Mutes held at once per station; expired ones are dropped first.
     public static let maxMutes = 1_000
 
