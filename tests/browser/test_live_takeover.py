@@ -348,7 +348,9 @@ def test_a_live_source_takes_over_two_listeners_and_gives_the_station_back(live_
             # The live <audio> plays; the station's file player is silent.
             state = wait_live_audio_moves(d, "a listener")
             assert state["audio"]["src"] == f"/live/{sid}.mp3?edge=1", state
-            assert state["player"]["live"] and state["player"]["state"] == "playing", state
+            # The audio moves before the player's state says so: wait for it.
+            wait_for(d, lambda d: (lambda p: p["live"] and p["state"] == "playing")(live(d)["player"]),
+                     f"the live player never said it plays: {state}")
             wait_for(d, lambda d: not live(d)["fileHeard"], "the station's file player kept playing under the live show")
             # Lock screens say the show and its DJ.
             wait_for(d, lambda d: (d.execute_script(MEDIA_JS) or {}).get("title") == ICE_NAME, "the Media Session doesn't say the show")

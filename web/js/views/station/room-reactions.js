@@ -23,10 +23,15 @@ export function createRoomReactions({ onReact }) {
   const buttons = h("div", { class: "room-reactions-buttons" });
   const status = h("p", { class: "room-react-status", role: "status" });
   const el = h("div", { class: "room-reactions", role: "group", "aria-label": "React to this moment", hidden: true }, buttons, status);
+  // The row's room is kept from the start: the palette comes with the
+  // chat's first message, and a row that appeared then pushed the controls
+  // down under a finger (or a test's click) already on its way.
+  const slot = h("div", { class: "room-reactions-slot" }, el);
   // Over the art: seen, not read (the totals are on the buttons).
   const layer = h("div", { class: "reaction-burst", "aria-hidden": "true", dataset: { bursts: "0" } });
   const row = {
-    el,
+    el: slot,
+    group: el,
     layer,
     status,
     /** The palette drawn, joined: the buttons are built again only when it changes. */
