@@ -63,7 +63,11 @@ struct StreamAudienceTests {
             let gone = try await StreamPlayerSocket.open(
                 port: port, path: "/stream/\(station).mp3", userAgent: "Sonos", tinyBuffer: true)
             try await app.listeners(2)
+            let counted = ContinuousClock.now
             try await app.listeners(1)
+            // A figure, not a check: the player stopped reading at once, and
+            // the stall timeout here is 1 s (15 s when serving).
+            print("a player that vanished left the count \(ContinuousClock.now - counted) after it was counted")
             let stream = server.services.streams.stream(for: try #require(try await server.services.directory.hub(id: station)))
             #expect(await stream.dropped == 1)
             withExtendedLifetime(gone) {}
