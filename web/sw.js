@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v22";
+const VERSION = "wavelength-shell-v23";
 const SHELL = [
   "/",
   "/index.html",
@@ -16,6 +16,7 @@ const SHELL = [
   "/styles-broadcast.css",
   "/styles-lyrics.css",
   "/styles-chat.css",
+  "/styles-clips.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -24,6 +25,7 @@ const SHELL = [
   "/js/api/stations.js",
   "/js/api/schedule.js",
   "/js/api/live.js",
+  "/js/api/clips.js",
   "/js/live/live-sequence.js",
   "/js/live/live.js",
   "/js/live/station-session.js",
@@ -53,6 +55,14 @@ const SHELL = [
   "/js/views/dial/lists.js",
   "/js/views/dial/radio.js",
   "/js/views/dial/state.js",
+  "/js/views/dial/nearby.js",
+  "/js/views/dial/nearby-model.js",
+  "/js/views/clips/clips-model.js",
+  "/js/views/clips/inbox.js",
+  "/js/views/clips/mic.js",
+  "/js/views/clips/recorder.js",
+  "/js/views/clips/recorder-model.js",
+  "/js/views/clips/voice-art.js",
   "/js/views/go-live/broadcast.js",
   "/js/views/go-live/broadcast-audio.js",
   "/js/views/go-live/broadcast-link.js",
@@ -107,6 +117,7 @@ const SHELL = [
   "/js/views/station/chat-autocomplete.js",
   "/js/views/station/chat-model.js",
   "/js/views/station/chat-moderation.js",
+  "/js/views/station/clips.js",
   "/js/views/station/controls.js",
   "/js/views/station/find-tracks.js",
   "/js/views/station/header.js",

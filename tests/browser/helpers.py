@@ -282,3 +282,23 @@ def stop_ffmpeg(process: subprocess.Popen | None) -> None:
         return
     process.kill()
     process.wait(timeout=PATIENCE)
+
+
+def click(d, selector: str) -> None:
+    """Scrolls the element to the middle of the screen (clear of the sticky
+    header) and clicks it."""
+    element = find(d, selector)
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def save_party(d, checks: dict[str, bool]) -> None:
+    """Sets the party form's checkboxes (id → checked) and saves."""
+    for box, wanted in checks.items():
+        element = find(d, f"#{box}")
+        if element.is_selected() != wanted:
+            click(d, f"label[for='{box}']")
+        wait_for(d, lambda d: find(d, f"#{box}").is_selected() == wanted)
+    d.execute_script("document.getElementById('party-status').textContent = ''")
+    click(d, ".party-form .btn-primary")
+    wait_for(d, lambda d: (find(d, "#party-status").text or "").startswith("Saved"), "the party settings never saved")

@@ -38,7 +38,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import LiveListener, log_in_browser, signup, unique_handle
 from conftest import DESKTOP, PHONE, at_every_width
-from helpers import PATIENCE, active, assert_fits, find, no_alert, press, tab_to, wait_for
+from helpers import PATIENCE, active, assert_fits, click, find, no_alert, press, save_party, tab_to, wait_for
 
 CHAT_JS = """
 const panel = document.querySelector('.chat-panel');
@@ -404,11 +404,6 @@ def open_moderation(d) -> None:
     wait_for(d, lambda d: find(d, "#chat-slow-mode").is_displayed())
 
 
-def click(d, selector: str) -> None:
-    element = find(d, selector)
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
-
 
 def test_the_owner_moderates_the_chat(demo_server, browser, shot):
     from selenium.webdriver.support.ui import Select
@@ -509,17 +504,6 @@ def test_the_owner_moderates_the_chat(demo_server, browser, shot):
     open_station(newcomer, server, sid)
     assert texts(newcomer) == []
 
-
-def save_party(d, checks: dict[str, bool]) -> None:
-    """Sets the party form's checkboxes (id → checked) and saves."""
-    for box, wanted in checks.items():
-        element = find(d, f"#{box}")
-        if element.is_selected() != wanted:
-            click(d, f"label[for='{box}']")
-        wait_for(d, lambda d: find(d, f"#{box}").is_selected() == wanted)
-    d.execute_script("document.getElementById('party-status').textContent = ''")
-    click(d, ".party-form .btn-primary")
-    wait_for(d, lambda d: (find(d, "#party-status").text or "").startswith("Saved"), "the party settings never saved")
 
 
 def test_the_host_turns_the_chat_off_and_keeps_guests_out(demo_server, browser, shot):

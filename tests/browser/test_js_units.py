@@ -9,7 +9,11 @@ address, fields and announcements, and going live from the browser: its
 socket messages, frames, level meter and talk-over, and synced lyrics: the
 line at a position, the wait to the next, a hold, the cache, and the chat:
 its messages, your own while they wait, unread counting, mentions, the
-@-autocomplete, the composer, and the emoji reactions' totals and bursts) unit-tested in
+@-autocomplete, the composer, and the emoji reactions' totals and bursts, and
+voice clips: the recorder's states, its 30 s cap and polite countdown, the
+note, the waveform's bars, the host's clip inbox and the quota, a clip's
+entry in now playing, Up Next and history, and the dial's "On this network"
+with only http(s) links) unit-tested in
 headless Chromium, in Europe/Oslo (a zone that isn't UTC, with clock changes).
 
 The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
@@ -220,6 +224,22 @@ MUTATIONS = [
      "room reactions: the row: the palette's order, the totals only for the entry playing"),
     ("views/station/room-reactions-model.js", "const room = Math.min(max, total);", "const room = total;",
      "room reactions: a burst floats each emoji sent at least once, more of the more sent, never more than the cap"),
+    ("views/clips/recorder-model.js", "if (elapsedMs >= maxMs) {", "if (elapsedMs > maxMs) {",
+     "clips: recorder: stops by itself at 30 s, and never counts past it"),
+    ("views/clips/recorder-model.js", "if (leftBefore > at && leftAfter <= at) said", "if (leftAfter <= at) said",
+     "clips: recorder: the countdown is said at 20, 10 and 5 s left, once each, not every tick"),
+    ("views/clips/recorder-model.js", 'return { ...s, status: "recorded", announce: "", error: event.message ||',
+     'return { ...s, status: "recorded", recording: null, announce: "", error: event.message ||',
+     "clips: recorder: sending keeps the recording on a refusal and lets it go once sent"),
+    ("views/clips/clips-model.js", "if (!clip || from.gone.includes(clip.id)) return from;", "if (!clip) return from;",
+     "clips: inbox: a shout-out arriving live shows once, stays through an older list, and a deleted one never comes back"),
+    ("views/clips/clips-model.js", '.filter((c) => c.status === "pending").sort((a, b) => a.createdAt - b.createdAt);',
+     '.filter((c) => c.status === "pending").sort((a, b) => b.createdAt - a.createdAt);',
+     "clips: inbox: the server's list, clips waiting oldest first, approved newest first, the quota"),
+    ("views/station/state.js", "  if (isVoice(entry)) return voiceNowText(entry);\n", "",
+     "clips: voice entries: now playing, Up Next and history say whose clip and the note"),
+    ("views/dial/nearby-model.js", 'if (url.protocol !== "http:" && url.protocol !== "https:") return null;', 'if (url.protocol === "data:") return null;',
+     "nearby: only plain http(s) links, each once, and no more than the cap"),
 ]
 
 

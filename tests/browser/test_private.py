@@ -15,7 +15,7 @@ from selenium.webdriver.support.ui import Select
 
 from accounts_api import guest, log_in_browser, raw_request, signup
 from conftest import ALERT_TITLE, PHONE, Server
-from helpers import audio, find, no_alert, text_of, wait_for, wait_playing
+from helpers import audio, click, find, no_alert, text_of, wait_for, wait_playing
 
 HOSTILE_NAME = ALERT_TITLE  # "<img src=x onerror=alert(1)>"
 PERSON_LIMIT = 5  # AttemptLimiter.Policy.joinPerStationPerson: 5 wrong codes in 15 min, then a wait
@@ -140,13 +140,6 @@ def forced_skip(d, station_id: str) -> dict:
         station_id,
     )
 
-
-def click(d, selector: str) -> None:
-    """Scrolls the element to the middle of the screen (clear of the sticky
-    header) and clicks it."""
-    element = find(d, selector)
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
 
 
 def log_in(d, server, user, next_path: str) -> None:

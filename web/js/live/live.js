@@ -473,6 +473,10 @@ export class LiveConnection extends EventTarget {
       case "reactions":
         this.emit("reactions", { reactions: message.reactions });
         break;
+      case "clipWaiting":
+        // A listener's voice clip waits for approval (the owner and co-DJs only).
+        this.emit("clipwaiting", { clip: message.clip });
+        break;
       case "hostOverride":
         this.emit("override", { kind: message.kind, trackID: message.trackID, requesterName: message.requesterName });
         break;

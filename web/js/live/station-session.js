@@ -5,7 +5,9 @@
 // Events: "change" ({reason}: snapshot | timeline | listeners | connection |
 // role | party (requests, votes, the ballot, standing) | thumbs | sound), "removed" ({person, reason, self}), "ended", "denied"
 // ({code, message}), "override" ({kind, trackID, requesterName}: the host
-// moved, vetoed or played a request now), "servererror", and the room's
+// moved, vetoed or played a request now), "clip" ({clip}: a listener's
+// voice clip waits for the host's approval; to the owner and co-DJs),
+// "servererror", and the room's
 // "room" ({type: "room" | "chat" | "deleted" | "reactions" | "error", …}:
 // the chat and the emoji reactions, kept by views/station/chat.js).
 
@@ -78,6 +80,7 @@ export class StationSession extends EventTarget {
     live.addEventListener("standing", (e) => this.set({ standing: e.detail.standing }, "party"));
     live.addEventListener("sound", (e) => this.set({ station: { ...this.station, sound: e.detail.sound } }, "sound"));
     live.addEventListener("override", (e) => this.emit("override", e.detail));
+    live.addEventListener("clipwaiting", (e) => this.emit("clip", e.detail));
     live.addEventListener("thumbs", (e) => this.set({ thumbs: e.detail }, "thumbs"));
     live.addEventListener("chatroom", (e) => this.emit("room", { type: "room", ...e.detail }));
     live.addEventListener("chat", (e) => this.emit("room", { type: "chat", ...e.detail }));

@@ -78,8 +78,10 @@ const ICONS = {
   radio: "M4 9h16v11H4zM7 9l10-5M8 16h.01M15 14.5a2 2 0 1 0 0-.01",
   calendar: "M5 6h14v14H5zM5 10h14M9 4v4M15 4v4",
   bell: "M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20a2 2 0 0 0 4 0",
+  mic: "M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM6 11a6 6 0 0 0 12 0M12 17v4M9 21h6",
+  record: "M12 6a6 6 0 1 0 0 12 6 6 0 0 0 0-12z",
 };
-const FILLED = new Set(["play", "stop", "pause", "skip", "prev", "next", "up", "down"]);
+const FILLED = new Set(["play", "stop", "pause", "skip", "prev", "next", "up", "down", "record"]);
 
 export function icon(name, { size = 24, label } = {}) {
   const svg = document.createElementNS(SVG_NS, "svg");

@@ -3,7 +3,9 @@
 // station list below in the server's sections (GET /api/dial): your
 // stations, friends on the air, friends' quiet stations, then whoever else
 // is on the air. A station without a frequency (none right now, or hidden
-// from you) stays in the list but has no place on the band.
+// from you) stays in the list but has no place on the band. Under the
+// lists, "On this network": stations other Wavelength servers on the LAN
+// announce (dial/nearby.js), while there are any.
 //
 // This module wires the screen together and owns its behaviour (selecting,
 // tuning in, refreshing, the keyboard and dragging); the state and the
@@ -17,6 +19,9 @@ import { applySections, createDialState, loadDial, nearestStation, selectedStati
 import { createRadio, frequencyAt, markSelected, placeNeedle, renderMarks, renderReadout, stopSweep } from "./dial/radio.js";
 import { renderLists, renderNotices } from "./dial/lists.js";
 import { createFrequencyForm, createOwnStationForms } from "./dial/forms.js";
+import { clipsAPI } from "../api/clips.js";
+import { createNearby } from "./dial/nearby.js";
+import { NEARBY_REFRESH_MS, nearbyModel } from "./dial/nearby-model.js";
 
 const REFRESH_MS = 5000;
 
@@ -30,6 +35,10 @@ export function createDialView() {
   const notices = h("div", { class: "notices" });
   const lists = h("div", { class: "station-lists" }, h("p", { class: "loading-line" }, "Scanning the band…"));
   const forms = createOwnStationForms();
+  // Stations other servers on this network announce (dial/nearby.js).
+  const nearby = createNearby();
+  let nearbyTimer = null;
+  let nearbyAsking = null;
 
   const el = h(
     "div",
@@ -38,6 +47,7 @@ export function createDialView() {
     radio,
     h("div", { class: "dial-side" }, createFrequencyForm(), notices),
     lists,
+    nearby.el,
     forms.el,
   );
 
@@ -80,6 +90,42 @@ export function createDialView() {
     }
     if (!destroyed) refreshTimer = setTimeout(() => refresh(), REFRESH_MS);
   }
+
+  // "On this network": asked now, every NEARBY_REFRESH_MS while the dial is
+  // open and shown, and again when the window comes back into focus.
+  async function refreshNearby() {
+    clearTimeout(nearbyTimer);
+    nearbyTimer = null;
+    if (destroyed) return;
+    if (document.hidden) {
+      nearbyTimer = setTimeout(refreshNearby, NEARBY_REFRESH_MS);
+      return;
+    }
+    if (nearbyAsking) nearbyAsking.abort();
+    const asking = new AbortController();
+    nearbyAsking = asking;
+    try {
+      const answer = await clipsAPI.nearby({ signal: asking.signal });
+      if (destroyed || nearbyAsking !== asking) return;
+      nearby.render(nearbyModel(answer));
+    } catch (error) {
+      if (destroyed || nearbyAsking !== asking || (error && error.name === "AbortError")) return;
+      // A server without the list (404) never will have it; otherwise keep what was shown.
+      if (error && error.status === 404) {
+        nearby.render(nearbyModel(null));
+        nearbyAsking = null;
+        return;
+      }
+    }
+    if (nearbyAsking === asking) nearbyAsking = null;
+    if (!destroyed) nearbyTimer = setTimeout(refreshNearby, NEARBY_REFRESH_MS);
+  }
+  const onFocus = () => refreshNearby();
+  const onVisible = () => {
+    if (!document.hidden) refreshNearby();
+  };
+  window.addEventListener("focus", onFocus);
+  document.addEventListener("visibilitychange", onVisible);
 
   band.addEventListener("keydown", (event) => {
     const keys = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
@@ -134,6 +180,7 @@ export function createDialView() {
   });
   forms.render();
   refresh({ first: true });
+  refreshNearby();
 
   return {
     el,
@@ -143,6 +190,10 @@ export function createDialView() {
       destroyed = true;
       unsubscribe();
       clearTimeout(refreshTimer);
+      clearTimeout(nearbyTimer);
+      if (nearbyAsking) nearbyAsking.abort();
+      window.removeEventListener("focus", onFocus);
+      document.removeEventListener("visibilitychange", onVisible);
       stopSweep(face);
     },
   };

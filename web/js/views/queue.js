@@ -7,6 +7,8 @@
 
 import { h, fill, icon, artwork } from "../ui/dom.js";
 import { upNextNotes, upNextWhenText, liveWords } from "./station/live-model.js";
+import { isVoice, voiceRowText } from "./clips/clips-model.js";
+import { voiceArt } from "./clips/voice-art.js";
 
 /**
  * @param {{ owner: boolean, onRemove: (entry) => void, onMove: (entry, toIndex: number) => void,
@@ -66,10 +68,12 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
   function row(entry, index, total, note) {
     const { track } = entry;
     const live = note.live ? liveWords(entry) : null;
+    // A voice clip between songs: "Voice clip · Name" and the note.
+    const voice = isVoice(entry) ? voiceRowText(entry) : null;
     const item = h(
       "li",
       {
-        class: `upnext-row${entry.source === "dj" ? " is-dj" : ""}${live ? " is-live" : ""}${note.afterLive ? " is-after-live" : ""}`,
+        class: `upnext-row${entry.source === "dj" ? " is-dj" : ""}${live ? " is-live" : ""}${voice ? " is-voice" : ""}${note.afterLive ? " is-after-live" : ""}`,
         dataset: { entryId: entry.id, trackId: track.id },
       },
       owner
@@ -79,12 +83,12 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
             icon("drag", { size: 22 }),
           )
         : h("span", { class: "upnext-pos", "aria-hidden": "true" }, String(index + 1)),
-      artwork(track, { size: "sm" }),
+      voice ? voiceArt("sm") : artwork(track, { size: "sm" }),
       h(
         "span",
         { class: "upnext-text" },
-        h("span", { class: "upnext-title" }, live ? live.title : track.title),
-        h("span", { class: "upnext-sub" }, live ? live.dj : track.artist),
+        h("span", { class: "upnext-title" }, live ? live.title : voice ? voice.title : track.title),
+        h("span", { class: "upnext-sub" }, live ? live.dj : voice ? voice.sub : track.artist),
         h(
           "span",
           { class: "upnext-when" },
@@ -94,11 +98,11 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
         ),
         // The robot says why it picked a song once it has learned the room.
         // (A live show's "why" is its title, shown already.)
-        entry.why && !live ? h("span", { class: "upnext-why" }, entry.why) : null,
+        entry.why && !live && !voice ? h("span", { class: "upnext-why" }, entry.why) : null,
       ),
     );
     if (owner) {
-      const name = `${track.title} by ${track.artist}`;
+      const name = voice ? `the voice clip from ${track.artist}` : `${track.title} by ${track.artist}`;
       item.append(
         h(
           "span",

@@ -24,6 +24,7 @@ import { stopStudio } from "./station/studio.js";
 import { destroyLyrics } from "./station/lyrics.js";
 import { closeHistoryMode } from "./station/history-mode.js";
 import { destroyChat } from "./station/chat-actions.js";
+import { destroyClips } from "./station/clips.js";
 
 const SCHEDULE_PARTS = new Set(["schedule", "show", "shows"]);
 
@@ -94,6 +95,7 @@ export function createStationView({ clock, player }, route) {
       stopStudio(view);
       destroyLyrics(view);
       destroyChat(view);
+      destroyClips(view);
       view.identify.destroy();
       closeHistoryMode(view);
       view.np.staticFx.destroy();

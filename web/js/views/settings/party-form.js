@@ -62,13 +62,14 @@ export function createPartyForm(state) {
   const kindLine = h("p", { class: "hint", id: "party-kind-line" });
   const chat = h("input", { id: "party-chat", type: "checkbox" });
   const guestChat = h("input", { id: "party-guest-chat", type: "checkbox", "aria-describedby": "party-guest-chat-line" });
+  const guestClips = h("input", { id: "party-guest-clips", type: "checkbox", "aria-describedby": "party-guest-clips-line" });
   const lyrics = h("input", { id: "party-lyrics", type: "checkbox" });
   const volumeVoting = h("input", { id: "party-volume-voting", type: "checkbox" });
   const target = h("select", { id: "party-target", class: "input" }, TARGETS.map((t) => h("option", { value: String(t.value) }, t.label)));
   const saveButton = h("button", { class: "btn btn-primary btn-wide", type: "submit" }, "Save");
   const partyStatus = status("party-status");
   const coNote = h("p", { class: "hint codj-note" }, "Only the owner can change these.");
-  const form = { modeInputs, perPerson, showCounts, open, kind, kindLine, chat, guestChat, lyrics, volumeVoting, target, saveButton, partyStatus, coNote, party: null };
+  const form = { modeInputs, perPerson, showCounts, open, kind, kindLine, chat, guestChat, guestClips, lyrics, volumeVoting, target, saveButton, partyStatus, coNote, party: null };
   kind.addEventListener("change", () => applyKind(state, form));
   form.el = h(
     "form",
@@ -87,6 +88,8 @@ export function createPartyForm(state) {
     h("label", { class: "check-row", for: "party-chat" }, chat, " Chat"),
     h("label", { class: "check-row", for: "party-guest-chat" }, guestChat, " Guests may chat"),
     h("p", { class: "hint", id: "party-guest-chat-line" }, "Guests join with a name only. Off, they read the chat but only people with an account write."),
+    h("label", { class: "check-row", for: "party-guest-clips" }, guestClips, " Listeners may send voice clips"),
+    h("p", { class: "hint", id: "party-guest-clips-line" }, "Shout-outs of up to 30 seconds wait in your booth's clip inbox until you approve them; then they play between songs."),
     h("label", { class: "check-row", for: "party-lyrics" }, lyrics, " Lyrics in sync"),
     h("label", { class: "check-row", for: "party-volume-voting" }, volumeVoting, " Listeners vote the level up and down"),
     h("label", { for: "party-target", class: "label" }, "Every song plays at"),
@@ -111,7 +114,7 @@ export async function loadParty(state, form) {
 export function renderParty(state, form) {
   const owner = isOwner(state);
   form.coNote.hidden = owner;
-  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.open, form.kind, form.chat, form.guestChat, form.lyrics, form.volumeVoting, form.target]) {
+  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.open, form.kind, form.chat, form.guestChat, form.guestClips, form.lyrics, form.volumeVoting, form.target]) {
     input.disabled = !owner;
   }
   form.saveButton.hidden = !owner;
@@ -129,6 +132,7 @@ export function renderParty(state, form) {
   form.kindLine.textContent = kind ? kind.line : "";
   form.chat.checked = settings.chat !== false;
   form.guestChat.checked = settings.guestChat !== false;
+  form.guestClips.checked = settings.guestClips === true;
   form.lyrics.checked = settings.lyrics !== false;
   form.volumeVoting.checked = Boolean(settings.volumeVoting);
   const lufs = String(typeof settings.loudnessTarget === "number" ? settings.loudnessTarget : -14);
@@ -162,6 +166,7 @@ async function saveParty(state, form, event) {
     maxPendingPerPerson: Number(form.perPerson.value),
     chat: form.chat.checked,
     guestChat: form.guestChat.checked,
+    guestClips: form.guestClips.checked,
     lyrics: form.lyrics.checked,
     volumeVoting: form.volumeVoting.checked,
     loudnessTarget: Number(form.target.value),

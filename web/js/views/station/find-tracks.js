@@ -6,6 +6,8 @@
 import { h, fill, setText, artwork } from "../../ui/dom.js";
 import { stationHref } from "../../router.js";
 import { createLibraryBrowser } from "../library.js";
+import { isVoice, voiceRowText } from "../clips/clips-model.js";
+import { voiceArt } from "../clips/voice-art.js";
 
 /**
  * Fills `addCol` and returns {library, nowBar}.
@@ -22,8 +24,10 @@ export function buildFindTracks(addCol, stationID, queue) {
     h("a", { class: "btn btn-secondary btn-done", href: stationHref(stationID) }, "Done"),
   );
   nowBar.update = (entry) => {
-    fill(nowBarArt, artwork(entry && entry.track, { size: "sm" }));
-    setText(nowBarText, entry ? `${entry.track.title} — ${entry.track.artist}` : "Nothing on the air");
+    // A voice clip between songs reads as one (clips-model.js).
+    const voice = isVoice(entry) ? voiceRowText(entry) : null;
+    fill(nowBarArt, voice ? voiceArt("sm") : artwork(entry && entry.track, { size: "sm" }));
+    setText(nowBarText, voice ? voice.title : entry ? `${entry.track.title} — ${entry.track.artist}` : "Nothing on the air");
   };
   const library = createLibraryBrowser({ queue });
   fill(

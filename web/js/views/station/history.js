@@ -10,6 +10,8 @@ import { h, fill, artwork } from "../../ui/dom.js";
 import { stationHref } from "../../router.js";
 import { historyItems } from "./state.js";
 import { isLive, liveHistorySub, liveHistoryTitle } from "./live-model.js";
+import { isVoice, voiceRowText } from "../clips/clips-model.js";
+import { voiceArt } from "../clips/voice-art.js";
 
 export function createHistory(stationID) {
   const list = h("ol", { class: "history", "aria-labelledby": "history-heading" });
@@ -46,15 +48,17 @@ export function renderHistory(history, timeline) {
     history.list,
     items.map((e) => {
       const live = isLive(e);
+      // A voice clip: "Voice clip · Name" and the note (clips-model.js).
+      const voice = isVoice(e) ? voiceRowText(e) : null;
       return h(
         "li",
-        { class: `history-row${live ? " is-live" : ""}`, dataset: { entryId: e.id } },
-        artwork(e.track, { size: "xs" }),
+        { class: `history-row${live ? " is-live" : ""}${voice ? " is-voice" : ""}`, dataset: { entryId: e.id } },
+        voice ? voiceArt("xs") : artwork(e.track, { size: "xs" }),
         h(
           "span",
           { class: "history-text" },
-          h("span", { class: "history-title" }, live ? liveHistoryTitle(e) : e.track.title),
-          h("span", { class: "history-sub" }, live ? liveHistorySub(e) : e.track.artist),
+          h("span", { class: "history-title" }, live ? liveHistoryTitle(e) : voice ? voice.title : e.track.title),
+          h("span", { class: "history-sub" }, live ? liveHistorySub(e) : voice ? voice.sub : e.track.artist),
         ),
       );
     }),

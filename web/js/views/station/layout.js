@@ -30,6 +30,7 @@ import { createChatPanel } from "./chat.js";
 import { chatRead, joinChat, moderateChat, reactNow, sendChat } from "./chat-actions.js";
 import { createRoomReactions } from "./room-reactions.js";
 import { createIdentify } from "../identify/panel.js";
+import { createClips } from "./clips.js";
 
 export function createLayout(view) {
   const { state, clock, player } = view;
@@ -63,7 +64,9 @@ export function createLayout(view) {
   np.artStage.insertBefore(roomReactions.layer, np.overlay);
   // A live show's parts are now playing's (station/live-show.js).
   const liveShow = np.live;
-  const nowCol = h("div", { class: "now-col" }, np.artStage, roomReactions.el, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, details.el, identify.el, anyPlayer.el);
+  // Voice clips (clips.js): the booth's recorder and inbox, a listener's shout-out.
+  const clips = createClips(view);
+  const nowCol = h("div", { class: "now-col" }, np.artStage, roomReactions.el, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, clips.shoutOut.el, details.el, identify.el, anyPlayer.el);
 
   // Up Next and history.
   const queue = createQueue({
@@ -109,7 +112,7 @@ export function createLayout(view) {
     onJoin: (name) => joinChat(view, name),
     onRead: () => chatRead(view),
   });
-  const queueCol = h("div", { class: "queue-col" }, studio.el, lyrics.el, chat.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
+  const queueCol = h("div", { class: "queue-col" }, studio.el, clips.inbox.el, lyrics.el, chat.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -131,7 +134,7 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, level, reactions, addCol, grid, settingsHost, chat, roomReactions });
+  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips });
   // The palette, the song's totals and your recent sends (for the page's own limit).
   view.roomReactionsState = { palette: [], reactions: null, sent: [] };
 }

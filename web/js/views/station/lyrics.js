@@ -185,7 +185,7 @@ export function renderLyrics(view) {
   const allowed = panel.allowed === true;
   panel.el.dataset.host = panel.allowed === null ? "" : allowed ? "on" : "off";
   let cached = null;
-  if (allowed && entry && entry.track && entry.source !== "live") {
+  if (allowed && entry && entry.track && entry.source !== "live" && entry.source !== "voice") {
     const trackID = entry.track.id;
     cached = cache.peek(trackID);
     // Asked for once; a failure again only after a while (never in a loop).

@@ -10,6 +10,8 @@ import { createStatic } from "../static.js";
 import { renderPlayButton } from "./controls.js";
 import { createLiveShow, renderLiveEntry } from "./live-show.js";
 import { entryKey, nowPlayingText, progressOf } from "./state.js";
+import { isVoice } from "../clips/clips-model.js";
+import { voiceArt } from "../clips/voice-art.js";
 
 export function createNowPlaying() {
   const artSlot = h("div", { class: "art-slot" });
@@ -49,7 +51,7 @@ export function renderNow(np, state, el, entry) {
     fill(np.artSlot, artwork(null, { size: "lg" }));
   } else {
     const { track } = entry;
-    fill(np.artSlot, artwork(track, { size: "lg", alt: `Cover of ${track.album || track.title}` }));
+    fill(np.artSlot, isVoice(entry) ? voiceArt("lg") : artwork(track, { size: "lg", alt: `Cover of ${track.album || track.title}` }));
     // Restart the bloom animation for the new cover.
     np.artStage.classList.remove("bloom");
     void np.artStage.offsetWidth;
@@ -60,6 +62,7 @@ export function renderNow(np, state, el, entry) {
   setText(np.npArtist, text.artist);
   setText(np.npAlbum, text.album);
   renderLiveEntry(np.live, np, el, entry);
+  el.dataset.voice = isVoice(entry) ? "on" : "off";
   if (text.announce) setText(np.announcer, text.announce);
   return true;
 }

@@ -10,6 +10,7 @@ import { closeSettings } from "./settings-overlay.js";
 import { overConnection, overReason, overText } from "./state.js";
 import { stopStudio } from "./studio.js";
 import { closeHistoryMode } from "./history-mode.js";
+import { stopClips } from "./clips.js";
 
 /**
  * Ends the station for this page: removed, banned, left, the session ended
@@ -37,6 +38,7 @@ export function showOver(view, kind, { code = null, message = "" } = {}) {
   closeSettings(view);
   closeHistoryMode(view);
   stopStudio(view);
+  stopClips(view);
   if (state.ready) {
     removeBoothControls(view.controls);
     view.header.settingsLink.hidden = true;

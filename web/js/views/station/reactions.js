@@ -9,7 +9,8 @@ import { toast } from "../../ui/toast.js";
 
 /** What the reactions row shows (pure). */
 export function reactionsModel({ entry, named, myThumbs, liked, counts, staff }) {
-  if (!entry || !named) return { visible: false };
+  // A voice clip between songs isn't a song to thumb or save.
+  if (!entry || !named || entry.source === "voice") return { visible: false };
   const thumb = myThumbs.get(entry.id);
   return {
     visible: true,

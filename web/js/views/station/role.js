@@ -13,6 +13,7 @@ import { buildFindTracks, tearDownFindTracks } from "./find-tracks.js";
 import { openSettingsHere, setMode } from "./settings-overlay.js";
 import { isDJ, isHeldNow, normalRole, roleChangeText } from "./state.js";
 import { startStudio, stopStudio } from "./studio.js";
+import { renderClips } from "./clips.js";
 
 /** Shows the screen for the role in view.state (the booth, or a listener's screen). */
 export function applyRole(view) {
@@ -41,6 +42,8 @@ export function applyRole(view) {
       navigate(stationPath(state.stationID), { replace: true });
     }
   }
+  // The booth's voice clip and inbox, or a listener's shout-out.
+  renderClips(view);
   setMode(view, state.mode);
 }
 

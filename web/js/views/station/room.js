@@ -8,6 +8,7 @@
 import { request } from "../../api/api.js";
 import { h, fill, artwork, setText } from "../../ui/dom.js";
 import { inviteURL } from "../settings/state.js";
+import { isVoice, voiceWords } from "../clips/clips-model.js";
 
 // An invite for the room lasts the night, and one is kept per tab so a
 // reload doesn't make another.
@@ -38,9 +39,11 @@ export async function roomInvite(stationID, now = Date.now()) {
 /** What the room shows (pure): the song, up to six requests, the join line. */
 export function roomModel({ entry, party, frequency }) {
   const requests = party && party.mode === "requests" ? (party.requests || []).slice(0, 6) : [];
+  // A voice clip between songs: whose it is, and their note.
+  const voice = isVoice(entry) ? voiceWords(entry) : null;
   return {
-    title: entry ? entry.track.title : "Between songs",
-    artist: entry ? entry.track.artist : "",
+    title: voice ? voice.title : entry ? entry.track.title : "Between songs",
+    artist: voice ? voice.note : entry ? entry.track.artist : "",
     track: entry ? entry.track : null,
     entryKey: entry ? `${entry.id}:${entry.track.id}` : null,
     requests: requests.map((r) => ({

@@ -7,6 +7,7 @@
 import { canDJ } from "../../live/station-session.js";
 import { entryAt, isLive, upcomingAt, positionIn, spanOf, timelineNow } from "../../playback/timeline.js";
 import { liveNowText } from "./live-model.js";
+import { isVoice, voiceNowText } from "../clips/clips-model.js";
 
 export function createStationState(route) {
   return {
@@ -110,6 +111,8 @@ export function nowPlayingText(entry, timeline) {
   }
   // A live show: its title and DJ (live-model.js).
   if (isLive(entry)) return liveNowText(entry);
+  // A voice clip between songs: whose, and their note (clips-model.js).
+  if (isVoice(entry)) return voiceNowText(entry);
   const { track } = entry;
   return {
     label: entry.source === "dj" ? "Now playing · DJ pick" : "Now playing",

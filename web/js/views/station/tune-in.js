@@ -28,6 +28,7 @@ import { renderStudioClock, renderStudioCount } from "./studio.js";
 import { applyRole, setRole } from "./role.js";
 import { renderChat, renderRoomReactions, roomEvent } from "./chat-actions.js";
 import { focusSettings } from "./settings-overlay.js";
+import { clipWaiting, followSentClip, loadInbox, renderClips } from "./clips.js";
 import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
 
 const FRAME_MS = 250;
@@ -87,12 +88,18 @@ function onChange(view, reason) {
     renderStudioCount(view);
     frame(view);
     view.el.dataset.revision = String(session.timeline.revision);
+    // Your shout-out, approved by the host.
+    followSentClip(view);
   }
   if (reason === "listeners") {
     renderListeners(view.header, session.listeners);
     renderStudioCount(view);
   }
   if (reason === "party" || reason === "role") renderParty(view);
+  // Shout-outs come and go with the host's settings and your role.
+  if (reason === "party" || reason === "role") renderClips(view);
+  // Back after a drop: shout-outs sent meanwhile are in the list.
+  if (reason === "snapshot" && isDJ(state)) loadInbox(view);
   if (reason === "thumbs" || reason === "role") renderReactions(view);
   if (reason === "connection" || reason === "snapshot") renderConnection(view.header, view.el, session.connection);
 }
@@ -108,7 +115,14 @@ function openSession(view) {
   session.addEventListener("servererror", (event) => toast(event.detail.message, { kind: "error" }));
   // The chat and the reactions (chat-actions.js); drawn again when who you are changes.
   session.addEventListener("room", (event) => roomEvent(view, event.detail));
-  view.chatUnsubscribe = me.onChange(() => renderChat(view));
+  // A listener's voice clip waiting for the host (the booth's inbox).
+  session.addEventListener("clip", (event) => {
+    if (!state.destroyed && state.ready) clipWaiting(view, event.detail.clip);
+  });
+  view.chatUnsubscribe = me.onChange(() => {
+    renderChat(view);
+    renderClips(view);
+  });
   session.addEventListener("override", (event) => {
     if (!state.destroyed && state.ready) announceOverride(view, event.detail);
   });
@@ -173,6 +187,7 @@ export async function startStation(view) {
   state.ready = true;
   applyRole(view);
   renderChat(view);
+  renderClips(view);
   renderStation(view);
   renderListeners(view.header, session.listeners);
   renderConnection(view.header, view.el, session.connection);
