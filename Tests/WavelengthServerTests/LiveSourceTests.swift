@@ -188,7 +188,8 @@ struct LiveSourceTests {
     }
 
     @Test func garbageSilenceAndFloodsAreClosed() async throws {
-        let server = try await TestServer.make(configure: { $0.sourceIdleTimeout = .seconds(1) })
+        // Long enough that a loaded machine answers a head well inside it.
+        let server = try await TestServer.make(configure: { $0.sourceIdleTimeout = .seconds(3) })
         try await server.application().test(.live) { client in
             let owner = try await client.signUp()
             let key = try await Self.key(client, owner)

@@ -37,9 +37,11 @@ final class ServerProcess: Sendable {
         environment: [String: String] = [:], extraArguments: [String] = [],
         _ body: (ServerProcess) async throws -> Answer
     ) async throws -> (answer: Answer, exit: TerminationStatus) {
-        let port = try freePort()
+        // Port 0: the server binds a free port and says which in its log. A
+        // port picked free here and bound there later could be taken in
+        // between (a fresh-clone run lost that race under load).
         let arguments =
-            ["serve", "--data", dataDirectory, "--port", String(port), "--ping-interval", String(pingInterval),
+            ["serve", "--data", dataDirectory, "--port", "0", "--ping-interval", String(pingInterval),
              "--bcrypt-cost", "4", "--no-analysis", "--source-port", "0",
              "--signups-per-hour", "100000", "--guests-per-hour", "100000"]
             + libraries.flatMap { ["--library", $0] } + (mdns ? [] : ["--no-mdns"]) + extraArguments
@@ -59,13 +61,14 @@ final class ServerProcess: Sendable {
                     defer { log.end() }
                     for try await line in execution.standardOutput.strings() { log.append(line) }
                 }
-                let server = ServerProcess(port: port, dataDirectory: dataDirectory, log: log) { signal in
-                    try? execution.send(signal: signal)
+                let signal: @Sendable (Signal) -> Void = { signal in try? execution.send(signal: signal) }
+                guard await log.wait(until: { $0.contains("is on the air") }), let port = Self.port(in: log.text) else {
+                    signal(.terminate)
+                    try await group.waitForAll()
+                    throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the server exited:\n\(log.text)"])
                 }
+                let server = ServerProcess(port: port, dataDirectory: dataDirectory, log: log, signal: signal)
                 do {
-                    guard await log.wait(until: { $0.contains("is on the air") }) else {
-                        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the server exited:\n\(log.text)"])
-                    }
                     let answer = try await body(server)
                     await server.stop()
                     try await group.waitForAll()
@@ -125,21 +128,13 @@ final class ServerProcess: Sendable {
         return executable
     }
 
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
+    /// The port in the server's "Wavelength is on the air at http://host:port" line.
+    static func port(in log: String) -> Int? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("is on the air at http://") }),
+            let address = line.split(separator: "http://").last?.split(separator: " ").first,
+            let port = address.split(separator: ":").last.flatMap({ Int($0) })
+        else { return nil }
+        return port
     }
 }
 

@@ -13,7 +13,7 @@ struct TestServer {
     static func make(
         dataDirectory: String? = nil, pingInterval: Duration = .seconds(10), webRoot: String? = nil,
         djGracePeriod: Duration = .seconds(20), commitLead: Duration = .zero, libraryRoots: [String]? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        clock: any ServerClock = SystemClock(), configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
         let roots: [String]
@@ -36,7 +36,7 @@ struct TestServer {
         // avahi-daemon with test stations.
         configuration.mdns = false
         configure(&configuration)
-        let services = try await ServerServices.start(configuration, logger: logger)
+        let services = try await ServerServices.start(configuration, clock: clock, logger: logger)
         return TestServer(dataDirectory: data, services: services)
     }
 
