@@ -107,7 +107,9 @@ public struct StationMachine: Sendable {
     public var listenerCount: Int { connections.count }
 
     public func seat(of id: ConnectionID) -> Seat? {
-        connections.first { $0.id == id }?.seat
+        // From the end: the newest connection, just arrived, is the one asked
+        // about most (a crowd joining would otherwise scan the whole roster each).
+        connections.last { $0.id == id }?.seat
     }
 
     // MARK: Listeners
