@@ -405,20 +405,26 @@ def open_moderation(d) -> None:
 
 
 
-def test_the_owner_moderates_the_chat(demo_server, browser, shot):
-    from selenium.webdriver.support.ui import Select
-
-    server = demo_server
-    owner = signup(server, unique_handle("modo"), "Mod Owner")
-    listener = signup(server, unique_handle("modl"), "Loud Listener")
+def owner_and_listener(server, browser, owner_name: str, listener_name: str):
+    """An owner in the booth (desktop) and a signed-in listener (phone),
+    both with the chat open: (owner, listener, station id, their browsers)."""
+    owner = signup(server, unique_handle("own"), owner_name)
+    listener = signup(server, unique_handle("lis"), listener_name)
     sid = owner.station_id
-
     o = browser(DESKTOP)
     booth(o, server, owner, sid)
     wait_for_composer(o, "open")
     li = browser(PHONE)
     log_in_browser(li, server, listener)
     open_station(li, server, sid, "open")
+    return owner, listener, sid, o, li
+
+
+def test_the_owner_moderates_the_chat(demo_server, browser, shot):
+    from selenium.webdriver.support.ui import Select
+
+    server = demo_server
+    owner, listener, sid, o, li = owner_and_listener(server, browser, "Mod Owner", "Loud Listener")
     assert find(li, ".chat-mod").get_attribute("hidden") is not None, "a listener has no moderation tools"
     assert not li.find_elements(By.CSS_SELECTOR, ".chat-msg-menu")
 
@@ -573,16 +579,7 @@ def test_the_host_turns_the_chat_off_and_keeps_guests_out(demo_server, browser, 
 
 def test_hidden_chat_counts_unread_messages(demo_server, browser, shot):
     server = demo_server
-    owner = signup(server, unique_handle("unro"), "Unread Owner")
-    listener = signup(server, unique_handle("unrl"), "Unread Listener")
-    sid = owner.station_id
-
-    o = browser(DESKTOP)
-    booth(o, server, owner, sid)
-    wait_for_composer(o, "open")
-    li = browser(PHONE)
-    log_in_browser(li, server, listener)
-    open_station(li, server, sid, "open")
+    owner, listener, sid, o, li = owner_and_listener(server, browser, "Unread Owner", "Unread Listener")
 
     # The listener hides the chat by keyboard.
     li.execute_script("window.scrollTo(0, 0); document.activeElement && document.activeElement.blur()")
