@@ -141,7 +141,7 @@ struct BenchListeners: AsyncParsableCommand {
                 round_.append(Double(arrival - sent) / 1_000_000)
             }
             round_.sort()
-            print("\(label) \(round): reached \(round_.count) listeners, p50 \(ms(percentile(round_, 0.5))) ms, "
+            print("\(label) \(round): reached \(round_.count) listeners, first \(ms(round_.first ?? .nan)) ms, p50 \(ms(percentile(round_, 0.5))) ms, "
                 + "p99 \(ms(percentile(round_, 0.99))) ms, last \(ms(round_.last ?? .nan)) ms")
             latencies += round_
             try await Task.sleep(for: .milliseconds(500))
