@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v23";
+const VERSION = "wavelength-shell-v24";
 const SHELL = [
   "/",
   "/index.html",
@@ -26,6 +26,7 @@ const SHELL = [
   "/js/api/schedule.js",
   "/js/api/live.js",
   "/js/api/clips.js",
+  "/js/live/device-key.js",
   "/js/live/live-sequence.js",
   "/js/live/live.js",
   "/js/live/station-session.js",

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where and how a `StationClient` connects.
 public struct ClientConfiguration: Sendable {
     /// The server's base URL, e.g. `http://127.0.0.1:8080`.
@@ -14,6 +16,12 @@ public struct ClientConfiguration: Sendable {
     /// Probes sent right after connecting, `burstSpacing` ms apart.
     public var burstProbes: Int
     public var burstSpacing: Double
+    /// What a signed-out client says to the station's WebSocket and to its
+    /// live relay (`?listener=`), so that hearing a live show is one
+    /// listener in the count, not an app listener and a stream listener:
+    /// 8–64 letters, digits, `-` and `_`. Nil: each `StationClient` makes
+    /// up its own.
+    public var deviceKey: String?
 
     public init(
         serverURL: String, stationID: String, accessToken: @escaping @Sendable () async -> String? = { nil },
@@ -45,7 +53,7 @@ public struct ClientConfiguration: Sendable {
     }
 
     /// The station's WebSocket URL, resuming from `revision` when known.
-    func liveURL(since revision: Int64?) -> String {
+    func liveURL(since revision: Int64?, deviceKey: String) -> String {
         var base = serverURL
         if base.hasSuffix("/") { base.removeLast() }
         if base.hasPrefix("https://") {
@@ -53,7 +61,7 @@ public struct ClientConfiguration: Sendable {
         } else if base.hasPrefix("http://") {
             base = "ws://" + base.dropFirst("http://".count)
         }
-        var query = ["v=\(LiveProtocol.version)"]
+        var query = ["v=\(LiveProtocol.version)", "listener=\(deviceKey)"]
         if let revision { query.append("since=\(revision)") }
         return "\(base)/api/stations/\(stationID)/live?" + query.joined(separator: "&")
     }

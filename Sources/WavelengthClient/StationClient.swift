@@ -38,6 +38,10 @@ public actor StationClient {
     public nonisolated let events: AsyncStream<StationEvent>
     private let eventSink: AsyncStream<StationEvent>.Continuation
     public let configuration: ClientConfiguration
+    /// Said on every connection and by the player's live streams (see
+    /// `ClientConfiguration.deviceKey`): the configuration's, else this
+    /// client's own.
+    public nonisolated let deviceKey: String
     private let clock: any ClientClock
     private let logger: Logger
 
@@ -68,6 +72,7 @@ public actor StationClient {
         logger: Logger = Logger(label: "wavelength.client")
     ) {
         self.configuration = configuration
+        self.deviceKey = configuration.deviceKey ?? UUID().uuidString
         self.clock = clock
         self.logger = logger
         (events, eventSink) = AsyncStream<StationEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
@@ -208,7 +213,7 @@ public actor StationClient {
             let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
             outgoing = continuation
             model.connectionOpened()
-            let url = configuration.liveURL(since: model.revision)
+            let url = configuration.liveURL(since: model.revision, deviceKey: deviceKey)
             do {
                 // Windows can be tens of KB; the default 16 KB frame limit is too small.
                 var socket = WebSocketClientConfiguration(maxFrameSize: 1 << 20)

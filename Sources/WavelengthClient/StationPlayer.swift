@@ -74,11 +74,16 @@ public actor StationPlayer {
             status = Status()
             return
         }
-        let url = await absolute(entry.track.audioURL)
-        let gain = await gain(for: entry)
         // A live show is a stream, not a file: it plays from where it is
-        // now, and has no position to keep in step with (best effort).
+        // now, and has no position to keep in step with (best effort). Its
+        // player says the connection's device key, so a signed-out listener
+        // counts once, not as an app and a stream listener.
         let live = entry.source == .live
+        var url = await absolute(entry.track.audioURL)
+        if live {
+            url += (url.contains("?") ? "&" : "?") + "listener=" + client.deviceKey
+        }
+        let gain = await gain(for: entry)
         if playing != entry.id {
             try? await output.play(url: url, fileOffsetMs: live ? 0 : plan.fileOffsetMs, at: local, gainDb: gain)
             playing = entry.id

@@ -63,7 +63,9 @@ struct LiveShowClientTests {
             }
             let show = try #require(live)
             #expect(show.source == .live)
-            #expect(await output.starts.last?.url == "http://127.0.0.1:\(client.port!)/live/\(owner.stationID).mp3?edge=1")
+            // With the client's device key, which its WebSocket says too: one listener.
+            #expect(await output.starts.last?.url
+                == "http://127.0.0.1:\(client.port!)/live/\(owner.stationID).mp3?edge=1&listener=\(sdk.deviceKey)")
             #expect(await output.starts.last?.offset == 0)
             let started = await output.starts.count
             // Far "off" its plan, and still never re-seeked.

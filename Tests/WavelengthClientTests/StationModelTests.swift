@@ -1,4 +1,5 @@
 import Testing
+import WavelengthCore
 import WavelengthWire
 @testable import WavelengthClient
 
@@ -66,11 +67,20 @@ struct StationModelTests {
     @Test func liveURLCarriesVersionAndRevisionButNeverTheToken() async {
         let configuration = ClientConfiguration(
             serverURL: "https://radio.example/", stationID: "s1", accessToken: { "secret-token" }, personID: "u1")
-        #expect(configuration.liveURL(since: 7) == "wss://radio.example/api/stations/s1/live?v=1&since=7")
+        #expect(configuration.liveURL(since: 7, deviceKey: "device-key-1")
+            == "wss://radio.example/api/stations/s1/live?v=1&listener=device-key-1&since=7")
         // The token goes in the upgrade's Authorization header, asked for at each connection.
         #expect(await configuration.accessToken() == "secret-token")
         let anonymous = ClientConfiguration(serverURL: "http://h:1", stationID: "s")
-        #expect(anonymous.liveURL(since: nil) == "ws://h:1/api/stations/s/live?v=1")
+        #expect(anonymous.liveURL(since: nil, deviceKey: "device-key-2") == "ws://h:1/api/stations/s/live?v=1&listener=device-key-2")
+        // Each client its own device key, unless the configuration names one.
+        let first = StationClient(configuration: anonymous)
+        let second = StationClient(configuration: anonymous)
+        #expect(first.deviceKey != second.deviceKey)
+        #expect(DeviceKey(first.deviceKey) != nil)
+        var named = anonymous
+        named.deviceKey = "kitchen-speaker"
+        #expect(StationClient(configuration: named).deviceKey == "kitchen-speaker")
         #expect(await anonymous.accessToken() == nil)
     }
 

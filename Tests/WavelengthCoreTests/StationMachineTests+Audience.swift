@@ -27,6 +27,34 @@ extension StationMachineTests {
         #expect(machine.audience.counts.listeners == 1)
     }
 
+    /// A signed-out listener hearing a live show: the app's connection and
+    /// the relay's player say the same device key, and count once.
+    @Test func aSignedOutDevicesAppAndPlayerCountOnce() throws {
+        var machine = quietMachine()
+        let key = try #require(DeviceKey("Kx3-9_fQ2rTz8wLm0aBcDe"))
+        let device = Seat(personID: nil, name: "A listener", role: .listener, device: key)
+        _ = try connect(&machine, 1, device)
+        let relay = machine.streamAudience(.arrived(.device(key), .stream), at: t0 + 1000)
+        #expect(Self.counts(relay).isEmpty)
+        #expect(machine.audience.counts == .init(listeners: 1, app: 1, stream: 1))
+        // The page reconnects: a new connection, the same device.
+        _ = machine.disconnect(ConnectionID(1), at: t0 + 2000)
+        #expect(machine.audience.counts.listeners == 1)
+        _ = try connect(&machine, 2, device, at: t0 + 3000)
+        #expect(machine.audience.counts == .init(listeners: 1, app: 1, stream: 1))
+        // Without a key, a signed-out connection is one listener of its own.
+        _ = try connect(&machine, 3, .anonymous, at: t0 + 4000)
+        #expect(machine.audience.counts.listeners == 2)
+    }
+
+    @Test func deviceKeysAreShortPlainWords() {
+        #expect(DeviceKey("Kx3-9_fQ2rTz8wLm0aBcDe") != nil)
+        #expect(DeviceKey("0F4C2A9E-7B1D-4E8A-9C3F-5A6B7C8D9E0F") != nil)
+        for bad in ["", "short", String(repeating: "k", count: 65), "has space", "<script>1234", "ключключключ"] {
+            #expect(DeviceKey(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func aPersonsSecondDeviceChangesNoCount() throws {
         var machine = quietMachine()
         _ = try connect(&machine, 1, listener)

@@ -50,6 +50,41 @@ struct StreamAudienceTests {
         }
     }
 
+    /// The web app plays a live show through the station's relay: a
+    /// signed-out listener is then a connection on one side and an address
+    /// on the other, unless both say the same device key.
+    @Test func aSignedOutDevicesAppAndPlayerAreOneListener() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let port = client.port!
+            let key = "Kx3-9_fQ2rTz8wLm0aBcDe"
+            let app = LiveClient(port: port, path: "/api/stations/\(station)/live?v=1&listener=\(key)")
+            _ = try await app.snapshot()
+            let path = "/stream/\(station).mp3"
+            // Counted before its first byte came (see `StreamPlayerSocket`);
+            // no `listeners` message, since the count did not change.
+            let player = try await Self.play(port, path + "?listener=\(key)", agent: "Chromium")
+            let hub = try #require(try await server.services.directory.hub(id: station))
+            #expect(await hub.audience == Audience.Counts(listeners: 1, app: 1, stream: 1, relays: 0, bots: 0))
+
+            // Another device's key, and none: listeners of their own.
+            let other = try await Self.play(port, path + "?listener=another-device-key", agent: "Chromium")
+            try await app.listeners(2)
+            let keyless = try await Self.play(port, path, agent: "Firefox")
+            try await app.listeners(3)
+
+            // Not a key: refused, on the stream and on the WebSocket.
+            for bad in ["short", String(repeating: "k", count: 65), "has%20space", "%3Cscript%3E1234"] {
+                let stream = try await client.execute(uri: path + "?listener=" + bad, method: .get)
+                #expect(stream.status == .badRequest, "\(bad)")
+                let live = try await client.execute(uri: "/api/stations/\(station)/live?listener=" + bad, method: .get)
+                #expect(live.status == .badRequest, "\(bad)")
+            }
+            withExtendedLifetime((player, other, keyless)) {}
+        }
+    }
+
     /// A player that stops reading without closing (no FIN, no RST) stays a
     /// TCP connection for many minutes; the count lets it go once a write
     /// has not finished for the stall timeout.

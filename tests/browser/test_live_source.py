@@ -256,7 +256,10 @@ def test_a_key_made_in_the_browser_goes_live_with_ffmpeg_and_a_listener_hears_it
 
         # Its relay plays in the live <audio>; the station's file player is silent.
         wait_for(listener, live_audio_plays, "the live show's <audio> never played")
-        assert live_audio(listener)["src"] == f"/live/{sid}.mp3?edge=1"
+        key = listener.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "import('/js/live/device-key.js').then((m) => done(m.deviceKey));")
+        assert live_audio(listener)["src"] == f"/live/{sid}.mp3?edge=1&listener={key}"
         wait_for(listener, lambda d: not file_heard(d), "the station's player kept playing under the live show")
         assert station_wants_sound(listener)
         at_every_width(listener, shot, "station-live-playing", [".live-badge", ".np-title", ".btn-play", ".art-stage"])

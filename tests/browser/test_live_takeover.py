@@ -192,6 +192,13 @@ def live(d) -> dict:
     return d.execute_script(LIVE_JS)
 
 
+def device_key(d) -> str:
+    """The page's device key (web/js/live/device-key.js)."""
+    return d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "import('/js/live/device-key.js').then((m) => done(m.deviceKey));")
+
+
 def wait_live_audio_moves(d, what: str) -> dict:
     """Waits until the live <audio> plays and its currentTime has moved on by half a second."""
     first: dict = {}
@@ -347,7 +354,7 @@ def test_a_live_source_takes_over_two_listeners_and_gives_the_station_back(live_
             assert no_markup_ran(d), "the show's title or the DJ's name became markup"
             # The live <audio> plays; the station's file player is silent.
             state = wait_live_audio_moves(d, "a listener")
-            assert state["audio"]["src"] == f"/live/{sid}.mp3?edge=1", state
+            assert state["audio"]["src"] == f"/live/{sid}.mp3?edge=1&listener={device_key(d)}", state
             # The audio moves before the player's state says so: wait for it.
             wait_for(d, lambda d: (lambda p: p["live"] and p["state"] == "playing")(live(d)["player"]),
                      f"the live player never said it plays: {state}")
@@ -361,6 +368,13 @@ def test_a_live_source_takes_over_two_listeners_and_gives_the_station_back(live_
         shot(a, "live-phone")
         shot(b, "live-desktop")
         assert live(a)["audio"]["entryId"] == live(b)["audio"]["entryId"] == entry["id"]
+        # Two signed-out listeners, each on the station's WebSocket and its
+        # relay: two in the count (each page says the same device key to
+        # both), not one per connection and per player. A player is counted
+        # before its first byte, so the count is whole once both play.
+        counts = server.get(f"/api/stations/{sid}")
+        assert counts["listeners"] == 2, counts
+        wait_for(a, lambda d: text_of(d, ".listeners-text") == "2 listening", "the page doesn't say 2 listeners")
 
         measure_spread(a, b, "both tuned in before the show")
 

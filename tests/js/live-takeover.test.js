@@ -5,6 +5,7 @@
 
 import { entryAt, isLive, nextBoundary } from "/js/playback/timeline.js";
 import { LiveRelay, RETRY_MS, broadcastingHere, liveStationOf } from "/js/playback/live-relay.js";
+import { deviceKey, withDeviceKey } from "/js/live/device-key.js";
 import { levelDb, volumeOf } from "/js/playback/level.js";
 import {
   DROPPED_TEXT, OWN_SHOW_TEXT, cleanText, liveForText, liveHistorySub, liveHistoryTitle, liveLengthMs, liveNowText, liveStatusText, upNextNotes,
@@ -223,7 +224,8 @@ test("relay: a live entry plays its relay once, however often it is asked", asyn
   relay.play(live);
   relay.play(live);
   await settle();
-  deepEqual(audio.loads, ["/live/s1.mp3"]);
+  // With the page's device key, which its WebSocket says too: one listener.
+  deepEqual(audio.loads, [`/live/s1.mp3?listener=${deviceKey}`]);
   equal(relay.state, "playing");
   equal(pending().length, 0);
   relay.stop();
@@ -318,4 +320,11 @@ test("relay: a new live entry (a new show) asks again; the volume follows", asyn
   equal(audio.volume, 0.5);
   relay.setVolume(NaN);
   equal(audio.volume, 0.5);
+});
+
+test("device key: 22 base64url characters, added to a relay's address before its fragment", () => {
+  equal(/^[A-Za-z0-9_-]{22}$/.test(deviceKey), true);
+  equal(withDeviceKey("/live/s1.mp3?edge=1"), `/live/s1.mp3?edge=1&listener=${deviceKey}`);
+  equal(withDeviceKey("/live/s1.mp3#t"), `/live/s1.mp3?listener=${deviceKey}#t`);
+  equal(withDeviceKey(""), "");
 });

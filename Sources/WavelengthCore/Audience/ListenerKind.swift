@@ -27,8 +27,9 @@ public enum ListenerKind: String, Sendable, Codable, CaseIterable, Hashable {
 }
 
 /// Who a presence belongs to, so that one person is one listener: a signed-in
-/// person on any number of devices; a signed-out stream listener by address
-/// and player; a signed-out app listener by connection.
+/// person on any number of devices; a signed-out device by the key its app
+/// and its players share; else a signed-out stream listener by address and
+/// player, and a signed-out app listener by connection.
 public struct ListenerIdentity: Hashable, Sendable, CustomStringConvertible {
     public let key: String
 
@@ -40,6 +41,10 @@ public struct ListenerIdentity: Hashable, Sendable, CustomStringConvertible {
 
     public static func connection(_ id: ConnectionID) -> ListenerIdentity { ListenerIdentity(key: "c:\(id.value)") }
 
+    /// A signed-out device whose app connection and players (the live
+    /// relay, the stream) say the same device key.
+    public static func device(_ key: DeviceKey) -> ListenerIdentity { ListenerIdentity(key: "d:\(key.value)") }
+
     /// A player with no account: the address and the User-Agent (cut to a
     /// bounded length, so a long header can't grow the roster's memory).
     public static func player(address: String, userAgent: String?) -> ListenerIdentity {
@@ -47,4 +52,27 @@ public struct ListenerIdentity: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { key }
+}
+
+/// What a signed-out listener's app connection and players on one device
+/// pass as `?listener=`, so that hearing a live show through the relay while
+/// the app is connected is one listener, not an app listener and a stream
+/// listener. The client makes it up (at random, once per page or client):
+/// one connection is one listener without it, and with it a client can only
+/// make its own presences count as one, never add any.
+public struct DeviceKey: Hashable, Sendable {
+    public static let lengths = 8...64
+    public let value: String
+
+    /// Nil unless 8–64 characters of A–Z, a–z, 0–9, `-` and `_` (what
+    /// base64url and UUIDs are made of).
+    public init?(_ text: String) {
+        guard Self.lengths.contains(text.utf8.count),
+              text.utf8.allSatisfy({ byte in
+                  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+              })
+        else { return nil }
+        value = text
+    }
 }

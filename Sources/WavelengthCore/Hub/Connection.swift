@@ -25,14 +25,17 @@ public struct Seat: Sendable, Equatable {
     /// The person's handle, for chat mentions; nil for guests and the
     /// anonymous.
     public var handle: String?
+    /// A signed-out listener's device key, shared with their players.
+    public var device: DeviceKey?
 
     public init(
         personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app, hosting: HostingWindow? = nil,
-        handle: String? = nil
+        handle: String? = nil, device: DeviceKey? = nil
     ) {
         self.personID = personID
         self.name = name
         self.handle = handle
+        self.device = device
         self.role = role
         self.audience = audience
         self.hosting = hosting

@@ -7,10 +7,11 @@ extension StationMachine {
         case left(ListenerIdentity, ListenerKind)
     }
 
-    /// Who a seat is in the count: its person, or this one connection when
-    /// nobody is signed in.
+    /// Who a seat is in the count: its person; when nobody is signed in,
+    /// the device its players share (its device key), else this one
+    /// connection.
     static func identity(of seat: Seat, on connection: ConnectionID) -> ListenerIdentity {
-        seat.personID.map(ListenerIdentity.person) ?? .connection(connection)
+        seat.personID.map(ListenerIdentity.person) ?? seat.device.map(ListenerIdentity.device) ?? .connection(connection)
     }
 
     public mutating func streamAudience(_ change: StreamAudienceChange, at now: EpochMillis) -> [HubAction] {

@@ -32,6 +32,9 @@ struct LiveController {
         if let since = request.uri.queryParameters.get("since"), Int64(since) == nil {
             throw APIError.badRequest("since must be a revision number.")
         }
+        if let device = request.uri.queryParameters.get("listener"), DeviceKey(device) == nil {
+            throw APIError.badRequest(Self.badDeviceKey)
+        }
         context.liveUpgrade.claim { channel in try start(channel, request: request, context: context) }
         return Response(status: .ok)
     }
@@ -95,6 +98,9 @@ struct LiveController {
             return .refused(.unsupportedVersion, "This server speaks protocol version \(LiveProtocol.version); update the client.")
         }
         let since = query.get("since").flatMap { Int64($0) }
+        // `?listener=`: the device key a signed-out listener's players share
+        // (checked before the upgrade).
+        let device = query.get("listener").flatMap(DeviceKey.init)
         let caller = context.caller
         do {
             let id = try context.id("id")
@@ -107,7 +113,7 @@ struct LiveController {
             _ = try await directory.ensureCode(hub)
             let seat = Seat(
                 personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role, hosting: hosting,
-                handle: caller.person?.handle)
+                handle: caller.person?.handle, device: caller.personID == nil ? device : nil)
             let connection = ConnectionIDs.next()
             // A full station says so; the hub never counted the listener.
             try await hub.connect(connection, queue: outbox, since: since, seat: seat)
@@ -125,6 +131,8 @@ struct LiveController {
             return .refused(.internal, "The station could not be joined.")
         }
     }
+
+    static let badDeviceKey = "A listener key is 8 to 64 letters, digits, - and _."
 
     /// Why a refusal's close frame waits: sent at once, the error message
     /// and the close frame reach the client in the same read as the 101

@@ -154,6 +154,11 @@ struct StreamController {
             throw APIError(.rangeNotSatisfiable, code: .badRequest, "A live stream has no byte ranges; ask without Range.")
         }
         let metaint = request.headers[HTTPField.Name("Icy-MetaData")!] == "1" ? IcyInterleaver.defaultInterval : nil
+        // `?listener=`: the device key of a signed-out listener (see below).
+        let device = request.uri.queryParameters["listener"].map { DeviceKey(String($0)) }
+        if case .some(.none) = device {
+            throw APIError.badRequest(LiveController.badDeviceKey)
+        }
         guard let slot = streams.reserve(address: context.remoteAddress) else {
             throw APIError(.tooManyRequests, code: .rateLimited, "This address already holds \(StreamDirectory.maxPerAddress) streams.")
         }
@@ -163,9 +168,12 @@ struct StreamController {
         // count in time (`streamStallTimeout`). 128 kbps needs no more.
         _ = try? await context.channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 32 * 1_024).get()
         // One person is one listener on any number of devices; a player
-        // with no session is one per address and player.
+        // with no session is the device whose key it passes (the web app's
+        // live relay, with its app connection), else one per address and
+        // player.
         let agent = request.headers[.userAgent]
         let identity = caller.personID.map(ListenerIdentity.person)
+            ?? device?.map(ListenerIdentity.device)
             ?? .player(address: context.remoteAddress, userAgent: agent)
         let kind = ListenerKind.stream(userAgent: agent)
         var headers = HTTPFields()

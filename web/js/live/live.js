@@ -12,6 +12,7 @@ export const PROTOCOL_VERSION = 1;
 
 import { api, ApiError } from "../api/api.js";
 import { randomID } from "../ui/dom.js";
+import { deviceKey } from "./device-key.js";
 import { isStaleTimeline, readSequence } from "./live-sequence.js";
 
 // Reconnecting: a short backoff capped at 2 s, so a server that comes back
@@ -224,6 +225,7 @@ export class LiveConnection extends EventTarget {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const params = new URLSearchParams();
     params.set("v", String(PROTOCOL_VERSION));
+    params.set("listener", deviceKey);
     if (this.revision !== null) params.set("since", String(this.revision));
     const query = params.toString();
     return `${proto}//${location.host}/api/stations/${encodeURIComponent(this.stationID)}/live${query ? `?${query}` : ""}`;

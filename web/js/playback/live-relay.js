@@ -17,6 +17,8 @@
 // blocked (the browser wants a gesture first: Listen), dropped (it played,
 // then stopped: waiting for the source to come back).
 
+import { withDeviceKey } from "../live/device-key.js";
+
 export const RETRY_MS = 2000;
 export const STALL_MS = 6000;
 
@@ -114,7 +116,9 @@ export class LiveRelay extends EventTarget {
 
   /** Plays live entry `entry`'s relay (a no-op while it already does). */
   play(entry) {
-    const url = entry.track.audioURL;
+    // With the page's device key: the station counts this page's listener
+    // once, whether it hears the show here or not.
+    const url = withDeviceKey(entry.track.audioURL);
     if (this.entryID === entry.id && this.url === url) return;
     this.entryID = entry.id;
     this.url = url;
