@@ -1,4 +1,6 @@
+import Foundation
 import Subprocess
+import Synchronization
 import Testing
 @testable import WavelengthLibrary
 
@@ -32,6 +34,33 @@ struct ChildProcessTests {
         for (i, status) in statuses {
             #expect(status == .exited(Int32(i % 5)), "child \(i)")
         }
+    }
+
+    @Test("A child still running after its time is reported with its pid, its state and its standard error")
+    func slowChildIsReported() async throws {
+        // The child waits until it has been reported (the report makes the
+        // file), so the check waits for an event, not for a time.
+        let flag = NSTemporaryDirectory() + "wavelength-slow-child-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: flag) }
+        let reports = Mutex<[String]>([])
+        let finished = try await ChildProcess.run(
+            .name("sh"), ["-c", "exec 2>&-; while [ ! -e '\(flag)' ]; do sleep 0.05; done"],
+            slowAfter: .milliseconds(100),
+            onSlow: { report in
+                reports.withLock { $0.append(report) }
+                // Once it has started and closed its standard error (the
+                // first report may come before either).
+                if report.contains("closed") { _ = FileManager.default.createFile(atPath: flag, contents: nil) }
+            })
+        #expect(finished.status == .exited(0))
+        let all = reports.withLock { $0 }
+        #expect(all.first?.hasPrefix("sh has not finished after 0.1 seconds: pid ") == true, "\(all)")
+        // The report that let it go (later ones may find it gone already).
+        let closed = try #require(all.first { $0.contains("standard error closed") }, "\(all)")
+        #expect(!closed.contains("not yet known"), "\(closed)")
+        #expect(closed.contains("state S") || closed.contains("state R"), "\(closed)")
+        #expect(ChildProcess.processState(getpid()) != "gone")
+        #expect(ChildProcess.processState(Int32.max) == "gone")
     }
 
     @Test("A child that cannot be started throws")

@@ -173,6 +173,21 @@ struct StreamTests {
             // The response is dropped: the client hangs up.
             while await stream.isEncoding { try await Task.sleep(for: .milliseconds(50)) }
             #expect(await stream.listenerCount == 0)
+            // Stopped, the stream is forgotten: a server whose stations were
+            // each streamed once keeps none of their streams.
+            #expect(await stream.retired)
+            #expect(server.services.streams.all[station] == nil)
+            #expect(await stream.join(.person("late"), kind: .stream) == nil)
+            // The next listener gets a new stream, and hears it.
+            let again = try await Self.open(client.port!, "/stream/\(station).mp3", icy: false)
+            var received = 0
+            for try await part in again.body {
+                received += part.readableBytes
+                if received > 20_000 { break }
+            }
+            let fresh = try #require(server.services.streams.all[station])
+            #expect(fresh !== stream)
+            #expect(await fresh.isEncoding)
         }
     }
 

@@ -1,4 +1,7 @@
+import Foundation
+import Logging
 import Subprocess
+import Synchronization
 import SystemPackage
 
 /// Runs child processes (ffmpeg, mostly) with swift-subprocess, never with
@@ -31,7 +34,29 @@ public enum ChildProcess {
     /// never blocks on a full pipe, and only its last `errorBytes` bytes are kept.
     /// Throws only when the child cannot be started; a failed child is a `Finished`
     /// whose status is not a success.
-    public static func run(_ executable: Executable, _ arguments: [String], errorBytes: Int = 4096) async throws -> Finished {
+    ///
+    /// A child still not finished after `slowAfter` (and after each `slowAfter`
+    /// more) is reported to `onSlow`: its pid, its state in `/proc` (a zombie
+    /// has exited and was not reaped) and whether its standard error has
+    /// closed. A test suite that once stopped for a minute on a child "whose
+    /// exit went unseen" leaves a line that says which it was.
+    public static func run(
+        _ executable: Executable, _ arguments: [String], errorBytes: Int = 4096,
+        slowAfter: Duration = .seconds(60), onSlow: @escaping @Sendable (String) -> Void = ChildProcess.reportSlow
+    ) async throws -> Finished {
+        let progress = Mutex<(pid: Int32?, errorClosed: Bool)>((nil, false))
+        let name = "\(executable)"
+        let watchdog = Task {
+            var waited = Duration.zero
+            while (try? await Task.sleep(for: slowAfter)) != nil {
+                waited += slowAfter
+                let (pid, errorClosed) = progress.withLock { $0 }
+                onSlow(
+                    "\(name) has not finished after \(waited): pid \(pid.map(String.init) ?? "not yet known"), "
+                        + "state \(pid.map(processState) ?? "?"), standard error \(errorClosed ? "closed" : "open")")
+            }
+        }
+        defer { watchdog.cancel() }
         let result = try await Subprocess.run(
             executable,
             arguments: Arguments(arguments),
@@ -39,13 +64,29 @@ public enum ChildProcess {
             output: .discarded,
             error: .sequence
         ) { execution in
+            progress.withLock { $0.pid = execution.processIdentifier.value }
             var tail: [UInt8] = []
             for try await chunk in execution.standardError {
                 chunk.withUnsafeBytes { tail.append(contentsOf: $0) }
                 if tail.count > errorBytes { tail.removeFirst(tail.count - errorBytes) }
             }
+            progress.withLock { $0.errorClosed = true }
             return tail
         }
         return Finished(status: result.terminationStatus, errorTail: String(decoding: result.closureResult, as: UTF8.self))
+    }
+
+    private static let logger = Logger(label: "wavelength.child")
+
+    /// The default report of a slow child: a warning in the log.
+    public static let reportSlow: @Sendable (String) -> Void = { logger.warning("\($0)") }
+
+    /// A process's state letter from `/proc/PID/stat` (R running, S sleeping,
+    /// Z zombie…), or "gone". A procfs read: no disk, no waiting.
+    static func processState(_ pid: Int32) -> String {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return "gone" }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init) ?? "?"
     }
 }

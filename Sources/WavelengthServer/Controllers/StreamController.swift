@@ -95,8 +95,10 @@ struct StreamController {
         }
         switch kind {
         case "mp3":
+            let streams = self.streams
             return try await listen(
-                to: hub, stream: streams.stream(for: hub), record: record, caller: caller, request: request, context: context)
+                to: hub, stream: { streams.stream(for: hub) }, record: record, caller: caller, request: request,
+                context: context)
         case "m3u", "pls":
             let url = try streamURL(key: key, request: request) + (token.map { "?token=\($0)" } ?? "")
             let playlist = StreamPlaylist(name: record.name, url: url)
@@ -129,7 +131,7 @@ struct StreamController {
         let bitrate = source.request.audioInfo.flatMap(StatusController.bitrate)
         let edge = try request.stringQuery("edge", maxLength: 1) == "1"
         return try await listen(
-            to: hub, stream: source.relay, record: record, caller: context.caller, request: request, context: context,
+            to: hub, stream: { source.relay }, record: record, caller: context.caller, request: request, context: context,
             burst: edge ? StationStream.edgeBurst : StationStream.burst,
             icy: IcyHeaders(
                 name: source.request.name ?? record.name, description: source.request.description ?? "Live on \(record.name)",
@@ -145,7 +147,7 @@ struct StreamController {
     }
 
     private func listen(
-        to hub: StationHub, stream: StationStream, record: StationRecord, caller: Caller, request: Request,
+        to hub: StationHub, stream streamOf: @escaping @Sendable () -> StationStream, record: StationRecord, caller: Caller, request: Request,
         context: AppRequestContext, burst: Int = StationStream.burst, icy: IcyHeaders? = nil
     ) async throws -> Response {
         // A live stream has no byte ranges; "from the start" is what players
@@ -194,7 +196,15 @@ struct StreamController {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // The slot is given back when this answer is done with, written or not.
             withExtendedLifetime(slot) {}
-            let (ticket, joinedAt) = await stream.join(identity, kind: kind, burst: burst)
+            // A station's stream retires when it stops for want of listeners:
+            // one that did since it was asked for is asked for again (a new
+            // stream can't retire before someone joined it).
+            var found: (stream: StationStream, ticket: UInt64, position: UInt64)?
+            for _ in 0..<3 where found == nil {
+                let stream = streamOf()
+                found = await stream.join(identity, kind: kind, burst: burst).map { (stream, $0.ticket, $0.position) }
+            }
+            guard let (stream, ticket, joinedAt) = found else { return }
             // Counted before the first byte goes out, so a player that hears
             // the stream is in the station's count.
             await hub.streamAudience(.arrived(identity, kind))

@@ -58,13 +58,25 @@ actor StationStream {
     private(set) var dropped = 0
     private let metrics: ServerMetrics
 
+    /// Told when the stream stops for want of listeners, if it retires
+    /// then: the directory forgets it, so a server whose stations were each
+    /// streamed once keeps no stream for them.
+    private let retire: (@Sendable (StationStream) -> Void)?
+    /// Stopped and forgotten: it takes no listener again (`join` is nil), and
+    /// the next one gets a new stream from the directory.
+    private(set) var retired = false
+
     /// `start` begins the encoder; its task ends when cancelled. `report`
-    /// tells the station's audience who left or stalled.
+    /// tells the station's audience who left or stalled. With `retire`, the
+    /// stream retires when it stops (a station's stream); without, it can
+    /// start again (a live show's relay, which lives as long as its source).
     init(
         stationID: StationID, grace: Duration, stallTimeout: Duration, logger: Logger, metrics: ServerMetrics,
         report: @escaping @Sendable (StationMachine.StreamAudienceChange) -> Void,
-        start: @escaping @Sendable (StationStream) -> Task<Void, Never>
+        start: @escaping @Sendable (StationStream) -> Task<Void, Never>,
+        retire: (@Sendable (StationStream) -> Void)? = nil
     ) {
+        self.retire = retire
         self.stationID = stationID
         self.grace = grace
         self.stallTimeout = stallTimeout
@@ -78,10 +90,12 @@ actor StationStream {
     /// Stream connections open now, stalled ones included.
     var listenerCount: Int { listeners.count }
 
-    /// A new listener: its ticket, and where it starts reading. (The caller
+    /// A new listener: its ticket, and where it starts reading; nil once the
+    /// stream retired (ask the directory for the station's stream again). (The caller
     /// tells the station it arrived, before its first byte goes out; its
     /// departure is reported from here.)
-    func join(_ identity: ListenerIdentity, kind: ListenerKind, burst: Int = StationStream.burst) -> (ticket: UInt64, position: UInt64) {
+    func join(_ identity: ListenerIdentity, kind: ListenerKind, burst: Int = StationStream.burst) -> (ticket: UInt64, position: UInt64)? {
+        guard !retired else { return nil }
         nextTicket += 1
         listeners[nextTicket] = Listener(identity: identity, kind: kind)
         stopping?.cancel()
@@ -138,6 +152,10 @@ actor StationStream {
         startedAt = nil
         ring = StreamRing(capacity: Self.ringBytes)
         wakeAll()
+        if let retire {
+            retired = true
+            retire(self)
+        }
     }
 
     /// The encoder's output.

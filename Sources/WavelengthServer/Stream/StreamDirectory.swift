@@ -39,10 +39,11 @@ final class StreamDirectory: Sendable {
         self.logger = logger
     }
 
-    /// The streams made so far (for status pages and metrics).
+    /// The streams in use, or stopping within their grace period (for status
+    /// pages and metrics).
     var all: [StationID: StationStream] { streams.withLock { $0 } }
 
-    /// The station's stream, made on first use.
+    /// The station's stream, made on first use, and again after it retired.
     func stream(for hub: StationHub) -> StationStream {
         let id = hub.id
         return streams.withLock { streams in
@@ -53,9 +54,18 @@ final class StreamDirectory: Sendable {
             let stream = StationStream(
                 stationID: id, grace: grace, stallTimeout: stallTimeout, logger: logger, metrics: metrics,
                 report: { change in Task { await hub.streamAudience(change) } },
-                start: { stream in Task { await encoder.run(into: stream) } })
+                start: { stream in Task { await encoder.run(into: stream) } },
+                retire: { [weak self] stream in self?.forget(stream, of: id) })
             streams[id] = stream
             return stream
+        }
+    }
+
+    /// A stream stopped for want of listeners: forgotten, unless the
+    /// station already has a newer one.
+    private func forget(_ stream: StationStream, of id: StationID) {
+        streams.withLock { streams in
+            if streams[id] === stream { streams[id] = nil }
         }
     }
 
