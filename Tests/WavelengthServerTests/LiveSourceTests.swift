@@ -187,6 +187,37 @@ struct LiveSourceTests {
         }
     }
 
+    /// One address can't hold every source connection: past the limit it is
+    /// answered 429 at once, and a slot comes back when a connection closes.
+    @Test func oneAddressHoldsAtMostItsShareOfSourceConnections() async throws {
+        let server = try await TestServer.make(configure: { $0.sourceIdleTimeout = .seconds(60) })
+        try await server.application().test(.live) { _ in
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            // Silent connections, each holding a slot until its idle timeout.
+            var held: [SourceSocket] = []
+            for _ in 0..<LiveSourceServer.connectionsPerAddress { held.append(try await SourceSocket(port: port)) }
+            let over = try await SourceSocket(port: port)
+            let refusal = try await over.rest()
+            #expect(refusal.closed)
+            #expect(refusal.text.hasPrefix("HTTP/1.0 429 Too Many Requests\r\n"), "\(refusal.text)")
+            #expect(refusal.text.hasSuffix("close one first.\n"))
+            // One hangs up: its slot comes back once the server has seen it go.
+            held.removeLast()
+            while true {
+                let next = try await SourceSocket(port: port)
+                try await next.send(SourceSocket.head(station: "s000000000000", key: "wrong"))
+                let answer = try await next.answerHead()
+                if !answer.hasPrefix("HTTP/1.0 429") {
+                    // Let in, and answered as any source is.
+                    #expect(answer.hasPrefix("HTTP/1.0 40"), "\(answer)")
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            withExtendedLifetime(held) {}
+        }
+    }
+
     @Test func garbageSilenceAndFloodsAreClosed() async throws {
         // Long enough that a loaded machine answers a head well inside it.
         let server = try await TestServer.make(configure: { $0.sourceIdleTimeout = .seconds(3) })

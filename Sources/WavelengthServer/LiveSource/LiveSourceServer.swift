@@ -20,9 +20,16 @@ struct LiveSourceServer: Service {
     /// The port it listens on once bound.
     let bound = BoundPort()
 
+    /// Source connections one address may hold open at once: far more than
+    /// a DJ needs (one per station on the air, and software reconnecting),
+    /// far fewer than the thousands a script could open and leave silent,
+    /// each holding a socket and a request decoder until its idle timeout.
+    static let connectionsPerAddress = 16
+
     func run() async throws {
         let sources = self.sources, logger = self.logger
         let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000)
+        let slots = AddressSlots(perAddress: Self.connectionsPerAddress)
         let channel: any Channel
         do {
             channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -30,6 +37,14 @@ struct LiveSourceServer: Service {
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
+                        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+                        guard let slot = slots.reserve(address: address) else {
+                            logger.notice("A source connection from \(address) was turned away: it holds \(Self.connectionsPerAddress) already")
+                            try pipeline.addHandler(SourceConnectionRefusal())
+                            return
+                        }
+                        // Given back when the connection closes, however it does.
+                        channel.closeFuture.whenComplete { _ in withExtendedLifetime(slot) {} }
                         try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)))
                         try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
                         try pipeline.addHandler(SourceHeadHandler(sources: sources, logger: logger))
@@ -49,6 +64,23 @@ struct LiveSourceServer: Service {
         try? await channel.close()
         await sources.closeAll()
     }
+}
+
+/// The answer to a connection over the address's limit, before it sends
+/// anything: Icecast's HTTP/1.0 way, a whole answer and the close, so the
+/// DJ's software can say why.
+private final class SourceConnectionRefusal: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    func channelActive(context: ChannelHandlerContext) {
+        let body = "This address holds \(LiveSourceServer.connectionsPerAddress) source connections already; close one first.\n"
+        let text = "HTTP/1.0 429 Too Many Requests\r\nServer: Wavelength\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text))).whenComplete { _ in context.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}  // whatever it sends is not read
 }
 
 /// A port known once a listener binds, for the tests and the API to read.

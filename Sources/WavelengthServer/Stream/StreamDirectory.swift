@@ -11,7 +11,7 @@ final class StreamDirectory: Sendable {
     static let maxPerAddress = 16
 
     private let streams = Mutex<[StationID: StationStream]>([:])
-    private let perAddress = Mutex<[String: Int]>([:])
+    private let slots = AddressSlots(perAddress: StreamDirectory.maxPerAddress)
     private let tracks: any TrackRepository
     private let roots: LibraryRoots
     private let clock: any ServerClock
@@ -69,35 +69,9 @@ final class StreamDirectory: Sendable {
         }
     }
 
-    /// Takes one of the address's stream slots, nil when all are taken. The
-    /// slot is given back when the last reference to it goes, so an answer
-    /// that is dropped unwritten gives it back too.
-    func reserve(address: String) -> StreamSlot? {
-        let taken = perAddress.withLock { counts in
-            guard counts[address, default: 0] < Self.maxPerAddress else { return false }
-            counts[address, default: 0] += 1
-            return true
-        }
-        return taken ? StreamSlot(directory: self, address: address) : nil
+    /// Takes one of the address's stream slots, nil when all are taken; the
+    /// answer that holds it gives it back when it is done with.
+    func reserve(address: String) -> AddressSlots.Slot? {
+        slots.reserve(address: address)
     }
-
-    fileprivate func release(address: String) {
-        perAddress.withLock { counts in
-            let left = counts[address, default: 1] - 1
-            counts[address] = left > 0 ? left : nil
-        }
-    }
-}
-
-/// One stream slot of an address, held by the answer that uses it.
-final class StreamSlot: Sendable {
-    private let directory: StreamDirectory
-    private let address: String
-
-    fileprivate init(directory: StreamDirectory, address: String) {
-        self.directory = directory
-        self.address = address
-    }
-
-    deinit { directory.release(address: address) }
 }
