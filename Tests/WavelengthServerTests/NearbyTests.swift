@@ -36,9 +36,11 @@ struct NearbyTests {
     }
 
     @Test func twoServersFindEachOthersStationsAndOneLeavingTheAirLeavesTheList() async throws {
-        let avahi = try await AvahiDaemon.start()
-        defer { avahi.stop() }
         let libraries = try await TestLibrary.shared.roots()
+        try await AvahiDaemon.with { avahi in try await Self.findEachOther(avahi, libraries) }
+    }
+
+    private static func findEachOther(_ avahi: AvahiDaemon, _ libraries: [String]) async throws {
         let lan = ["--host", "0.0.0.0"]
         _ = try await ServerProcess.run(
             dataDirectory: NSTemporaryDirectory() + "wavelength-lan-a-\(UUID().uuidString)", libraries: libraries,
@@ -58,7 +60,9 @@ struct NearbyTests {
                 _ = try await onB.snapshot()
 
                 let fromA = try await Self.nearby(a) { $0.stations.contains { $0.stationID == bo.station } }
-                let found = try #require(fromA.stations.first { $0.stationID == bo.station }, "A never saw B's station")
+                let found = try #require(
+                    fromA.stations.first { $0.stationID == bo.station },
+                    "A never saw B's station. A: \(Self.mdnsLines(a)) B: \(Self.mdnsLines(b))")
                 #expect(fromA.browsing)
                 #expect(found.serverURL.hasSuffix(":\(b.port)"))
                 #expect(found.stationURL == found.serverURL + "/#/station/\(bo.station)")
@@ -83,6 +87,11 @@ struct NearbyTests {
                 #expect(!after.stations.contains { $0.stationID == bo.station })
             }
         }
+    }
+
+    /// What a server's log says of mDNS, for a failure's message.
+    static func mdnsLines(_ server: ServerProcess) -> String {
+        server.log.text.split(separator: "\n").filter { $0.contains("mDNS") }.suffix(10).joined(separator: " | ")
     }
 
     /// With no Avahi daemon the server serves as usual and says so once.

@@ -1,16 +1,41 @@
 import Foundation
+import NIOPosix
 import Subprocess
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An avahi-daemon for the LAN tests, started the way Debian runs it, as
 /// root without dropping privileges: the system's own when one is running,
 /// else one on a D-Bus of its own (a fresh CI machine runs neither), so
 /// the test needs nothing from the host but the packages.
+///
+/// A machine runs one avahi-daemon (it keeps a pid file), so two test runs
+/// on one machine take turns (`with` holds a lock file for the body's
+/// length): otherwise the second run found the first run's private daemon
+/// "running", used the system's bus, where there is none, and its servers
+/// never saw each other.
 struct AvahiDaemon: Sendable {
     /// What a client needs in its environment to reach this daemon.
     let environment: [String: String]
     private let children: Task<Void, Never>?
 
-    static func start() async throws -> AvahiDaemon {
+    /// Runs `body` with a daemon, this run's alone for the length of it.
+    static func with<T: Sendable>(_ body: (AvahiDaemon) async throws -> T) async throws -> T {
+        let lock = try await MachineLock.acquire(NSTemporaryDirectory() + "wavelength-avahi-tests.lock")
+        defer { lock.release() }
+        let daemon = try await start()
+        do {
+            let result = try await body(daemon)
+            await daemon.stop()
+            return result
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+    }
+
+    private static func start() async throws -> AvahiDaemon {
         let check = try await Subprocess.run(.name("avahi-daemon"), arguments: ["--check"], output: .discarded, error: .discarded)
         if check.terminationStatus.isSuccess { return AvahiDaemon(environment: [:], children: nil) }
         let folder = NSTemporaryDirectory() + "wavelength-dbus-\(UUID().uuidString.prefix(8))"
@@ -58,7 +83,37 @@ struct AvahiDaemon: Sendable {
         return AvahiDaemon(environment: environment, children: children)
     }
 
-    func stop() {
+    /// Stops the daemon and its bus, and returns once both have exited.
+    private func stop() async {
         children?.cancel()
+        await children?.value
+    }
+}
+
+/// An exclusive lock on a file, held by this process until released (or
+/// until it exits): how test runs on one machine take turns at something
+/// there is one of. `flock` blocks, so it waits on NIO's thread pool.
+final class MachineLock: Sendable {
+    private let fd: Int32
+
+    private init(fd: Int32) {
+        self.fd = fd
+    }
+
+    static func acquire(_ path: String) async throws -> MachineLock {
+        try await NIOThreadPool.singleton.runIfActive {
+            let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw POSIXError(.EACCES) }
+            guard flock(fd, LOCK_EX) == 0 else {
+                close(fd)
+                throw POSIXError(.EBUSY)
+            }
+            return MachineLock(fd: fd)
+        }
+    }
+
+    func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
     }
 }
