@@ -307,6 +307,20 @@ public struct StationState: Sendable, Equatable {
         return timeline.entries.first { $0.source == .live && $0.expiration > now }
     }
 
+    /// The source of `trackID`'s live entry is still on the air: its entry
+    /// is scheduled on for another `liveLength` from now, so a show longer
+    /// than a day never runs out of timeline. Only extends: a live entry no
+    /// longer on the schedule (ended, or replaced) is left alone.
+    public mutating func renewLive(trackID: TrackID, at clockNow: EpochMillis) -> Outcome {
+        var outcome = settle(at: clockNow)
+        guard let live = liveEntry(at: clockNow), live.trackID == trackID else { return outcome }
+        let end = max(clockNow, live.start) + Self.liveLength
+        guard end > live.expiration else { return outcome }
+        _ = timeline.reschedule(end: end, of: live.id, at: clockNow)
+        outcome.changed = bump()
+        return outcome
+    }
+
     /// A live source came on the air: its entry takes over the timeline
     /// `lead` ms from now, cutting the song that plays as a skip would.
     /// The same source back within its grace carries on in the entry it

@@ -211,6 +211,7 @@ public struct ServerServices: Sendable {
         let liveSources = LiveSources(
             directory: directory, keys: database, schedule: database, attempts: attempts, clock: clock,
             stallTimeout: configuration.streamStallTimeout, grace: configuration.liveGracePeriod,
+            renewal: configuration.liveRenewal,
             spotter: LiveSongSpotter(recognizer: recognizer, catalog: catalog, clock: clock, logger: logger),
             metrics: context.metrics, logger: logger)
         let services = ServerServices(

@@ -66,6 +66,10 @@ public struct ServerConfiguration: Sendable {
     /// before the songs behind it play (BUTT and Mixxx reconnect within
     /// seconds).
     public var liveGracePeriod: Duration = .seconds(20)
+    /// How often a live show still on the air is scheduled on for another
+    /// `StationState.liveLength` (24 h), so a marathon never runs out of
+    /// timeline. Shorter in tests.
+    public var liveRenewal: Duration = .seconds(12 * 3_600)
     /// Whether stations are announced on the LAN (mDNS through Avahi) and
     /// other servers' stations listed at `/api/nearby`.
     public var mdns = true

@@ -105,6 +105,7 @@ struct BenchListeners: AsyncParsableCommand {
         }
 
         var latencies: [Double] = []
+        var socketLatencies: [Double] = []
         var missed = 0
         let party = votes ? try await dj.openParty() : nil
         if party != nil { try await Task.sleep(for: .seconds(1)) }  // the requests' own broadcasts go out
@@ -136,20 +137,37 @@ struct BenchListeners: AsyncParsableCommand {
                 crowd.all { seen in seen.closed != nil || seen.joinedAt == nil || arrived(seen) != nil }
             }
             var round_: [Double] = []
+            var atSockets: [Double] = []
             for seen in crowd.snapshot() where seen.closed == nil && seen.joinedAt != nil {
                 guard let arrival = arrived(seen) else { missed += 1; continue }
                 round_.append(Double(arrival - sent) / 1_000_000)
+                if party == nil, talker == nil,
+                   let socketAt = seen.updates.first(where: { $0.at == arrival })?.socketAt {
+                    atSockets.append(Double(Int64(socketAt) - Int64(sent)) / 1_000_000)
+                }
             }
             round_.sort()
+            atSockets.sort()
             print("\(label) \(round): reached \(round_.count) listeners, first \(ms(round_.first ?? .nan)) ms, p50 \(ms(percentile(round_, 0.5))) ms, "
-                + "p99 \(ms(percentile(round_, 0.99))) ms, last \(ms(round_.last ?? .nan)) ms")
+                + "p99 \(ms(percentile(round_, 0.99))) ms, last \(ms(round_.last ?? .nan)) ms"
+                + (atSockets.isEmpty ? "" : "; at the sockets p50 \(ms(percentile(atSockets, 0.5))) ms, p99 \(ms(percentile(atSockets, 0.99))) ms"))
             latencies += round_
+            socketLatencies += atSockets
             try await Task.sleep(for: .milliseconds(500))
         }
         latencies.sort()
         let closedInAll = crowd.snapshot().filter { $0.closed != nil }.count
         print("\((label + "s:").padding(toLength: 9, withPad: " ", startingAt: 0)) \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
             + "p99 \(ms(percentile(latencies, 0.99))) ms, max \(ms(latencies.last ?? .nan)) ms; \(missed) missed")
+        if !socketLatencies.isEmpty {
+            socketLatencies.sort()
+            // The kernel's receive time, before this process read the bytes:
+            // how long the server took to hand the update to every socket,
+            // without the wait for this load generator's share of the CPU.
+            print("sockets:  the same updates by when they reached each socket (TCP_INFO, ±4 ms): p50 "
+                + "\(ms(percentile(socketLatencies, 0.5))) ms, p99 \(ms(percentile(socketLatencies, 0.99))) ms, "
+                + "max \(ms(socketLatencies.last ?? .nan)) ms")
+        }
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
     }
 

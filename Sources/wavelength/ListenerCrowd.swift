@@ -20,8 +20,11 @@ final class ListenerCrowd: Sendable {
     struct Seen: Sendable {
         var joinedAt: UInt64?
         var closed: String?
-        /// Each update's revision and arrival, oldest first (bounded).
-        var updates: [(revision: Int64, at: UInt64)] = []
+        /// Each update's revision and arrival, oldest first (bounded); with
+        /// when its bytes reached the socket, by the kernel's clock
+        /// (`tcpi_last_data_recv`, in jiffies: 4 ms here), before this load
+        /// generator had the CPU to read them.
+        var updates: [(revision: Int64, at: UInt64, socketAt: UInt64?)] = []
         /// Each `party` message's first request's upvotes and arrival (bounded).
         var parties: [(upvotes: Int64?, at: UInt64)] = []
         /// Each bench chat message's number ("bench N") and arrival (bounded).
@@ -133,9 +136,9 @@ final class ListenerCrowd: Sendable {
         record(index) { if $0.joinedAt == nil { $0.joinedAt = time } }
     }
 
-    fileprivate func updated(_ index: Int, revision: Int64, at time: UInt64) {
+    fileprivate func updated(_ index: Int, revision: Int64, at time: UInt64, socketAt: UInt64?) {
         record(index) {
-            $0.updates.append((revision, time))
+            $0.updates.append((revision, time, socketAt))
             if $0.updates.count > 32 { $0.updates.removeFirst() }
         }
     }
@@ -218,7 +221,12 @@ private final class CrowdListenerHandler: ChannelInboundHandler, Sendable {
                 crowd.joined(index, at: arrived)
                 give()
             case "update":
-                if let revision = peek.revision { crowd.updated(index, revision: revision, at: arrived) }
+                if let revision = peek.revision {
+                    let crowd = self.crowd, index = self.index
+                    Self.socketArrival(of: context.channel, readAt: arrived) { socketAt in
+                        crowd.updated(index, revision: revision, at: arrived, socketAt: socketAt)
+                    }
+                }
             case "party":
                 crowd.partied(index, upvotes: LivePeek.integer(#""upvotes":"#, in: frame.data), at: arrived)
             case "chat":
@@ -238,6 +246,20 @@ private final class CrowdListenerHandler: ChannelInboundHandler, Sendable {
             context.close(promise: nil)
         default:
             break
+        }
+    }
+
+    /// When the last bytes read reached the socket: `readAt` less the time
+    /// since the kernel took in data (`TCP_INFO`'s `tcpi_last_data_recv`, in
+    /// whole jiffies). On the channel's loop the answer comes at once.
+    private static func socketArrival(
+        of channel: any Channel, readAt: UInt64, _ done: @escaping @Sendable (UInt64?) -> Void
+    ) {
+        guard let options = channel as? any SocketOptionProvider else { return done(nil) }
+        options.getTCPInfo().whenComplete { result in
+            guard case .success(let info) = result else { return done(nil) }
+            let ago = UInt64(info.tcpi_last_data_recv) * 1_000_000
+            done(readAt > ago ? readAt - ago : nil)
         }
     }
 

@@ -60,6 +60,32 @@ struct StationStateLiveTests {
         #expect(state.timeline.isConsistent)
     }
 
+    /// A marathon: the source still on after most of a day is scheduled on
+    /// for another day, and the robot's songs wait behind it; a renewal for
+    /// a show no longer on the schedule changes nothing.
+    @Test func aShowLongerThanADayIsScheduledOnWhileItsSourceStays() throws {
+        var state = filled()
+        _ = state.goLive(live(), at: t0, lead: 0)
+        let next = try #require(state.timeline.upcoming(at: t0).first)
+        let halfDay: Int64 = 12 * 3_600_000
+        let renewed = state.renewLive(trackID: host, at: t0 + halfDay)
+        #expect(renewed.changed)
+        let show = try #require(state.liveEntry(at: t0 + halfDay))
+        #expect(show.expiration == t0 + halfDay + StationState.liveLength)
+        // Past the first day's end, the show is still on the air.
+        #expect(state.timeline.current(at: t0 + StationState.liveLength + 1)?.id == show.id)
+        #expect(state.timeline.upcoming(at: t0 + halfDay).first?.id == next.id)
+        #expect(state.timeline.isConsistent)
+        // Renewed again within the same instant: nothing to move.
+        #expect(!state.renewLive(trackID: host, at: t0 + halfDay).changed)
+        // Another person's renewal, or one after the show left: no change.
+        #expect(!state.renewLive(trackID: LiveTrack.id(stationID: "s", personID: "p2"), at: t0 + halfDay + 1).changed)
+        _ = state.liveLeft(trackID: host, at: t0 + halfDay + 10, grace: 0)
+        _ = state.settle(at: t0 + halfDay + 20)
+        #expect(!state.renewLive(trackID: host, at: t0 + halfDay + 30).changed)
+        #expect(state.liveEntry(at: t0 + halfDay + 30) == nil)
+    }
+
     @Test func anotherPersonsSourceEndsTheShowAndStartsTheirs() throws {
         var state = filled()
         _ = state.goLive(live(), at: t0, lead: 0)

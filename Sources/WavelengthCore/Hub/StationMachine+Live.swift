@@ -14,6 +14,15 @@ extension StationMachine {
         return liveChanged(outcome, at: now)
     }
 
+    /// The source of `trackID`'s live entry is still on the air: scheduled
+    /// on for another day (see `StationState.renewLive`).
+    public mutating func liveRenewed(trackID: TrackID, at now: EpochMillis) -> [HubAction] {
+        var next = station
+        let outcome = next.renewLive(trackID: trackID, at: now)
+        station = next
+        return liveChanged(outcome, at: now)
+    }
+
     /// The source of `trackID`'s live entry left.
     public mutating func liveLeft(trackID: TrackID, grace: Int64, at now: EpochMillis) -> [HubAction] {
         var next = station

@@ -49,6 +49,8 @@ actor LiveSources {
     private let clock: any ServerClock
     private let stallTimeout: Duration
     private let grace: Duration
+    /// How often a show on the air is scheduled on for another day.
+    private let renewal: Duration
     /// Names the show's songs from its audio (none where there is no library to match).
     private let spotter: LiveSongSpotter?
     private let metrics: ServerMetrics
@@ -57,8 +59,9 @@ actor LiveSources {
     init(
         directory: StationDirectory, keys: any StreamKeyRepository, schedule: any ScheduleRepository,
         attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, grace: Duration,
-        spotter: LiveSongSpotter? = nil, metrics: ServerMetrics, logger: Logger
+        renewal: Duration = .seconds(12 * 3_600), spotter: LiveSongSpotter? = nil, metrics: ServerMetrics, logger: Logger
     ) {
+        self.renewal = renewal
         self.grace = grace
         self.spotter = spotter
         self.directory = directory
@@ -162,7 +165,21 @@ actor LiveSources {
                 let heard = await relay.tap()
                 Task { await spotter.run(heard, hub: hub) }
             }
+            // A live entry is scheduled a day ahead (its real length is known
+            // when the source leaves): a marathon is scheduled on, or after
+            // 24 h the robot would take the air back from a show still on.
+            let renewal = self.renewal, logger = self.logger
+            let renewing = Task {
+                while (try? await Task.sleep(for: renewal)) != nil {
+                    do {
+                        try await hub.liveRenewed(personID: personID)
+                    } catch {
+                        logger.error("The live show on station \(hub.id) could not be scheduled on: \(error)")
+                    }
+                }
+            }
             for await chunk in chunks { await relay.append(chunk) }
+            renewing.cancel()
             await self.ended(hub.id, id: id)
         }
         return .accepted(sink)

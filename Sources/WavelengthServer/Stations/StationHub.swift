@@ -444,6 +444,16 @@ actor StationHub {
 
     /// The live source left: the show ends `grace` ms from now unless it
     /// comes back.
+    /// The person's source is still on the air: its show is scheduled on.
+    func liveRenewed(personID: String) async throws {
+        try await event { hub in
+            try await hub.run { machine, _ in
+                machine.liveRenewed(
+                    trackID: LiveTrack.id(stationID: hub.id, personID: personID), at: hub.context.clock.now())
+            }
+        }
+    }
+
     func liveLeft(personID: String, grace: Int64) async {
         await event { hub in
             do {
