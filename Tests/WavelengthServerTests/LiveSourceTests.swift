@@ -187,48 +187,6 @@ struct LiveSourceTests {
         }
     }
 
-    /// A marathon: while its source stays, the show is scheduled on (every
-    /// 12 h when serving; every second here), so it never runs out of its
-    /// first day's timeline and the robot never takes the air back.
-    @Test func aShowStillOnTheAirIsScheduledOn() async throws {
-        let server = try await TestServer.make(configure: { $0.liveRenewal = .seconds(1) })
-        let song = try await Self.song()
-        defer { try? FileManager.default.removeItem(atPath: song) }
-        try await server.application().test(.live) { client in
-            let owner = try await client.signUp(name: "Marathon Host")
-            let key = try await Self.key(client, owner)
-            let port = try #require(await server.services.liveSourceServer?.bound.port)
-            let station = owner.stationID
-            let broadcast = Task {
-                try await Subprocess.run(
-                    .name("ffmpeg"),
-                    arguments: [
-                        "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", song, "-t", "60", "-c:a", "copy",
-                        "-content_type", "audio/mpeg", "-f", "mp3", "icecast://source:\(key)@127.0.0.1:\(port)/live/\(station)",
-                    ], output: .discarded, error: .discarded)
-            }
-            defer { broadcast.cancel() }
-            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1")
-            defer { listener.close() }
-            _ = try await listener.snapshot()
-            _ = try await Self.waitFor(client, station, onAir: true)
-            // The show as first scheduled, then the same show scheduled later.
-            let first = try await listener.next(where: { message in
-                if case .update(let window) = message { window.current?.source == .live } else { false }
-            })
-            guard case .update(let scheduled) = first, let show = scheduled.current else { return }
-            let later = try await listener.next(where: { message in
-                guard case .update(let window) = message, let current = window.current else { return false }
-                return current.id == show.id && current.expiration > show.expiration
-            })
-            guard case .update(let renewed) = later, let still = renewed.current else { return }
-            #expect(still.source == .live)
-            #expect(still.durationMs > show.durationMs)
-            // The robot's songs wait behind the show.
-            #expect(renewed.upNext.allSatisfy { $0.start >= still.expiration })
-        }
-    }
-
     /// One address can't hold every source connection: past the limit it is
     /// answered 429 at once, and a slot comes back when a connection closes.
     @Test func oneAddressHoldsAtMostItsShareOfSourceConnections() async throws {

@@ -35,6 +35,41 @@ struct LiveTakeoverTests {
         try await client.send("/api/stations/\(station)/timeline", .get, as: account).decode(TimelineWindow.self)
     }
 
+    /// A marathon: while its source stays, the show is scheduled on (every
+    /// 12 h when serving; every second here), so it never runs out of its
+    /// first day's timeline and the robot never takes the air back.
+    @Test func aShowStillOnTheAirIsScheduledOn() async throws {
+        let server = try await TestServer.make(configure: { $0.liveRenewal = .seconds(1) })
+        let song = try await LiveSourceTests.song()
+        defer { try? FileManager.default.removeItem(atPath: song) }
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp(name: "Marathon Host")
+            let key = try await LiveSourceTests.key(client, owner)
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            let broadcast = Self.broadcast(song: song, key: key, port: port, station: station)
+            defer { broadcast.cancel() }
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1")
+            defer { listener.close() }
+            _ = try await listener.snapshot()
+            _ = try await LiveSourceTests.waitFor(client, station, onAir: true)
+            // The show as first scheduled, then the same show scheduled later.
+            let first = try await listener.next(where: { message in
+                if case .update(let window) = message { window.current?.source == .live } else { false }
+            })
+            guard case .update(let scheduled) = first, let show = scheduled.current else { return }
+            let later = try await listener.next(where: { message in
+                guard case .update(let window) = message, let current = window.current else { return false }
+                return current.id == show.id && current.expiration > show.expiration
+            })
+            guard case .update(let renewed) = later, let still = renewed.current else { return }
+            #expect(still.source == .live)
+            #expect(still.durationMs > show.durationMs)
+            // The robot's songs wait behind the show.
+            #expect(renewed.upNext.allSatisfy { $0.start >= still.expiration })
+        }
+    }
+
     @Test func aSourceTakesOverAndTheRobotResumesWhenItDoesNotComeBack() async throws {
         let server = try await TestServer.make(configure: { $0.liveGracePeriod = .seconds(1) })
         let song = try await LiveSourceTests.song()
