@@ -43,6 +43,9 @@ struct BenchListeners: AsyncParsableCommand {
     @Flag(help: "Time chat messages from the DJ instead of DJ updates.")
     var chat = false
 
+    @Flag(help: "Also time each update by when it reached the socket (the kernel's receive time, TCP_INFO): a getsockopt per update per listener, which costs this generator CPU.")
+    var socketTimes = false
+
     func validate() throws {
         guard (1...200_000).contains(listeners) else { throw ValidationError("--listeners must be 1…200000") }
         guard (1...10_000).contains(connecting) else { throw ValidationError("--connecting must be 1…10000") }
@@ -77,7 +80,7 @@ struct BenchListeners: AsyncParsableCommand {
         let before = memory()
         let clientBefore = BenchMemory.residentBytes()
 
-        let crowd = ListenerCrowd(url: wsURL, size: listeners)
+        let crowd = ListenerCrowd(url: wsURL, size: listeners, socketTimes: socketTimes)
         let started = DispatchTime.now().uptimeNanoseconds
         let crowdTask = Task { await crowd.run(connecting: connecting) }
         defer { crowdTask.cancel(); warmupTask.cancel() }

@@ -39,11 +39,14 @@ final class ListenerCrowd: Sendable {
     }
 
     let url: String
+    /// Whether each update's socket arrival is read too (a syscall each).
+    let socketTimes: Bool
     private let slots: [Slot]
     private let channels = Mutex<[any Channel]>([])
 
-    init(url: String, size: Int) {
+    init(url: String, size: Int, socketTimes: Bool = false) {
         self.url = url
+        self.socketTimes = socketTimes
         self.slots = (0..<size).map { _ in Slot() }
     }
 
@@ -223,8 +226,12 @@ private final class CrowdListenerHandler: ChannelInboundHandler, Sendable {
             case "update":
                 if let revision = peek.revision {
                     let crowd = self.crowd, index = self.index
-                    Self.socketArrival(of: context.channel, readAt: arrived) { socketAt in
-                        crowd.updated(index, revision: revision, at: arrived, socketAt: socketAt)
+                    if crowd.socketTimes {
+                        Self.socketArrival(of: context.channel, readAt: arrived) { socketAt in
+                            crowd.updated(index, revision: revision, at: arrived, socketAt: socketAt)
+                        }
+                    } else {
+                        crowd.updated(index, revision: revision, at: arrived, socketAt: nil)
                     }
                 }
             case "party":
