@@ -442,8 +442,6 @@ actor StationHub {
         }
     }
 
-    /// The live source left: the show ends `grace` ms from now unless it
-    /// comes back.
     /// The person's source is still on the air: its show is scheduled on.
     func liveRenewed(personID: String) async throws {
         try await event { hub in
@@ -454,6 +452,8 @@ actor StationHub {
         }
     }
 
+    /// The live source left: the show ends `grace` ms from now unless it
+    /// comes back.
     func liveLeft(personID: String, grace: Int64) async {
         await event { hub in
             do {

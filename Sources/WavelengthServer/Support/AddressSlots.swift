@@ -25,9 +25,6 @@ final class AddressSlots: Sendable {
         return taken ? Slot(slots: self, address: address) : nil
     }
 
-    /// Slots held now by `address`.
-    func count(of address: String) -> Int { held.withLock { $0[address, default: 0] } }
-
     fileprivate func release(address: String) {
         held.withLock { counts in
             let left = counts[address, default: 1] - 1
