@@ -29,16 +29,19 @@ struct LiveSourceServer: Service {
     func run() async throws {
         let sources = self.sources, logger = self.logger
         let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000)
-        let slots = AddressSlots(perAddress: Self.connectionsPerAddress)
+        let admission = SourceAdmission(slots: AddressSlots(perAddress: Self.connectionsPerAddress))
         let channel: any Channel
         do {
             channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelInitializer { server in
+                    server.eventLoop.makeCompletedFuture { try server.pipeline.syncOperations.addHandler(admission) }
+                }
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
-                        let address = channel.remoteAddress?.ipAddress ?? "unknown"
-                        guard let slot = slots.reserve(address: address) else {
+                        guard let slot = admission.slot(of: channel) else {
+                            let address = channel.remoteAddress?.ipAddress ?? "?"
                             logger.notice("A source connection from \(address) was turned away: it holds \(Self.connectionsPerAddress) already")
                             try pipeline.addHandler(SourceConnectionRefusal())
                             return
@@ -63,6 +66,39 @@ struct LiveSourceServer: Service {
         try? await gracefulShutdown()
         try? await channel.close()
         await sources.closeAll()
+    }
+}
+
+/// On the listening channel, where connections come one by one in the
+/// order they were accepted: each takes one of its address's slots, or
+/// none. (Taken in the connections' own initializers, which run on two event
+/// loops at once, the 17th could get a slot and the 16th be turned away.)
+private final class SourceAdmission: ChannelInboundHandler, Sendable {
+    typealias InboundIn = any Channel
+
+    private let slots: AddressSlots
+    /// Each accepted connection's slot (nil: turned away), until its
+    /// initializer takes it.
+    private let decided = Mutex<[ObjectIdentifier: AddressSlots.Slot?]>([:])
+
+    init(slots: AddressSlots) {
+        self.slots = slots
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let child = unwrapInboundIn(data)
+        let slot = slots.reserve(address: child.remoteAddress?.ipAddress ?? "unknown")
+        let id = ObjectIdentifier(child)
+        decided.withLock { $0[id] = .some(slot) }
+        // A connection that closes before its initializer ran (it could not
+        // be registered) must not keep its slot here.
+        child.closeFuture.whenComplete { _ in _ = self.decided.withLock { $0.removeValue(forKey: id) } }
+        context.fireChannelRead(data)
+    }
+
+    /// The connection's slot, taken out (nil: turned away).
+    func slot(of child: any Channel) -> AddressSlots.Slot? {
+        decided.withLock { $0.removeValue(forKey: ObjectIdentifier(child)) } ?? nil
     }
 }
 
