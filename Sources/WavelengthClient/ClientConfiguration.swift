@@ -19,8 +19,8 @@ public struct ClientConfiguration: Sendable {
     /// What a signed-out client says to the station's WebSocket and to its
     /// live relay (`?listener=`), so that hearing a live show is one
     /// listener in the count, not an app listener and a stream listener:
-    /// 8–64 letters, digits, `-` and `_`. Nil: each `StationClient` makes
-    /// up its own.
+    /// 8–64 letters, digits, `-` and `_`. Nil (or not such a key): each
+    /// `StationClient` makes up its own.
     public var deviceKey: String?
 
     public init(

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 import Synchronization
+import WavelengthCore
 import WavelengthWire
 
 /// Send times of probes in flight, shared by the connection's writer (which
@@ -39,8 +40,8 @@ public actor StationClient {
     private let eventSink: AsyncStream<StationEvent>.Continuation
     public let configuration: ClientConfiguration
     /// Said on every connection and by the player's live streams (see
-    /// `ClientConfiguration.deviceKey`): the configuration's, else this
-    /// client's own.
+    /// `ClientConfiguration.deviceKey`): the configuration's when it is a
+    /// key, else this client's own.
     public nonisolated let deviceKey: String
     private let clock: any ClientClock
     private let logger: Logger
@@ -72,7 +73,8 @@ public actor StationClient {
         logger: Logger = Logger(label: "wavelength.client")
     ) {
         self.configuration = configuration
-        self.deviceKey = configuration.deviceKey ?? UUID().uuidString
+        // One the server would refuse (400) is never sent: the client's own instead.
+        self.deviceKey = configuration.deviceKey.flatMap { DeviceKey($0)?.value } ?? UUID().uuidString
         self.clock = clock
         self.logger = logger
         (events, eventSink) = AsyncStream<StationEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))

@@ -81,6 +81,10 @@ struct StationModelTests {
         var named = anonymous
         named.deviceKey = "kitchen-speaker"
         #expect(StationClient(configuration: named).deviceKey == "kitchen-speaker")
+        // Not a key (the server would refuse the connection): the client's own.
+        named.deviceKey = "kitchen speaker"
+        let fallback = StationClient(configuration: named).deviceKey
+        #expect(fallback != "kitchen speaker" && DeviceKey(fallback) != nil)
         #expect(await anonymous.accessToken() == nil)
     }
 
