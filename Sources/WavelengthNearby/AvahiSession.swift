@@ -50,6 +50,17 @@ final class AvahiSession: @unchecked Sendable {
     private var onFound: (@Sendable ([Found]) -> Void)?
     private var toldNoDaemon = false
     private var running = false
+    /// When the client could not be made at all (no D-Bus yet: a server
+    /// started before the bus, as a machine boots), the next try, and the
+    /// wait before it (2 s, doubling to a minute).
+    private var retry: OpaquePointer?
+    private var retryAfterSeconds: UInt32 = 2
+    private var toldUnavailable = false
+    /// Inside `avahi_client_new`, whose first callbacks come before it
+    /// returns; and whether one of them said the client failed (it is then
+    /// freed by `connect`, not by the callback, and tried again later).
+    private var connecting = false
+    private var failedWhileConnecting = false
 
     init(logger: Logger) {
         self.logger = logger
@@ -69,6 +80,7 @@ final class AvahiSession: @unchecked Sendable {
     deinit {
         if let poll {
             avahi_threaded_poll_stop(poll)
+            if let retry, let api = avahi_threaded_poll_get(poll) { api.pointee.timeout_free(retry) }
             if let client { avahi_client_free(client) }
             avahi_threaded_poll_free(poll)
         }
@@ -113,15 +125,55 @@ final class AvahiSession: @unchecked Sendable {
     private func connect() {
         guard let poll else { return }
         var error: Int32 = 0
-        client = avahi_client_new(
+        connecting = true
+        failedWhileConnecting = false
+        let made = avahi_client_new(
             avahi_threaded_poll_get(poll), AVAHI_CLIENT_NO_FAIL,
             { client, state, userdata in
                 guard let userdata else { return }
                 Unmanaged<AvahiSession>.fromOpaque(userdata).takeUnretainedValue().clientChanged(client, state)
             }, Unmanaged.passUnretained(self).toOpaque(), &error)
-        if client == nil {
-            logger.warning("mDNS: Avahi could not be used (\(String(cString: avahi_strerror(error)))); stations are not announced on the LAN")
+        connecting = false
+        if let made, !failedWhileConnecting {
+            client = made
+            if toldUnavailable { logger.info("mDNS: Avahi can be used now") }
+            toldUnavailable = false
+            retryAfterSeconds = 2
+            return
         }
+        if let made {
+            dropAll()
+            avahi_client_free(made)
+        }
+        client = nil
+        // Said once; tried again quietly, as when the daemon goes away.
+        if !toldUnavailable {
+            let why = made == nil ? String(cString: avahi_strerror(error)) : "it failed as it started"
+            logger.warning("mDNS: Avahi could not be used (\(why)); stations are not announced on the LAN until it can be")
+            toldUnavailable = true
+        }
+        tryAgainLater()
+    }
+
+    /// Makes the client again after a wait, on the poll thread.
+    private func tryAgainLater() {
+        guard let poll, retry == nil, let api = avahi_threaded_poll_get(poll) else { return }
+        var when = timeval()
+        avahi_elapse_time(&when, retryAfterSeconds * 1_000, 0)
+        retryAfterSeconds = min(60, retryAfterSeconds * 2)
+        retry = api.pointee.timeout_new(
+            api, &when,
+            { timeout, userdata in
+                guard let userdata else { return }
+                let session = Unmanaged<AvahiSession>.fromOpaque(userdata).takeUnretainedValue()
+                session.retryFired(timeout)
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func retryFired(_ timeout: OpaquePointer?) {
+        if let poll, let api = avahi_threaded_poll_get(poll), let timeout { api.pointee.timeout_free(timeout) }
+        retry = nil
+        connect()
     }
 
     private func clientChanged(_ changed: OpaquePointer?, _ state: AvahiClientState) {
@@ -147,6 +199,11 @@ final class AvahiSession: @unchecked Sendable {
             }
         case AVAHI_CLIENT_FAILURE:
             running = false
+            // Failed as it was made: `connect` frees it and tries again later.
+            if connecting {
+                failedWhileConnecting = true
+                return
+            }
             // The daemon went away: start over, waiting for it to come back.
             dropAll()
             if let client { avahi_client_free(client) }

@@ -89,6 +89,38 @@ struct NearbyTests {
         }
     }
 
+    /// A server started before its D-Bus (as a machine boots, or a test
+    /// races its daemon) can't make an Avahi client at all: it says so once,
+    /// tries again quietly, and announces once the bus and daemon are up.
+    @Test func aServerStartedBeforeItsBusAnnouncesOnceItIsUp() async throws {
+        let libraries = try await TestLibrary.shared.roots()
+        let folder = try AvahiDaemon.newBusFolder()
+        _ = try await ServerProcess.run(
+            dataDirectory: NSTemporaryDirectory() + "wavelength-lan-early-\(UUID().uuidString)", libraries: libraries,
+            pingInterval: 60, mdns: true, environment: AvahiDaemon.environment(busFolder: folder),
+            extraArguments: ["--host", "0.0.0.0"]
+        ) { early in
+            // No bus yet: it can't be used.
+            while !early.log.text.contains("mDNS: Avahi could not be used") { try await Task.sleep(for: .milliseconds(50)) }
+            try await AvahiDaemon.with(busFolder: folder) { _ in
+                // Until its last word on mDNS is that it can be used (the bus
+                // may be up a moment before the daemon is). Bounded by the
+                // suite's time limit; the retries wait 2, 4, 8… s.
+                while Self.mdnsLines(early).components(separatedBy: " | ").last?.contains("can be used now") != true {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                // Each time it could not be used was said once, not at every
+                // retry: one "can be used now" ends each.
+                let lines = early.log.text.split(separator: "\n")
+                let down = lines.filter { $0.contains("could not be used") }.count
+                let up = lines.filter { $0.contains("can be used now") }.count
+                #expect(down == up, "\(Self.mdnsLines(early))")
+                let list = try await Self.nearby(early)
+                #expect(list.browsing)
+            }
+        }
+    }
+
     /// What a server's log says of mDNS, for a failure's message.
     static func mdnsLines(_ server: ServerProcess) -> String {
         server.log.text.split(separator: "\n").filter { $0.contains("mDNS") }.suffix(10).joined(separator: " | ")

@@ -20,11 +20,26 @@ struct AvahiDaemon: Sendable {
     let environment: [String: String]
     private let children: Task<Void, Never>?
 
-    /// Runs `body` with a daemon, this run's alone for the length of it.
-    static func with<T: Sendable>(_ body: (AvahiDaemon) async throws -> T) async throws -> T {
+    /// A private bus's folder, made before anything listens on it (to start
+    /// a server before its bus, as a machine may boot).
+    static func newBusFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "wavelength-dbus-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// What a client needs to reach the bus that will be in `folder`.
+    static func environment(busFolder folder: String) -> [String: String] {
+        ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(folder)/bus"]
+    }
+
+    /// Runs `body` with a daemon, this run's alone for the length of it,
+    /// and ready: its bus is up and the daemon has started. With `busFolder`,
+    /// always a private one there.
+    static func with<T: Sendable>(busFolder: String? = nil, _ body: (AvahiDaemon) async throws -> T) async throws -> T {
         let lock = try await MachineLock.acquire(NSTemporaryDirectory() + "wavelength-avahi-tests.lock")
         defer { lock.release() }
-        let daemon = try await start()
+        let daemon = try await start(busFolder: busFolder)
         do {
             let result = try await body(daemon)
             await daemon.stop()
@@ -35,11 +50,14 @@ struct AvahiDaemon: Sendable {
         }
     }
 
-    private static func start() async throws -> AvahiDaemon {
-        let check = try await Subprocess.run(.name("avahi-daemon"), arguments: ["--check"], output: .discarded, error: .discarded)
-        if check.terminationStatus.isSuccess { return AvahiDaemon(environment: [:], children: nil) }
-        let folder = NSTemporaryDirectory() + "wavelength-dbus-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    private static func isRunning() async throws -> Bool {
+        try await Subprocess.run(.name("avahi-daemon"), arguments: ["--check"], output: .discarded, error: .discarded)
+            .terminationStatus.isSuccess
+    }
+
+    private static func start(busFolder: String?) async throws -> AvahiDaemon {
+        if busFolder == nil, try await isRunning() { return AvahiDaemon(environment: [:], children: nil) }
+        let folder = try busFolder ?? newBusFolder()
         let socket = folder + "/bus"
         // A system-type bus where anyone may own and call anything: this
         // bus only ever carries the test's daemon and servers.
@@ -79,6 +97,12 @@ struct AvahiDaemon: Sendable {
                         output: .discarded, error: .discarded)
                 }
             }
+        }
+        // Ready when the bus listens and the daemon has written its pid
+        // file (polled: neither says so otherwise).
+        for _ in 0..<600 {
+            if FileManager.default.fileExists(atPath: socket), try await isRunning() { break }
+            try await Task.sleep(for: .milliseconds(50))
         }
         return AvahiDaemon(environment: environment, children: children)
     }
