@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v24";
+const VERSION = "wavelength-shell-v25";
 const SHELL = [
   "/",
   "/index.html",
@@ -27,6 +27,7 @@ const SHELL = [
   "/js/api/live.js",
   "/js/api/clips.js",
   "/js/live/device-key.js",
+  "/js/live/known-tracks.js",
   "/js/live/live-sequence.js",
   "/js/live/live.js",
   "/js/live/station-session.js",

@@ -47,6 +47,8 @@ public actor StationClient {
     private let logger: Logger
 
     public private(set) var model = StationModel()
+    /// The tracks of the model's window, which updates may name by id.
+    private var knownTracks = KnownTracks()
     private var estimator = ClockEstimator()
     private var slewed = SlewedClock()
     private var isPlaying = false
@@ -306,12 +308,29 @@ public actor StationClient {
     // MARK: Incoming
 
     private func receive(_ text: String, at received: Double) {
-        guard let sequenced = try? JSONDecoder().decode(SequencedServerMessage.self, from: Data(text.utf8)) else {
-            logger.warning("Ignored a message the client could not read")
+        let data = Data(text.utf8)
+        let decoder = JSONDecoder()
+        // An update names the tracks this client holds by id alone.
+        decoder.userInfo[KnownTracks.key] = knownTracks
+        let sequenced: SequencedServerMessage
+        do {
+            sequenced = try decoder.decode(SequencedServerMessage.self, from: data)
+        } catch {
+            if KnownTracks.isUnknownTrack(error), let seq = try? decoder.decode(SequenceNumber.self, from: data).seq {
+                // It named a track this client doesn't hold: start afresh.
+                model.skipped(seq: seq)
+                transmit(.resync)
+            } else {
+                logger.warning("Ignored a message the client could not read")
+            }
             return
         }
         if model.receive(sequenced) == .resync {
             transmit(.resync)
+        }
+        switch sequenced.message {
+        case .snapshot, .update: knownTracks = KnownTracks(model.window)
+        default: break
         }
         switch sequenced.message {
         case .snapshot(let snapshot):
@@ -385,4 +404,9 @@ public actor StationClient {
             }
         }
     }
+}
+
+/// Just a message's sequence number, for one the client can't read whole.
+private struct SequenceNumber: Decodable {
+    let seq: UInt64
 }

@@ -112,6 +112,12 @@ public struct StationModel: Sendable, Equatable {
         return gap ? .resync : .none
     }
 
+    /// Message `seq` could not be read (it named a track this client lacks,
+    /// and the client asks for a snapshot): it is not a gap.
+    public mutating func skipped(seq: UInt64) {
+        lastSeq = max(lastSeq, seq)
+    }
+
     /// Only a newer revision replaces the window.
     private mutating func accept(_ newer: TimelineWindow) {
         if let window, newer.revision < window.revision { return }

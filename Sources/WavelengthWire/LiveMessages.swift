@@ -1,8 +1,14 @@
 /// The version of the station WebSocket protocol. Clients name it with
 /// `?v=` on the URL; a version the server does not speak gets an
 /// `unsupported_version` error and the connection is closed.
+///
+/// - 1: every `update` carries each entry's whole track.
+/// - 2: an `update` names a track the client already holds by id alone
+///   (see `KnownTracks`).
 public enum LiveProtocol {
-    public static let version = 1
+    public static let version = 2
+    /// The versions this server speaks.
+    public static let supported = 1...2
 }
 
 /// What a client sends on a station's WebSocket. Every message is a JSON

@@ -68,11 +68,11 @@ struct StationModelTests {
         let configuration = ClientConfiguration(
             serverURL: "https://radio.example/", stationID: "s1", accessToken: { "secret-token" }, personID: "u1")
         #expect(configuration.liveURL(since: 7, deviceKey: "device-key-1")
-            == "wss://radio.example/api/stations/s1/live?v=1&listener=device-key-1&since=7")
+            == "wss://radio.example/api/stations/s1/live?v=2&listener=device-key-1&since=7")
         // The token goes in the upgrade's Authorization header, asked for at each connection.
         #expect(await configuration.accessToken() == "secret-token")
         let anonymous = ClientConfiguration(serverURL: "http://h:1", stationID: "s")
-        #expect(anonymous.liveURL(since: nil, deviceKey: "device-key-2") == "ws://h:1/api/stations/s/live?v=1&listener=device-key-2")
+        #expect(anonymous.liveURL(since: nil, deviceKey: "device-key-2") == "ws://h:1/api/stations/s/live?v=2&listener=device-key-2")
         // Each client its own device key, unless the configuration names one.
         let first = StationClient(configuration: anonymous)
         let second = StationClient(configuration: anonymous)

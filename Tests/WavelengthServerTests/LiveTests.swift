@@ -80,6 +80,52 @@ struct LiveTests {
         }
     }
 
+    /// Protocol version 2 names the tracks every listener holds by id, so
+    /// an update to a long Up Next carries the new entry's track only;
+    /// version 1 still gets every track whole. Both see the same timeline,
+    /// and so does a listener who joins between two updates.
+    @Test func compactUpdatesNameHeldTracksByIdAndEveryoneSeesTheSameTimeline() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let station = owner.stationID
+            let dj = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=2", token: owner.token)
+            _ = try await dj.snapshot()
+            let old = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1")
+            _ = try await old.snapshot()
+            // Paused, the timeline holds still (the test songs last 3 s).
+            try dj.send(.command(CommandRequest(id: "c-0", command: .pause)))
+            _ = try await dj.update(atLeast: try await dj.ack("c-0").revision)
+            let tracks = try await client.tracks()
+            var late: LiveClient?
+            for (n, track) in tracks.prefix(4).enumerated() {
+                if n == 2 {
+                    late = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
+                    _ = try await late?.snapshot()
+                }
+                try dj.send(.command(CommandRequest(id: "c-\(n + 1)", command: .queueNext(trackID: track.id))))
+                let revision = try await dj.ack("c-\(n + 1)").revision
+                let seen = try await dj.update(atLeast: revision)
+                #expect(try await old.update(atLeast: revision) == seen)
+                if let late { #expect(try await late.update(atLeast: revision) == seen) }
+                #expect(seen.upNext.contains { $0.track.id == track.id })
+                #expect(seen.upNext.allSatisfy { !$0.track.title.isEmpty })
+            }
+            // The last update named the entry queued before it by id alone.
+            let compact = try #require(await dj.updateTexts().last)
+            let whole = try #require(await old.updateTexts().last)
+            let earlier = try #require(tracks.prefix(4).dropLast().last)
+            #expect(compact.contains(#""track":{"id":"\#(earlier.id)"}"#))
+            #expect(!whole.contains(#""track":{"id":"\#(earlier.id)"}"#))
+            #expect(compact.utf8.count * 2 < whole.utf8.count)
+            for socket in [dj, old, late].compactMap({ $0 }) {
+                #expect(await socket.unknownTracks().isEmpty)
+                #expect(await socket.sequenceIsContiguous())
+                socket.close()
+            }
+        }
+    }
+
     @Test func aResentCommandAppliesOnce() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.live) { client in

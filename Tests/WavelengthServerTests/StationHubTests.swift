@@ -31,7 +31,7 @@ struct StationHubTests {
         mutating func next(_ type: String) async throws -> ServerMessage? {
             while let outgoing = await messages.next() {
                 guard case .text(let text) = outgoing else { continue }
-                let message = try JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
+                let message = try JSONDecoder().decode(ServerMessage.self, from: Data(text.text.utf8))
                 if message.type == type { return message }
             }
             return nil

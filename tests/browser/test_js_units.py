@@ -121,6 +121,8 @@ MUTATIONS = [
      "timeline: the entry at an instant: start included, expiration not"),
     ("live/live-sequence.js", ' && message.type !== "snapshot"', "",
      "live sequence: a snapshot after a gap needs no resync: it carries the whole state"),
+    ("live/known-tracks.js", "      missing = true;\n", "",
+     "known tracks: a track named by id that is not held gives nothing: the client asks for a snapshot"),
     ("playback/clock.js", "(now - sample.midpoint) * this.maxSkew", "0 * this.maxSkew",
      "clock: fixture: old probes age out of favour"),
     ("playback/clock.js", "const allowed = Math.max(0, local - last) * this.maxSlewRate;", "const allowed = Math.abs(local - last) * this.maxSlewRate;",

@@ -45,7 +45,10 @@ struct LiveController {
     private func start(_ channel: any Channel, request: Request, context: AppRequestContext) throws {
         let pipeline = channel.pipeline.syncOperations
         let replies = ReplyWindow()
-        let outbox = ListenerOutbox(channel: channel, clock: clock, window: replies, logger: context.logger)
+        // A version it doesn't speak is refused in `admit`.
+        let version = request.uri.queryParameters.get("v").flatMap { Int($0) } ?? LiveProtocol.version
+        let outbox = ListenerOutbox(
+            channel: channel, clock: clock, window: replies, compactUpdates: version >= 2, logger: context.logger)
         let inbox = LiveInbox(channel: channel)
         try ListenerLiveness.install(on: pipeline, interval: pingInterval)
         try outbox.stopAtCloseFrame(pipeline)
@@ -94,8 +97,10 @@ struct LiveController {
     private func admit(request: Request, context: AppRequestContext, outbox: ListenerOutbox) async -> Admission {
         let query = request.uri.queryParameters
         let version = query.get("v").map { Int($0) ?? -1 } ?? LiveProtocol.version
-        guard version == LiveProtocol.version else {
-            return .refused(.unsupportedVersion, "This server speaks protocol version \(LiveProtocol.version); update the client.")
+        guard LiveProtocol.supported.contains(version) else {
+            return .refused(
+                .unsupportedVersion,
+                "This server speaks protocol versions \(LiveProtocol.supported.lowerBound) to \(LiveProtocol.supported.upperBound); update the client.")
         }
         let since = query.get("since").flatMap { Int64($0) }
         // `?listener=`: the device key a signed-out listener's players share

@@ -10,9 +10,15 @@ extension TrackSummary {
             year: record.year, genre: record.genre, durationMs: record.durationMs, format: record.format,
             audioURL: "/api/tracks/\(record.id)/audio",
             artworkURL: record.hasArtwork ? "/api/tracks/\(record.id)/artwork" : nil,
-            gainDb: record.loudness.map { Loudness.gainDb(integrated: $0, truePeak: record.truePeak) },
-            headroomDb: record.loudness == nil ? nil : Loudness.headroomDb(truePeak: record.truePeak),
+            gainDb: record.loudness.map { Self.hundredths(Loudness.gainDb(integrated: $0, truePeak: record.truePeak)) },
+            headroomDb: record.loudness == nil ? nil : Loudness.headroomDb(truePeak: record.truePeak).map(Self.hundredths),
             tempo: record.tempo)
+    }
+
+    /// A gain to the hundredth of a dB, far below what anyone hears: sent
+    /// as `-1.9`, not `-1.9000000000000004`, in every entry of every update.
+    private static func hundredths(_ db: Double) -> Double {
+        (db * 100).rounded() / 100
     }
 
     /// A live show: its audio is the station's relay of the source, its

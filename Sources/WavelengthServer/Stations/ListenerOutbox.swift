@@ -35,19 +35,22 @@ final class ListenerOutbox: ListenerQueue {
     /// Where the outbox writes its frames, whole: just below the frame
     /// encoder, so a broadcast passes neither the encoder nor the
     /// connection's other handlers (a retain and a release each, per message,
-    /// times thousands of listeners), and its frame header goes in the room
-    /// left before the message rather than in a second buffer (NIO's encoder
-    /// can only prepend to a buffer nothing else holds, which a frame passed
-    /// down the pipeline never is: perf showed 8 % of a broadcast's CPU in
-    /// its separate header buffers). Set on the event loop.
+    /// times thousands of listeners). Each frame is two buffers: its header
+    /// and `seq` in one made for this listener, and the message's bytes,
+    /// shared by every listener. (NIO's encoder would put the header in a
+    /// buffer of its own too, but only behind a frame and its handlers.)
+    /// Set on the event loop.
     private let wire: NIOLoopBoundBox<OutboxWire?>
     private let clock: any ServerClock
     private let window: ReplyWindow
     private let logger: Logger
     private let state = Mutex(State())
 
-    init(channel: any Channel, clock: any ServerClock, window: ReplyWindow, logger: Logger) {
+    let compactUpdates: Bool
+
+    init(channel: any Channel, clock: any ServerClock, window: ReplyWindow, compactUpdates: Bool = true, logger: Logger) {
         self.channel = channel
+        self.compactUpdates = compactUpdates
         self.wire = .makeEmptyBox(valueType: OutboxWire.self, eventLoop: channel.eventLoop)
         self.clock = clock
         self.window = window
@@ -127,14 +130,7 @@ final class ListenerOutbox: ListenerQueue {
             let context = wire.value?.context
             var seq = firstSeq
             for outgoing in batch {
-                if var message = message(outgoing, seq: seq) {
-                    if let context {
-                        message.prependTextFrameHeader()
-                        context.write(NIOAny(message), promise: nil)
-                    } else {
-                        channel.write(WebSocketFrame(fin: true, opcode: .text, data: message), promise: nil)
-                    }
-                }
+                write(outgoing, seq: seq, context: context)
                 if case .text = outgoing {} else { window.written() }
                 seq += 1
             }
@@ -153,28 +149,38 @@ final class ListenerOutbox: ListenerQueue {
         channel.pipeline.fireUserInboundEventTriggered(LiveSocketEvent.end(.normalClosure, reason: nil))
     }
 
-    /// The message's text with its `seq`, and room before it for a frame header.
-    private func message(_ outgoing: LiveOutgoing, seq: UInt64) -> ByteBuffer? {
-        let body: String
+    /// Writes one message as one text frame: a small buffer of its own with
+    /// the frame header and `{"seq":N,`, then the message's shared bytes
+    /// (one `writev` takes both). Below the encoder when `context` is set.
+    private func write(_ outgoing: LiveOutgoing, seq: UInt64, context: ChannelHandlerContext?) {
+        let rest: ByteBuffer
         switch outgoing {
-        case .text(let text), .reply(let text):
-            body = text
+        case .text(let message), .reply(let message):
+            rest = message.rest
         case .pong(let nonce, let received):
             let sent = clock.preciseNow()
-            guard let text = try? StationHub.encode(
+            guard let message = try? StationHub.encode(
                 .pong(nonce: nonce, serverTime: EpochMillis(sent), serverReceived: received, serverSent: sent))
-            else { return nil }
-            body = text
+            else { return }
+            rest = message.rest
         }
-        // Every message is a JSON object: splice `seq` in as its first member.
+        // Every message is a JSON object: `seq` goes in as its first member.
         let prefix = "{\"seq\":\(seq),"
+        guard let context else {
+            var whole = channel.allocator.buffer(capacity: prefix.utf8.count + rest.readableBytes)
+            whole.writeString(prefix)
+            whole.writeImmutableBuffer(rest)
+            channel.write(WebSocketFrame(fin: true, opcode: .text, data: whole), promise: nil)
+            return
+        }
         let room = ByteBuffer.textFrameHeaderRoom
-        var buffer = channel.allocator.buffer(capacity: room + prefix.utf8.count + body.utf8.count - 1)
-        buffer.moveWriterIndex(forwardBy: room)
-        buffer.moveReaderIndex(forwardBy: room)
-        buffer.writeString(prefix)
-        buffer.writeSubstring(body.dropFirst())
-        return buffer
+        var head = channel.allocator.buffer(capacity: room + prefix.utf8.count)
+        head.moveWriterIndex(forwardBy: room)
+        head.moveReaderIndex(forwardBy: room)
+        head.writeString(prefix)
+        head.prependTextFrameHeader(payloadLength: head.readableBytes + rest.readableBytes)
+        context.write(NIOAny(head), promise: nil)
+        context.write(NIOAny(rest), promise: nil)
     }
 }
 
@@ -220,10 +226,10 @@ extension ByteBuffer {
     static let textFrameHeaderRoom = 10
 
     /// Writes the header of one final, unmasked text frame (a server's, RFC
-    /// 6455 §5.2) into the room before the readable bytes, and makes it
-    /// readable. The readable bytes are the payload.
-    mutating func prependTextFrameHeader() {
-        let length = readableBytes
+    /// 6455 §5.2) of `payloadLength` bytes into the room before the readable
+    /// bytes, and makes it readable. The payload starts with the readable
+    /// bytes and may go on in buffers written after this one.
+    mutating func prependTextFrameHeader(payloadLength length: Int) {
         let size = length < 126 ? 2 : length <= Int(UInt16.max) ? 4 : 10
         precondition(readerIndex >= size, "no room left for the frame header")
         let start = readerIndex - size

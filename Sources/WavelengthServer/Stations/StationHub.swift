@@ -41,7 +41,9 @@ actor StationHub {
     private var announcedListening: Bool?
     /// The chat as most connections see it, encoded once per change of the
     /// room (a crowd joining gets the same 50 messages).
-    private var commonChatRoom: (version: Int, entryID: EntryID?, text: String)?
+    /// What every connection holds of the timeline's tracks (for compact updates).
+    private var sharedTracks = SharedTracks()
+    private var commonChatRoom: (version: Int, entryID: EntryID?, text: EncodedMessage)?
 
     init(loaded: LoadedStation, context: StationContext) {
         self.id = loaded.record.id
@@ -730,18 +732,23 @@ actor StationHub {
             case .sendSnapshot(let connection, let reply):
                 guard let queue = queues[connection] else { continue }
                 do {
-                    let text = try Self.encode(try await snapshot())
+                    let message = try await snapshot()
+                    let text = try Self.encode(message)
+                    if case .snapshot(let snapshot) = message { sharedTracks.sent(snapshot.timeline) }
                     if !queue.offer(reply ? .reply(text) : .text(text)) { close(connection, reason: "a snapshot") }
                 } catch {
                     context.logger.error("Station \(id) could not build a snapshot: \(error)")
                     queue.finish()
                 }
             case .broadcastSnapshot:
-                guard !queues.isEmpty, let text = try? Self.encode(try await snapshot()) else { continue }
+                guard !queues.isEmpty, let message = try? await snapshot(), let text = try? Self.encode(message) else {
+                    continue
+                }
+                if case .snapshot(let snapshot) = message { sharedTracks.broadcast(snapshot.timeline) }
                 broadcast(text: text, except: nil)
             case .broadcastUpdate:
-                guard !queues.isEmpty, let text = try? Self.encode(.update(try await window())) else { continue }
-                broadcast(text: text, except: nil)
+                guard !queues.isEmpty, let window = try? await window() else { continue }
+                broadcastUpdate(window)
             case .sendRequests(let connection):
                 guard let queue = queues[connection], let seat = machine.seat(of: connection) else { continue }
                 do {
@@ -778,7 +785,7 @@ actor StationHub {
     /// who sees it alike, made again only when the room changes.
     private func sendChatRoom(to connection: ConnectionID, at now: EpochMillis) {
         guard let queue = queues[connection] else { return }
-        let text: String
+        let text: EncodedMessage
         if machine.seesCommonChatRoom(connection, at: now) {
             let entryID = machine.station.timeline.current(at: machine.station.timelineTime(at: now))?.id
             if let common = commonChatRoom, common.version == machine.chat.version, common.entryID == entryID {
@@ -853,11 +860,25 @@ actor StationHub {
         broadcast(text: text, except: skipped)
     }
 
-    private func broadcast(text: String, except skipped: ConnectionID?) {
+    private func broadcast(text: EncodedMessage, except skipped: ConnectionID?) {
         for (connection, queue) in queues where connection != skipped {
             // A listener too far behind is closed rather than silently
             // missing a message; it reconnects and catches up.
             if !queue.offer(.text(text)) { close(connection, reason: "a broadcast") }
+        }
+    }
+
+    /// The update to everyone: to clients that take compact updates, with
+    /// the tracks they all hold named by id alone; to the others, whole.
+    /// Each copy is encoded once.
+    private func broadcastUpdate(_ window: TimelineWindow) {
+        let message = ServerMessage.update(window)
+        let compact = queues.values.contains { $0.compactUpdates } ? try? Self.encode(message, naming: sharedTracks.known) : nil
+        let whole = queues.values.contains { !$0.compactUpdates } ? try? Self.encode(message) : nil
+        sharedTracks.broadcast(window)
+        for (connection, queue) in queues {
+            guard let text = queue.compactUpdates ? compact : whole else { continue }
+            if !queue.offer(.text(text)) { close(connection, reason: "an update") }
         }
     }
 
@@ -882,7 +903,13 @@ actor StationHub {
         queues[connection]?.finish()
     }
 
-    static func encode(_ message: ServerMessage) throws -> String {
-        String(decoding: try JSONEncoder().encode(message), as: UTF8.self)
+    /// The message's JSON, as bytes every listener's writer can share.
+    /// Slashes unescaped: every track's URLs are in every update. Tracks in
+    /// `naming` (unchanged) are written by id alone.
+    static func encode(_ message: ServerMessage, naming known: KnownTracks? = nil) throws -> EncodedMessage {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        if let known { encoder.userInfo[KnownTracks.key] = known }
+        return EncodedMessage(json: try encoder.encode(message))
     }
 }

@@ -310,7 +310,7 @@ final class TimelineFollower: Sendable {
         let decoder = JSONDecoder()
         for await outgoing in messages {
             guard case .text(let text) = outgoing,
-                  let message = try? decoder.decode(ServerMessage.self, from: Data(text.utf8))
+                  let message = try? decoder.decode(ServerMessage.self, from: Data(text.text.utf8))
             else { continue }
             switch message {
             case .snapshot(let snapshot): latest.withLock { $0 = snapshot.timeline }

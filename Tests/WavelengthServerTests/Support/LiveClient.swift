@@ -36,13 +36,32 @@ final class LiveClient: Sendable {
                         }
                     }
                     group.addTask {
+                        // Like a real client of protocol version 2: updates
+                        // name the tracks of the last window taken by id.
+                        var known = KnownTracks()
+                        var held: Int64?
                         for try await message in inbound.messages(maxSize: 1 << 20) {
-                            if case .text(let text) = message,
-                                let decoded = try? JSONDecoder().decode(
-                                    SequencedServerMessage.self, from: Data(text.utf8))
-                            {
-                                await inbox.append(decoded)
-                            }
+                            guard case .text(let text) = message else { continue }
+                            let decoder = JSONDecoder()
+                            decoder.userInfo[KnownTracks.key] = known
+                            do {
+                                let decoded = try decoder.decode(SequencedServerMessage.self, from: Data(text.utf8))
+                                var window: TimelineWindow?
+                                switch decoded.message {
+                                case .snapshot(let snapshot): window = snapshot.timeline
+                                case .update(let update): window = update
+                                default: break
+                                }
+                                if let window, window.revision >= (held ?? .min) {
+                                    known = KnownTracks(window)
+                                    held = window.revision
+                                }
+                                await inbox.append(decoded, text: text)
+                            } catch where KnownTracks.isUnknownTrack(error) {
+                                // Counted, and healed as the web app heals it.
+                                await inbox.unknownTrack(in: text)
+                                continuation.yield(.text(#"{"type":"resync"}"#))
+                            } catch {}
                         }
                     }
                     _ = try await group.next()
@@ -109,6 +128,16 @@ final class LiveClient: Sendable {
     /// Whether a message that matches has arrived and not been taken yet; never waits.
     func hasPending(where predicate: @escaping @Sendable (ServerMessage) -> Bool) async -> Bool {
         await inbox.hasPending(where: predicate)
+    }
+
+    /// Every update as it came, before its tracks were filled in.
+    func updateTexts() async -> [String] {
+        await inbox.updateTexts
+    }
+
+    /// Updates that named a track this client did not hold (the start of each).
+    func unknownTracks() async -> [String] {
+        await inbox.unknownTracks
     }
 
     func sequenceIsContiguous() async -> Bool {
@@ -204,7 +233,26 @@ actor Inbox {
     private var isClosed = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func append(_ message: SequencedServerMessage) {
+    /// Updates that named a track this client did not hold.
+    private(set) var unknownTracks: [String] = []
+
+    func unknownTrack(in text: String) {
+        unknownTracks.append(String(text.prefix(300)))
+        // Its place in the sequence still counts.
+        if let data = text.data(using: .utf8),
+            let seq = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["seq"] as? Int
+        {
+            sequence.append(UInt64(seq))
+            types.append("update")
+        }
+        wakeAll()
+    }
+
+    /// Every update as it came, before its tracks were filled in.
+    private(set) var updateTexts: [String] = []
+
+    func append(_ message: SequencedServerMessage, text: String? = nil) {
+        if case .update = message.message, let text { updateTexts.append(text) }
         sequence.append(message.seq)
         types.append(message.message.type)
         messages.append(message.message)

@@ -82,6 +82,11 @@ extension TestClientProtocol {
         try await execute(uri: "/api/stations/\(station)/timeline", method: .get).decode(TimelineWindow.self)
     }
 
+    /// The library's tracks, as `/api/library/tracks` lists them.
+    func tracks() async throws -> [TrackSummary] {
+        try await execute(uri: "/api/library/tracks", method: .get).decode([TrackSummary].self)
+    }
+
     func firstTrack(matching query: String) async throws -> TrackSummary {
         let response = try await execute(uri: "/api/library/search?q=\(query)", method: .get).decode(SearchResponse.self)
         guard let track = response.tracks.first else { throw CocoaError(.fileNoSuchFile) }

@@ -7,12 +7,16 @@
 // the session (`ended`). Being removed, the end, and access refusals are
 // final: the connection never reconnects after them.
 
-/** The live protocol version this client speaks (`?v=`). */
-export const PROTOCOL_VERSION = 1;
+/**
+ * The live protocol version this client speaks (`?v=`): 2, where updates
+ * name the tracks it holds by id alone (known-tracks.js).
+ */
+export const PROTOCOL_VERSION = 2;
 
 import { api, ApiError } from "../api/api.js";
 import { randomID } from "../ui/dom.js";
 import { deviceKey } from "./device-key.js";
+import { fillTracks, knownTracks } from "./known-tracks.js";
 import { isStaleTimeline, readSequence } from "./live-sequence.js";
 
 // Reconnecting: a short backoff capped at 2 s, so a server that comes back
@@ -58,6 +62,8 @@ export class LiveConnection extends EventTarget {
     this.selfID = selfID;
     this.access = null; // "owner" | "codj" | "listener", as the server last said
     this.revision = null;
+    // The tracks of the last window taken, which updates may name by id.
+    this.tracks = new Map();
     this.state = "connecting"; // connecting | live | reconnecting | outdated | removed | ended | denied | closed
     this.seq = 0;
     this.attempt = 0;
@@ -397,6 +403,7 @@ export class LiveConnection extends EventTarget {
         performance.mark("wavelength:snapshot");
         this.clock.hint(timeline.serverTime);
         this.revision = timeline.revision;
+        this.tracks = knownTracks(timeline);
         this.attempt = 0;
         this.setState("live");
         this.emit("snapshot", { station, timeline, listeners });
@@ -411,9 +418,15 @@ export class LiveConnection extends EventTarget {
         this.resendPending();
         break;
       case "update": {
-        const timeline = message.timeline;
-        if (isStaleTimeline(this.revision, timeline.revision)) break;
+        if (isStaleTimeline(this.revision, message.timeline.revision)) break;
+        const timeline = fillTracks(message.timeline, this.tracks || new Map());
+        if (!timeline) {
+          // It named a track this page doesn't hold: start afresh.
+          if (this.isOpen()) this.ws.send(JSON.stringify({ type: "resync" }));
+          break;
+        }
         this.revision = timeline.revision;
+        this.tracks = knownTracks(timeline);
         this.emit("timeline", { timeline });
         break;
       }
