@@ -78,6 +78,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Skip the background audio analysis (loudness and tempo): tracks then play without loudness matching.")
     var noAnalysis = false
 
+    @Option(help: "Seconds a stop (SIGTERM, SIGINT) waits for connections to finish before it cuts them (1…600).")
+    var shutdownGrace: Int = 10
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -129,9 +132,9 @@ struct Serve: AsyncParsableCommand {
         configuration.mdns = !noMdns
         guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
         configuration.clipQuotaBytes = clipQuotaMb << 20
+        guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }
         let app = try await buildApplication(configuration, logger: logger)
-        // runService stops gracefully on SIGTERM and SIGINT.
-        try await app.runService()
+        try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
     }
 }
 

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import WavelengthCore
 import WavelengthStorage
 import WavelengthWire
@@ -208,32 +209,50 @@ struct StreamController {
             // Counted before the first byte goes out, so a player that hears
             // the stream is in the station's count.
             await hub.streamAudience(.arrived(identity, kind))
-            var position = joinedAt
-            var interleaver = metaint.map { IcyInterleaver(interval: $0) }
             defer { Task { await stream.leave(ticket) } }
-            while case .chunks(let buffers, let end, let title) = await stream.next(ticket, after: position) {
-                for buffer in buffers {
-                    streams.metrics.streamBytes.increment(by: buffer.readableBytes)
-                    guard var planner = interleaver else {
-                        try await writer.write(buffer)
-                        continue
-                    }
-                    var out: [ByteBuffer] = []
-                    for piece in planner.plan(audioBytes: buffer.readableBytes, current: title) {
-                        switch piece {
-                        case .audio(let range):
-                            out.append(buffer.getSlice(at: buffer.readerIndex + range.lowerBound, length: range.count)!)
-                        case .metadata(let block):
-                            out.append(ByteBuffer(bytes: block.bytes))
-                        }
-                    }
-                    interleaver = planner
-                    try await writer.write(contentsOf: out)
-                }
-                position = end
+            // A stream never ends by itself: when the server stops, the
+            // player is let go at its next chunk (it reconnects to the
+            // server's next run).
+            try await withGracefulShutdownHandler {
+                try await Self.play(
+                    stream, ticket: ticket, from: joinedAt, metaint: metaint, to: &writer, metrics: streams.metrics)
+            } onGracefulShutdown: {
+                Task { await stream.leave(ticket) }
             }
             try await writer.finish(nil)
         })
+    }
+
+    /// Writes the stream to one player from `position` until it is let go
+    /// or the task is cancelled, with its title every `metaint` bytes when
+    /// it asked for titles.
+    private static func play(
+        _ stream: StationStream, ticket: UInt64, from position: UInt64, metaint: Int?,
+        to writer: inout any ResponseBodyWriter, metrics: ServerMetrics
+    ) async throws {
+        var position = position
+        var interleaver = metaint.map { IcyInterleaver(interval: $0) }
+        while case .chunks(let buffers, let end, let title) = await stream.next(ticket, after: position) {
+            for buffer in buffers {
+                metrics.streamBytes.increment(by: buffer.readableBytes)
+                guard var planner = interleaver else {
+                    try await writer.write(buffer)
+                    continue
+                }
+                var out: [ByteBuffer] = []
+                for piece in planner.plan(audioBytes: buffer.readableBytes, current: title) {
+                    switch piece {
+                    case .audio(let range):
+                        out.append(buffer.getSlice(at: buffer.readerIndex + range.lowerBound, length: range.count)!)
+                    case .metadata(let block):
+                        out.append(ByteBuffer(bytes: block.bytes))
+                    }
+                }
+                interleaver = planner
+                try await writer.write(contentsOf: out)
+            }
+            position = end
+        }
     }
 
     /// Header values are the owner's words: control characters (a line
