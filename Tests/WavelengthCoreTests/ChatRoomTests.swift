@@ -127,6 +127,19 @@ struct ReactionsTests {
         #expect(next?.totals == ["🔥": 3, "😂": 1])
     }
 
+    @Test func totalsKeptBeforeARestartCountOn() throws {
+        var reactions = Reactions()
+        reactions.resume(entryID: "e1", trackID: "t1", totals: ["🔥": 4, "<b>": 9, "😂": 0])
+        #expect(reactions.totals == ["🔥": 4])
+        #expect(try reactions.react("🔥", on: song, by: "p1", at: t0))
+        let burst = reactions.flush()
+        // Storage adds the burst; the totals shown count on from what it held.
+        #expect(burst == Reactions.Burst(entryID: "e1", trackID: "t1", burst: ["🔥": 1], totals: ["🔥": 5]))
+        // Taken up once only, at loading.
+        reactions.resume(entryID: "e1", trackID: "t1", totals: ["🔥": 4])
+        #expect(reactions.totals == ["🔥": 5])
+    }
+
     @Test func aNewSongStartsFromNothing() throws {
         var reactions = Reactions()
         _ = try reactions.react("🔥", on: song, by: "p1", at: t0)

@@ -290,14 +290,14 @@ struct ChatTests {
         }
     }
 
-    @Test func killDashNineLosesNoAcknowledgedMessageOrMute() async throws {
+    @Test func killDashNineLosesNoAcknowledgedMessageMuteOrReaction() async throws {
         let data = NSTemporaryDirectory() + "wavelength-chat-kill-\(UUID().uuidString)"
         let libraries = try await TestLibrary.shared.roots()
         let http = HTTPClient.shared
         // Pings far apart: on a loaded machine a client a second late with
         // its pong would be let go, which is not what this test is about.
         let (first, killed) = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 60) {
-            server -> (acked: [String], station: String, key: String, muted: String) in
+            server -> (acked: [String], station: String, key: String, muted: String, playing: EntryID) in
             func signUp(_ name: String) async throws -> AuthResponse {
                 let body = try JSONEncoder().encode(
                     SignupRequest(handle: TestHandles.next(name), displayName: name, password: "correct horse", tokens: true))
@@ -320,10 +320,22 @@ struct ChatTests {
                 }
                 acked.append(message.id)
             }
+            // Held, so the song reacted to still plays after the restart.
+            try socket.send(.command(CommandRequest(id: "hold", command: .pause)))
+            _ = try await socket.next { if case .ack(let ack) = $0 { ack.id == "hold" } else { false } }
+            let window = try JSONDecoder().decode(
+                TimelineWindow.self, from: try await http.send(.GET, server.baseURL + "/api/stations/\(station)/timeline").body)
+            let playing = try #require(window.current).id
+            try socket.send(.react(entryID: playing, emoji: "🔥"))
+            try socket.send(.react(entryID: playing, emoji: "💃"))
+            // A burst is kept before it is sent.
+            _ = try await socket.next {
+                if case .reactions(let view) = $0 { view.totals == ["🔥": 1, "💃": 1] } else { false }
+            }
             // One more in flight as the server dies.
             try socket.send(.chat(id: "late", text: "maybe"))
             await server.kill9()
-            return (acked, station, key, other.person.id)
+            return (acked, station, key, other.person.id, playing)
         }
         #expect(killed == .signaled(SIGKILL))
         let (_, stopped) = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 60) {
@@ -335,6 +347,11 @@ struct ChatTests {
             let kept = Set(room.messages.map(\.id))
             for id in first.acked { #expect(kept.contains(id), "\(id) was acknowledged but lost") }
             #expect(room.muted?.map(\.person.id) == [first.muted])
+            // The song's reactions count on from what was kept.
+            #expect(room.reactions == ReactionsView(entryID: first.playing, burst: [:], totals: ["🔥": 1, "💃": 1]))
+            try socket.send(.react(entryID: first.playing, emoji: "🔥"))
+            let next = try await socket.next { if case .reactions = $0 { true } else { false } }
+            #expect(next == .reactions(ReactionsView(entryID: first.playing, burst: ["🔥": 1], totals: ["🔥": 2, "💃": 1])))
         }
         #expect(stopped == .exited(0))
     }

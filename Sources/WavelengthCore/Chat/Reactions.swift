@@ -48,6 +48,17 @@ public struct Reactions: Sendable, Equatable {
         return starts
     }
 
+    /// Takes up the totals kept for `entryID` (the song playing when the
+    /// station was loaded again, after a restart), so they count on from
+    /// there. Only before any reaction is taken: storage adds each burst to
+    /// what it holds, so what is shown must start from the same place.
+    public mutating func resume(entryID: EntryID, trackID: TrackID, totals: [String: Int]) {
+        guard self.entryID == nil else { return }
+        self.entryID = entryID
+        self.trackID = trackID
+        self.totals = totals.filter { Self.palette.contains($0.key) && $0.value > 0 }
+    }
+
     /// The burst to send: what came since the last one, with the totals.
     public mutating func flush() -> Burst? {
         guard let entryID, let trackID, !pending.isEmpty else { return nil }

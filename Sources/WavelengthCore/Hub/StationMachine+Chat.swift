@@ -134,6 +134,11 @@ extension StationMachine {
         return [recorded, .broadcast(.reactions(burst), except: nil)]
     }
 
+    /// The song's reaction totals as kept before a restart: they count on.
+    public mutating func resumeReactions(entryID: EntryID, trackID: TrackID, totals: [String: Int]) {
+        reactions.resume(entryID: entryID, trackID: trackID, totals: totals)
+    }
+
     /// The chat as connection `id` may see it.
     public func chatRoom(for id: ConnectionID, at now: EpochMillis) -> ChatRoomNotice? {
         guard let seat = seat(of: id) else { return nil }

@@ -41,9 +41,16 @@ actor StationDirectory {
     func hub(id: StationID) async throws -> StationHub? {
         if let hub = hubs[id] { return hub }
         guard let loaded = try await context.repository.loadStation(id: id) else { return nil }
+        // The reactions to the song playing, as kept before a restart.
+        let playing = loaded.state.timeline.current(at: loaded.state.timelineTime(at: context.clock.now()))
+        var kept: [String: Int] = [:]
+        if let playing { kept = try await context.repository.reactions(stationID: id, entryID: playing.id) }
         // Another caller may have loaded it while we awaited storage.
         if let hub = hubs[id] { return hub }
         let hub = StationHub(loaded: loaded, context: context)
+        if let playing, !kept.isEmpty {
+            await hub.resumeReactions(entryID: playing.id, trackID: playing.trackID, totals: kept)
+        }
         hubs[id] = hub
         return hub
     }

@@ -39,10 +39,10 @@ actor StationHub {
     private var published: (revision: Int64, listening: Bool)?
     /// Whether the station was listened to when the LAN was last told.
     private var announcedListening: Bool?
-    /// The chat as most connections see it, encoded once per change of the
-    /// room (a crowd joining gets the same 50 messages).
     /// What every connection holds of the timeline's tracks (for compact updates).
     private var sharedTracks = SharedTracks()
+    /// The chat as most connections see it, encoded once per change of the
+    /// room (a crowd joining gets the same 50 messages).
     private var commonChatRoom: (version: Int, entryID: EntryID?, text: EncodedMessage)?
 
     init(loaded: LoadedStation, context: StationContext) {
@@ -70,6 +70,11 @@ actor StationHub {
     var partySettings: RequestSettings { machine.party.settings }
     var revision: Int64 { machine.station.revision }
     var isOnAir: Bool { machine.station.isOnAir }
+
+    /// The song's reaction totals as kept before a restart (see `StationDirectory.hub(id:)`).
+    func resumeReactions(entryID: EntryID, trackID: TrackID, totals: [String: Int]) {
+        machine.resumeReactions(entryID: entryID, trackID: trackID, totals: totals)
+    }
 
     // MARK: Reading
 
