@@ -130,8 +130,8 @@ struct ChatTests {
     @Test func aFloodIsSlowedAndMutesAndSlowModeHold() async throws {
         // The server's clock stands still, so the rate limit's 10 s can't
         // run out while a loaded machine answers the flood.
-        let start = Date.now.millis
-        let frozen = ManualClock(start: start)
+        let frozen = ManualClock.startingNow()
+        let start = frozen.start
         let server = try await TestServer.make(clock: frozen.wall)
         try await server.application().test(.live) { client in
             let owner = try await client.signUp()
@@ -355,8 +355,4 @@ struct ChatTests {
         }
         #expect(stopped == .exited(0))
     }
-}
-
-extension Date {
-    fileprivate var millis: EpochMillis { EpochMillis(timeIntervalSince1970 * 1000) }
 }

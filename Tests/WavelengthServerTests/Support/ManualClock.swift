@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import WavelengthCore
 @testable import WavelengthServer
@@ -31,6 +32,11 @@ final class ManualClock: Clock {
 
     init(start: EpochMillis = 1_700_000_000_000) {
         self.start = start
+    }
+
+    /// One that starts at the wall's time now, and then stands still until moved.
+    static func startingNow() -> ManualClock {
+        ManualClock(start: EpochMillis(Date.now.timeIntervalSince1970 * 1000))
     }
 
     var now: Instant { state.withLock { $0.now } }
