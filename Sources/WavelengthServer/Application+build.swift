@@ -262,7 +262,7 @@ public struct ServerServices: Sendable {
         let record = await hub.record
         let keyFile = configuration.dataDirectory + "/owner-keys.txt"
         let line = "\(record.id) \(record.frequency ?? "-") \(key)\n"
-        FileManager.default.createFile(atPath: keyFile, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: keyFile, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600])
         logger.info(
             "Created station \"\(record.name)\" on \(record.frequency ?? "-") (id \(record.id)); claim it with the owner key in \(keyFile)"
         )

@@ -21,8 +21,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("library"), help: "A music folder to scan at start; repeatable (env WAVELENGTH_LIBRARY, ':'-separated).")
     var libraries: [String] = Environment.libraryRoots
 
-    @Option(help: "Folder of the web app's static files (env WAVELENGTH_WEB).")
-    var web: String? = Environment.value("WAVELENGTH_WEB") ?? ServerConfiguration.defaultWebRoot
+    @Option(help: "Folder of the web app's static files (env WAVELENGTH_WEB; default ./web when it holds the app).")
+    var web: String?
 
     @Option(help: "Seconds between WebSocket pings; a client that misses one is dropped.")
     var pingInterval: Int = 15
@@ -96,7 +96,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--stations-per-account must be 1…1000")
         }
         var configuration = ServerConfiguration(
-            host: host, port: port, dataDirectory: data, libraryRoots: libraries, webRoot: web,
+            host: host, port: port, dataDirectory: data, libraryRoots: libraries, webRoot: web ?? Environment.value("WAVELENGTH_WEB") ?? ServerConfiguration.defaultWebRoot,
             pingInterval: .seconds(pingInterval), djGracePeriod: .seconds(djGrace),
             commitLead: .milliseconds(commitLeadMs), bcryptCost: UInt8(bcryptCost), secureCookies: !insecureCookies)
         configuration.stationsPerAccount = stationsPerAccount

@@ -11,7 +11,7 @@ struct LibraryRootsTests {
         try files.createDirectory(atPath: base + "/library2", withIntermediateDirectories: true)
         defer { try? files.removeItem(atPath: base) }
         for path in ["/lib/a/song.mp3", "/library2/other.mp3"] {
-            files.createFile(atPath: base + path, contents: Data([1]))
+            #expect(files.createFile(atPath: base + path, contents: Data([1])))
         }
         try files.createSymbolicLink(atPath: base + "/lib/a/inside.mp3", withDestinationPath: "song.mp3")
         try files.createSymbolicLink(atPath: base + "/lib/a/out.mp3", withDestinationPath: base + "/library2/other.mp3")

@@ -183,7 +183,7 @@ struct LiveTakeoverTests {
             // The show's stretch of the stream is real MP3 with sound in it.
             let file = NSTemporaryDirectory() + "live-stream-\(UUID().uuidString).mp3"
             defer { try? FileManager.default.removeItem(atPath: file) }
-            FileManager.default.createFile(atPath: file, contents: Data(reader.audio[audioBefore...]))
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(reader.audio[audioBefore...])))
             let volume = try await Subprocess.run(
                 .name("ffmpeg"),
                 arguments: ["-hide_banner", "-nostdin", "-i", file, "-af", "volumedetect", "-f", "null", "-"],

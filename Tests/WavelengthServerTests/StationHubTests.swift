@@ -96,8 +96,9 @@ struct StationHubTests {
     }
 
     @Test func songsTheRoomsFavouritesFansSavedAreMarkedForTheRobot() async throws {
-        let hub = try await StationHub(
-            loaded: #require(try await store.loadStation(id: "s1")),
+        let loaded = try #require(try await store.loadStation(id: "s1"))
+        let hub = StationHub(
+            loaded: loaded,
             context: StationContext(
                 repository: store, catalog: LibraryCatalog(tracks: store, likes: store), clock: clock, sleeper: manual,
                 makeRandom: { AnyRandom(SeededRandom(seed: 42)) },

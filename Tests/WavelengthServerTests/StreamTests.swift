@@ -85,7 +85,7 @@ struct StreamTests {
             // Real MP3, as ffprobe reads it.
             let file = NSTemporaryDirectory() + "stream-\(UUID().uuidString).mp3"
             defer { try? FileManager.default.removeItem(atPath: file) }
-            FileManager.default.createFile(atPath: file, contents: Data(reader.audio))
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(reader.audio)))
             let probe = try await Subprocess.run(
                 .name("ffprobe"),
                 arguments: ["-v", "error", "-show_entries", "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", file],

@@ -113,7 +113,8 @@ private final class SourceConnectionRefusal: ChannelInboundHandler {
         let body = "This address holds \(LiveSourceServer.connectionsPerAddress) source connections already; close one first.\n"
         let text = "HTTP/1.0 429 Too Many Requests\r\nServer: Wavelength\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text))).whenComplete { _ in context.close(promise: nil) }
+        let channel = context.channel  // a Sendable closure may not capture the context
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}  // whatever it sends is not read

@@ -42,9 +42,8 @@ final class MalformedRequestAnswer: ChannelInboundHandler, RemovableChannelHandl
         headers.add(name: "Connection", value: "close")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: json)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in
-            context.close(promise: nil)
-        }
+        let channel = context.channel  // a Sendable closure may not capture the context
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// What a client is told about a request it sent that isn't HTTP.

@@ -115,7 +115,7 @@ final class ServerProcess: Sendable {
             case .exited(let code): code
             case .signaled(let signal): 128 + signal
             }
-        return (status, (result.standardOutput ?? "") + (result.standardError ?? ""))
+        return (status, result.standardOutput + result.standardError)
     }
 
     /// The `wavelength` binary built next to the test bundle.
