@@ -262,7 +262,10 @@ public struct ServerServices: Sendable {
         let record = await hub.record
         let keyFile = configuration.dataDirectory + "/owner-keys.txt"
         let line = "\(record.id) \(record.frequency ?? "-") \(key)\n"
-        _ = FileManager.default.createFile(atPath: keyFile, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600])
+        if !FileManager.default.createFile(atPath: keyFile, contents: Data(line.utf8), attributes: [.posixPermissions: 0o600]) {
+            // Not the key itself: a log may be read by more people than the data folder.
+            logger.error("Could not write \(keyFile); the first station can't be claimed with an owner key")
+        }
         logger.info(
             "Created station \"\(record.name)\" on \(record.frequency ?? "-") (id \(record.id)); claim it with the owner key in \(keyFile)"
         )

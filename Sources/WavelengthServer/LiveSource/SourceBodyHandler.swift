@@ -158,9 +158,7 @@ final class SourceBodyHandler: ChannelInboundHandler {
         let text = "HTTP/1.0 \(status) \(reason)\r\nServer: Wavelength\r\nContent-Type: \(type); charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\n\(extra)Connection: close\r\n\r\n\(body)"
         state = .closed
-        // The channel, not the context: the completion may not capture a
-        // context (not Sendable), and closing the channel is the same here.
-        let channel = context.channel
+        let channel = context.channel  // a Sendable closure may not capture the context
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text))).whenComplete { _ in channel.close(promise: nil) }
     }
 
