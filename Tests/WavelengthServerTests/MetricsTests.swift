@@ -27,10 +27,11 @@ struct MetricsTests {
             _ = try await app.snapshot()
             let player = try await StreamPlayerSocket.open(port: port, path: "/stream/\(station).mp3", userAgent: "VLC")
             try await app.listeners(2)
-            let window = try await client.timeline(station)
+            // Whatever plays now: a song named by id may end (they last
+            // seconds here) before the skip arrives, and be refused.
             let skipped = try await client.send(
                 "/api/stations/\(station)/commands", .post, as: host,
-                body: CommandRequest(id: "metrics-skip", command: .skip(entryID: window.current!.id)))
+                body: CommandRequest(id: "metrics-skip", command: .skip(entryID: nil)))
             #expect(skipped.status == .ok)
 
             let response = try await Self.page(client)
