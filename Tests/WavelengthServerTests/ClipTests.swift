@@ -175,8 +175,12 @@ struct ClipTests {
             let sent = try await client.upload(
                 "/api/stations/\(station)/clips?note=On%20the%20radio", as: owner, bytes: try await TestAudio.tone(seconds: 4))
             #expect(sent.status == .created)
+            // The song playing is cut, unless it ended meanwhile and the clip
+            // is already on.
             let current = try #require(try await client.timeline(station).current)
-            _ = try await client.command(station, key: owner.token, id: "skip", .skip(entryID: current.id))
+            if current.source != .voice {
+                _ = try await client.command(station, key: owner.token, id: "skip", .skip(entryID: current.id))
+            }
             // Bounded: a minute of the stream (a block per second at 128 kbps).
             while reader.lastTitle != "DJ Kay - On the radio", reader.titles.count < 60, let part = try await body.next() {
                 reader.take(part.readableBytesView)

@@ -138,9 +138,13 @@ struct StreamTests {
             let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
             let pick = try #require(all.first { !onAir.contains($0.id) })
             #expect(try await client.command(station, key: key, id: "q", .queueNext(trackID: pick.id)).status == .ok)
+            // The song playing is cut, unless it ended meanwhile and the pick
+            // is already on (or it ends as the skip arrives: refused).
             let current = try #require(try await client.timeline(station).current)
-            let skipped = try await client.command(station, key: key, id: "s", .skip(entryID: current.id))
-            #expect(skipped.status == .ok || skipped.errorCode == "not_current")
+            if current.track.id != pick.id {
+                let skipped = try await client.command(station, key: key, id: "s", .skip(entryID: current.id))
+                #expect(skipped.status == .ok || ["not_current", "already_played"].contains(skipped.errorCode))
+            }
             let asked = ContinuousClock.now
             // Bounded: a minute of the stream (a block per second at 128 kbps).
             while reader.lastTitle != Self.title(pick), reader.titles.count < 60, let part = try await body.next() {

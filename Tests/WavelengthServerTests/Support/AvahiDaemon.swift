@@ -50,8 +50,21 @@ struct AvahiDaemon: Sendable {
         }
     }
 
+    /// Where avahi-daemon writes its pid.
+    private static let pidFile = "/run/avahi-daemon/pid"
+
+    /// Whether the machine's own daemon runs. A test's daemon is stopped
+    /// with SIGKILL and leaves its pid file behind; once that pid names
+    /// another process, `avahi-daemon --check` says a daemon runs (and a
+    /// daemon would refuse to start), so a stale file is removed first.
     private static func isRunning() async throws -> Bool {
-        try await Subprocess.run(.name("avahi-daemon"), arguments: ["--check"], output: .discarded, error: .discarded)
+        if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("avahi-daemon") != true
+        {
+            try? FileManager.default.removeItem(atPath: pidFile)
+        }
+        return try await Subprocess.run(.name("avahi-daemon"), arguments: ["--check"], output: .discarded, error: .discarded)
             .terminationStatus.isSuccess
     }
 
