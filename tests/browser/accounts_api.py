@@ -241,3 +241,13 @@ class LiveListener:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def leave_out_of_the_pool(server, station_id: str, token: str, track_ids) -> None:
+    """The robot's pool for the station: every track but `track_ids`. A
+    test that has the DJ add a track sets this first: when a song ends while
+    the test works, the robot may line up that very track, and the DJ's
+    toggle would then show it as added already, or take it off."""
+    keep = [t["id"] for t in server.tracks() if t["id"] not in set(track_ids)]
+    status, _, _ = raw_request(server, "PUT", f"/api/stations/{station_id}/pool", {"trackIDs": keep}, token)
+    assert status == 200, status

@@ -302,3 +302,17 @@ def save_party(d, checks: dict[str, bool]) -> None:
     d.execute_script("document.getElementById('party-status').textContent = ''")
     click(d, ".party-form .btn-primary")
     wait_for(d, lambda d: (find(d, "#party-status").text or "").startswith("Saved"), "the party settings never saved")
+
+
+def long_song_now(server, sid: str, token: str) -> dict:
+    """The library's longest song, cut to now (queued next, then a skip):
+    it plays on for a minute or so while the test looks (a clip put after
+    it stays in Up Next, an outage ends before it does), whatever was left
+    of the song before. Returns the timeline."""
+    longest = max(server.tracks(), key=lambda t: t["durationMs"])
+    server.command(sid, token, {"op": "queueNext", "trackID": longest["id"]})
+    timeline = server.timeline(sid)
+    if timeline["current"]["track"]["id"] != longest["id"] or timeline["current"]["source"] != "dj":
+        timeline = server.skip(sid, token, timeline["current"]["id"])
+    assert timeline["current"]["track"]["id"] == longest["id"], timeline["current"]
+    return timeline

@@ -55,7 +55,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, guest, log_in_browser, make_browser_user, signup, unique_handle
 from conftest import DESKTOP, PHONE, at_every_width, fake_microphone
-from helpers import MIC_STATE, PATIENCE, WATCH_MIC, active, click, find, no_alert, press, save_party, wait_for
+from helpers import MIC_STATE, PATIENCE, WATCH_MIC, active, click, find, long_song_now, no_alert, press, save_party, wait_for
 
 HOSTILE_NOTE = '<img src=x onerror="window.__pwned=1">'
 HOSTILE_NAME = "Guest <b>Gus</b>"
@@ -253,19 +253,6 @@ def voice_entry(server, sid: str, clip_id: str) -> dict | None:
         if entry and entry["track"]["id"] == f"clip:{clip_id}":
             return entry
     return None
-
-
-def long_song_now(server, sid: str, token: str) -> dict:
-    """The library's longest song, cut to now (queued next, then a skip):
-    a clip put after it stays in Up Next while the test looks, whatever
-    was left of the song before. Returns the timeline."""
-    longest = max(server.tracks(), key=lambda t: t["durationMs"])
-    server.command(sid, token, {"op": "queueNext", "trackID": longest["id"]})
-    timeline = server.timeline(sid)
-    if timeline["current"]["track"]["id"] != longest["id"] or timeline["current"]["source"] != "dj":
-        timeline = server.skip(sid, token, timeline["current"]["id"])
-    assert timeline["current"]["track"]["id"] == longest["id"], timeline["current"]
-    return timeline
 
 
 def skip_to(server, sid: str, token: str, entry_id: str) -> None:

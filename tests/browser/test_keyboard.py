@@ -3,9 +3,9 @@
 
 from selenium.webdriver.common.keys import Keys
 
-from accounts_api import follow, give_frequency, make_browser_user
+from accounts_api import follow, give_frequency, leave_out_of_the_pool, make_browser_user
 from conftest import PHONE
-from helpers import active, has_focus_ring, press, tab_to, text_of, wait_for, wait_playing, audio
+from helpers import active, has_focus_ring, long_song_now, press, tab_to, text_of, wait_for, wait_playing
 
 
 def test_keyboard_only_dial_add_and_skip(demo_server, browser, shot):
@@ -43,15 +43,20 @@ def test_keyboard_only_dial_add_and_skip(demo_server, browser, shot):
     press(d, Keys.ENTER)
     wait_for(d, lambda d: d.execute_script("return document.querySelector('.station-screen.is-owner')?.dataset.stationId") == station["id"])
     wait_playing(d)
+    # Setup, not part of the flow: the longest song on, and the robot's pool
+    # without the pick, so no song ends and lines the pick up by itself (or
+    # puts it on the air) while the keyboard works.
+    timeline = long_song_now(demo_server, station["id"], owner.token)
+    wait_playing(d, timeline["current"]["id"])
+    taken = {timeline["current"]["track"]["id"], *(e["track"]["id"] for e in timeline["upNext"])}
+    pick = next(t for t in demo_server.tracks() if t["id"] not in taken and all(ord(c) < 0x250 for c in t["title"]))
+    leave_out_of_the_pool(demo_server, station["id"], owner.token, [pick["id"]])
 
     # Add tracks: ENTER on the link focuses the search; type; TAB to a result's toggle; SPACE.
     focused = tab_to(d, lambda f: "btn-add" in (f.get("cls") or ""))
     assert has_focus_ring(focused), focused
     press(d, Keys.ENTER)
     wait_for(d, lambda d: "input-search" in (active(d).get("cls") or ""))
-    timeline = demo_server.timeline(station["id"])
-    taken = {timeline["current"]["track"]["id"], *(e["track"]["id"] for e in timeline["upNext"])}
-    pick = next(t for t in demo_server.tracks() if t["id"] not in taken and all(ord(c) < 0x250 for c in t["title"]))
     press(d, pick["title"])
     wait_for(d, lambda d: d.execute_script("return !!document.querySelector(`.btn-toggle[data-track-id='${arguments[0]}']`)", pick["id"]))
     focused = tab_to(d, lambda f: f.get("trackId") == pick["id"] and "btn-toggle" in (f.get("cls") or ""))

@@ -7,10 +7,10 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from accounts_api import give_frequency, log_in_browser, make_browser_user, raw_request
+from accounts_api import give_frequency, leave_out_of_the_pool, log_in_browser, make_browser_user
 from conftest import DESKTOP, PHONE, SHORT_TITLE
 from helpers import (
-    art_loaded, audio, find, text_of, upnext_entry_ids, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
+    art_loaded, audio, find, long_song_now, text_of, upnext_entry_ids, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
 )
 
 
@@ -44,10 +44,13 @@ def test_tune_in_by_frequency_plays_in_sync(demo_server, browser, shot):
     samples = wait_in_sync(demo_server, d, station["id"], limit_ms=250)
     print("sync error ms:", [round(s, 1) for s in samples])
 
-    timeline = demo_server.timeline(station["id"])
-    current = timeline["current"]
-    wait_for(d, lambda d: text_of(d, ".np-title") == current["track"]["title"])
-    assert text_of(d, ".np-artist") == current["track"]["artist"]
+    # What plays now, read with the page each time: a song may end while
+    # the test looks, and then both move on.
+    def page_shows_what_plays(d):
+        track = demo_server.timeline(station["id"])["current"]["track"]
+        return text_of(d, ".np-title") == track["title"] and text_of(d, ".np-artist") == track["artist"]
+
+    wait_for(d, page_shows_what_plays)
     assert text_of(d, ".freq-chip-num") == station["frequency"]
     wait_for(d, lambda d: upnext_track_ids(d) == [
         e["track"]["id"] for e in demo_server.timeline(station["id"])["upNext"]])
@@ -56,13 +59,16 @@ def test_tune_in_by_frequency_plays_in_sync(demo_server, browser, shot):
     assert progress >= 0
 
     # Lock screen / media keys: the Media Session shows the track.
-    meta = d.execute_script(
-        "const m = navigator.mediaSession.metadata;"
-        "return m && {title: m.title, artist: m.artist, artwork: m.artwork.length};"
-    )
-    assert meta["title"] == current["track"]["title"]
-    assert meta["artist"] == current["track"]["artist"]
-    assert meta["artwork"] >= 1
+    def media_session_shows_what_plays(d):
+        track = demo_server.timeline(station["id"])["current"]["track"]
+        meta = d.execute_script(
+            "const m = navigator.mediaSession.metadata;"
+            "return m && {title: m.title, artist: m.artist, artwork: m.artwork.length};"
+        )
+        return bool(meta) and meta["title"] == track["title"] and meta["artist"] == track["artist"] \
+            and meta["artwork"] >= 1
+
+    wait_for(d, media_session_shows_what_plays, "the Media Session never named the track playing")
     assert d.execute_script("return navigator.mediaSession.playbackState") == "playing"
     wait_for(d, art_loaded)
     shot(d, "listener")
@@ -125,6 +131,11 @@ def test_two_browsers_dj_adds_and_skips(demo_server, browser, shot):
     dj.get(f"{demo_server.base}/#/station/{station['id']}")
     wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner .btn-skip"))
     wait_playing(dj)
+    # Setup: the longest song on, so the one SKIP cuts is the one both
+    # pages show (the skip names the page's current entry).
+    on = long_song_now(demo_server, station["id"], owner.token)["current"]
+    for d in (listener, dj):
+        wait_playing(d, on["id"])
     shot(listener, "listener")
     shot(dj, "dj-booth")
 
@@ -134,13 +145,9 @@ def test_two_browsers_dj_adds_and_skips(demo_server, browser, shot):
     free.sort(key=lambda t: not latin(t))
     assert len(free) >= 2, "the demo library should have tracks the robot hasn't queued"
     first, second = free[0], free[1]
-    # Setup: the robot's pool leaves out the two picks. Otherwise, when a
-    # song ends while the test works, the robot may line up a pick itself,
-    # and the DJ's toggle would then take it off (seen in a CI run).
-    status, _, _ = raw_request(demo_server, "PUT", f"/api/stations/{station['id']}/pool",
-                               {"trackIDs": [t["id"] for t in demo_server.tracks()
-                                             if t["id"] not in (first["id"], second["id"])]}, owner.token)
-    assert status == 200, status
+    # Setup: the robot's pool leaves out the two picks (seen in a CI run:
+    # the robot lined up a pick, and the DJ's toggle took it off).
+    leave_out_of_the_pool(demo_server, station["id"], owner.token, [first["id"], second["id"]])
 
     search = find(dj, ".add-col .input-search")
 
@@ -259,6 +266,11 @@ def test_dj_moves_by_buttons_and_drag_and_deletes(demo_server, browser, shot):
     dj.get(f"{demo_server.base}/#/station/{station['id']}")
     wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, ".station-screen.is-owner"))
     wait_playing(dj)
+    # Setup: the longest song on, so the rows the test moves stay in Up
+    # Next while it works.
+    on = long_song_now(demo_server, station["id"], owner.token)["current"]
+    for d in (listener, dj):
+        wait_playing(d, on["id"])
 
     def server_order():
         return [e["id"] for e in demo_server.timeline(station["id"])["upNext"]]
