@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
+import re
 import subprocess
 import tempfile
 import time
@@ -31,33 +31,35 @@ BINARY = os.environ.get("WAVELENGTH_BIN", str(ROOT / ".build/debug/wavelength"))
 EXAMPLES = int(os.environ.get("WAVELENGTH_SCHEMA_EXAMPLES", "25"))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# The line `wavelength serve` logs once it listens, with the port it bound
+# (port 0: a port picked free here and bound later could be taken meanwhile).
+ON_THE_AIR = re.compile(r"Wavelength is on the air at http://[^:]+:(\d+)")
 
 
 @pytest.fixture(scope="session")
 def server():
     data = Path(tempfile.mkdtemp(prefix="wavelength-schema-"))
-    port = free_port()
     logs = ROOT / "test-artifacts/logs"
     logs.mkdir(parents=True, exist_ok=True)
-    log = open(logs / f"schemathesis-{port}.log", "w")
+    log = open(logs / f"schemathesis-{os.getpid()}.log", "w")
     # Every request comes from 127.0.0.1: the per-address limits are lifted.
     process = subprocess.Popen(
-        [BINARY, "serve", "--port", str(port), "--data", str(data / "data"), "--bcrypt-cost", "4",
+        [BINARY, "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data / "data"), "--bcrypt-cost", "4",
          "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--no-analysis", "--source-port", "0"],
         stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    base = None
     deadline = time.monotonic() + 120
     while True:
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=5) as answer:
-                if answer.status == 200:
-                    break
-        except OSError:
-            pass
+        if base is None:
+            found = ON_THE_AIR.search(Path(log.name).read_text(errors="replace"))
+            base = f"http://127.0.0.1:{found.group(1)}" if found else None
+        if base is not None:
+            try:
+                with urllib.request.urlopen(base + "/health", timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"the server did not start; see {log.name}")
         time.sleep(0.1)

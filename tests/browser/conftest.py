@@ -8,10 +8,10 @@ Run from the repository root: python3 -m pytest -q tests/browser
 from __future__ import annotations
 
 import os
+import itertools
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.error
@@ -55,10 +55,9 @@ def server_binary() -> Path:
     return path
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# The line `wavelength serve` logs once it listens, with the port it bound.
+ON_THE_AIR = re.compile(rb"Wavelength is on the air at http://127\.0\.0\.1:(\d+)")
+_server_numbers = itertools.count(1)
 
 
 class Server:
@@ -79,20 +78,27 @@ class Server:
         # test workers sign people up at once on two cores.
         self.options = options if options is not None else [
             "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--bcrypt-cost", "4"]
-        self.port = port or free_port()
+        # None until the first start binds port 0 and says which it got: a
+        # port picked free here and bound later (after the library scan)
+        # could be taken meanwhile. A restart binds the same port again.
+        self.port = port
         self.libraries = libraries or []
         self.name = name
         self.process: subprocess.Popen | None = None
-        self.base = f"http://127.0.0.1:{self.port}"
         LOGS.mkdir(parents=True, exist_ok=True)
-        self.log_path = LOGS / f"{name}-{self.port}.log"
+        self.log_path = LOGS / f"{name}-{os.getpid()}-{next(_server_numbers)}.log"
+
+    @property
+    def base(self) -> str:
+        assert self.port is not None, "the server has not started"
+        return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 90.0) -> "Server":
         args = [
             str(server_binary()), "serve",
             "--data", str(self.data),
             "--host", "127.0.0.1",
-            "--port", str(self.port),
+            "--port", str(self.port or 0),
             "--web", str(WEB),
             "--ping-interval", "2",
             *self.options,
@@ -103,13 +109,25 @@ class Server:
         for library in self.libraries:
             args += ["--library", str(library)]
         log = open(self.log_path, "ab")
+        logged = log.tell()  # a restart appends to the same log
         self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
         log.close()
-        # A short bounded poll: the server is ready when /health answers.
+        # A short bounded poll: the server is ready when it has said which
+        # port it listens on (this start's line) and /health answers there.
         deadline = time.monotonic() + timeout
+        listening = False
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}; see {self.log_path}")
+            if not listening:
+                with open(self.log_path, "rb") as written:
+                    written.seek(logged)
+                    found = ON_THE_AIR.search(written.read())
+                if not found:
+                    time.sleep(0.1)
+                    continue
+                self.port = int(found.group(1))
+                listening = True
             try:
                 with urllib.request.urlopen(self.base + "/health", timeout=1) as response:
                     if response.status == 200:
