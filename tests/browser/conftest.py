@@ -252,12 +252,13 @@ def make_tone(path: Path, seconds: float, hz: int, title: str, artist: str, albu
 
 @pytest.fixture(scope="session")
 def tone_library(tmp_path_factory) -> Path:
-    """Five tagged sine tones: a 6 s one (so a track ends quickly) and two
+    """Five tagged sine tones: a 12 s one (so a track ends soon, with room
+    for two loaded browsers to switch to it before it does) and two
     with titles, artists and albums that are HTML."""
     if not shutil.which("ffmpeg"):
         pytest.exit("ffmpeg is needed to generate the test library", returncode=2)
     root = tmp_path_factory.mktemp("tone-library")
-    make_tone(root / "01-short.mp3", 6, 440, SHORT_TITLE, "Test Signal", "Calibration", 1)
+    make_tone(root / "01-short.mp3", 12, 440, SHORT_TITLE, "Test Signal", "Calibration", 1)
     make_tone(root / "02-alert.mp3", 30, 330, ALERT_TITLE, XSS_ARTIST, XSS_ALBUM, 2)
     make_tone(root / "03-xss.mp3", 25, 550, XSS_TITLE, XSS_ARTIST, XSS_ALBUM, 3)
     make_tone(root / "04-long.mp3", 40, 262, "Long Tone", "Test Signal", "Calibration", 4)

@@ -234,7 +234,7 @@ def test_track_ends_and_next_starts_in_both(tone_server, browser, shot):
     wait_playing(a)
     wait_playing(b)
 
-    # Put the 6 s track on the air now.
+    # Put the 12 s track on the air now.
     short = next(t for t in tone_server.tracks() if t["title"] == SHORT_TITLE)
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
     current = tone_server.timeline(station["id"])["current"]

@@ -128,7 +128,7 @@ def test_hold_then_go_puts_the_track_in_just_played_once(tone_server, browser, s
     owner = booth(d, tone_server)
     sid = owner.station_id
     wait_playing(d)
-    # A track with time left (the 6 s one could end mid-test by itself).
+    # A track with time left (the 12 s one could end mid-test by itself).
     timeline = tone_server.timeline(sid)
     for _ in range(6):
         current = timeline["current"]

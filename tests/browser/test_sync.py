@@ -77,7 +77,7 @@ def assert_together(a, b, label, entry_id=None):
     bench/sync_bench.py, never asserted (a loaded machine delays audio)."""
     by_wall, by_own = spread_samples(a, b, entry_id=entry_id)
     # One pair taken while both pages played the entry says both play it at
-    # once. How many more fit in a 6 s track is a matter of the machine's
+    # once. How many more fit in a 12 s track is a matter of the machine's
     # load (a fresh-clone run under load got 3), so no count is asked for.
     assert by_wall, f"{label}: the two pages never played the same entry at the same time"
     print(f"{label}: spread p50 {statistics.median(by_wall):.2f} ms, p95 {p95(by_wall):.2f} ms, "
@@ -132,12 +132,12 @@ def test_two_listeners_agree_through_a_skip_and_a_track_change(tone_server, brow
     assert_together(a, b, "mid-song")
     shot(a, "listener-web-audio")
 
-    # The DJ skips to the 6 s track. The server commits the cut a short
+    # The DJ skips to the 12 s track. The server commits the cut a short
     # lead ahead, so both pages have the next audio ready and change over
     # at the same instant: the cut entry's own start.
     short = next(t for t in tone_server.tracks() if t["title"] == SHORT_TITLE)
     long = next(t for t in tone_server.tracks() if t["title"] == "Long Tone")
-    # The 40 s tone after the 6 s one, so the track change below can't be
+    # The 40 s tone after the 12 s one, so the track change below can't be
     # over before a loaded machine gets round to looking for it.
     # (The DJ's picks queue up in the order they were picked.)
     tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
