@@ -316,3 +316,18 @@ def long_song_now(server, sid: str, token: str) -> dict:
         timeline = server.skip(sid, token, timeline["current"]["id"])
     assert timeline["current"]["track"]["id"] == longest["id"], timeline["current"]
     return timeline
+
+
+def queue_and_cut_to(server, station_id: str, token: str, tracks: list[dict]) -> dict:
+    """The DJ's picks `tracks` in this order, the first playing now: the
+    timeline once it does. What played before them is skipped, unless it
+    ended on its own meanwhile (skipping it then would skip the first pick)."""
+    for track in tracks:
+        server.command(station_id, token, {"op": "queueNext", "trackID": track["id"]})
+    timeline = server.timeline(station_id)
+    order = [timeline["current"], *timeline["upNext"]][: len(tracks)]
+    if len(order) < len(tracks) or not all(e and e["source"] == "dj" and e["track"]["id"] == t["id"] for e, t in zip(order, tracks)):
+        # Whatever plays before them goes (unless it ended on its own meanwhile).
+        timeline = server.skip(station_id, token, timeline["current"]["id"])
+    assert timeline["current"]["track"]["id"] == tracks[0]["id"], timeline
+    return timeline

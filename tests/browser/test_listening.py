@@ -10,7 +10,8 @@ from selenium.webdriver.common.keys import Keys
 from accounts_api import give_frequency, leave_out_of_the_pool, log_in_browser, make_browser_user
 from conftest import DESKTOP, PHONE, SHORT_TITLE
 from helpers import (
-    art_loaded, audio, find, long_song_now, text_of, upnext_entry_ids, upnext_track_ids, wait_for, wait_in_sync, wait_playing,
+    art_loaded, audio, find, long_song_now, queue_and_cut_to, text_of, upnext_entry_ids, upnext_track_ids, wait_for,
+    wait_in_sync, wait_playing,
 )
 
 
@@ -236,10 +237,7 @@ def test_track_ends_and_next_starts_in_both(tone_server, browser, shot):
 
     # Put the 12 s track on the air now.
     short = next(t for t in tone_server.tracks() if t["title"] == SHORT_TITLE)
-    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": short["id"]})
-    current = tone_server.timeline(station["id"])["current"]
-    timeline = tone_server.skip(station["id"], key, current["id"])
-    assert timeline["current"]["track"]["id"] == short["id"]
+    timeline = queue_and_cut_to(tone_server, station["id"], key, [short])
     short_entry, next_entry = timeline["current"], timeline["upNext"][0]
     for d in (a, b):
         wait_playing(d, short_entry["id"])

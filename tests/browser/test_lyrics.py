@@ -37,7 +37,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import log_in_browser
 from conftest import at_every_width, PHONE, Server, make_tone, set_viewport
-from helpers import assert_fits, find, press, tab_to, wait_for
+from helpers import assert_fits, find, press, queue_and_cut_to, tab_to, wait_for
 
 
 CAFE = "Café Nocturne"
@@ -157,20 +157,6 @@ def press_listen(d) -> None:
         d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
         button.click()
     wait_for(d, lambda d: panel(d)["playerState"] == "playing", "the station never played")
-
-
-def queue_and_cut_to(server, station_id: str, token: str, tracks: list[dict]) -> dict:
-    """The DJ's picks `tracks` in this order, the first playing now: the
-    timeline once it does."""
-    for track in tracks:
-        server.command(station_id, token, {"op": "queueNext", "trackID": track["id"]})
-    timeline = server.timeline(station_id)
-    order = [timeline["current"], *timeline["upNext"]][: len(tracks)]
-    if len(order) < len(tracks) or not all(e and e["source"] == "dj" and e["track"]["id"] == t["id"] for e, t in zip(order, tracks)):
-        # Whatever plays before them goes (unless it ended on its own meanwhile).
-        timeline = server.skip(station_id, token, timeline["current"]["id"])
-    assert timeline["current"]["track"]["id"] == tracks[0]["id"], timeline
-    return timeline
 
 
 def patch_party(server, station_id: str, token: str, body: dict) -> dict:

@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 
 from accounts_api import make_browser_user
 from conftest import ALERT_TITLE, DESKTOP, PHONE, XSS_ALBUM, XSS_ARTIST, XSS_TITLE, Server
-from helpers import audio, find, long_song_now, text_of, upnext_track_ids, wait_for, wait_in_sync, wait_playing
+from helpers import audio, find, long_song_now, queue_and_cut_to, text_of, upnext_track_ids, wait_for, wait_in_sync, wait_playing
 
 
 def test_page_recovers_when_the_server_restarts(browser, shot, tmp_path):
@@ -84,10 +84,7 @@ def test_audio_that_failed_to_load_is_fetched_again_and_plays(tone_server, brows
     # the next track's failure would be waited for instead. Forget it, with
     # fetches already blocked, so the page must fetch it and fail.
     d.execute_script("window.__wavelength.player.buffers.delete(arguments[0])", long["id"])
-    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": long["id"]})
-    current = tone_server.timeline(station["id"])["current"]
-    entry = tone_server.skip(station["id"], key, current["id"])["current"]
-    assert entry["track"]["id"] == long["id"]
+    entry = queue_and_cut_to(tone_server, station["id"], key, [long])["current"]
     # The page tried, and failed, to fetch the audio.
     wait_for(d, lambda d: (d.execute_script(
         "return window.__wavelength.report().details?.buffer?.status") == "failed"),
@@ -108,11 +105,7 @@ def test_hostile_tags_render_as_text(tone_server, browser, shot):
     tracks = tone_server.tracks()
     alert_track = next(t for t in tracks if t["title"] == ALERT_TITLE)
     xss_track = next(t for t in tracks if t["title"] == XSS_TITLE)
-    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": alert_track["id"]})
-    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": xss_track["id"]})
-    current = tone_server.timeline(station["id"])["current"]
-    timeline = tone_server.skip(station["id"], key, current["id"])
-    assert timeline["current"]["track"]["id"] == alert_track["id"]
+    timeline = queue_and_cut_to(tone_server, station["id"], key, [alert_track, xss_track])
     wait_playing(d, timeline["current"]["id"])
 
     # Now playing and Up Next show the tags exactly, as text.

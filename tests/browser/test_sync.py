@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 
 from accounts_api import give_frequency, make_browser_user
 from conftest import PHONE, SHORT_TITLE
-from helpers import find, text_of, wait_for, wait_playing
+from helpers import find, queue_and_cut_to, text_of, wait_for, wait_playing
 
 REPORT_JS = "return window.__wavelength.report()"
 
@@ -271,9 +271,7 @@ def test_dj_holds_resumes_and_seeks_for_everyone(tone_server, browser, shot):
         wait_for(d, web_audio_playing)
     # The 40 s tone on the air, so a seek 10 s ahead stays within it.
     long = next(t for t in tone_server.tracks() if t["title"] == "Long Tone")
-    tone_server.command(station["id"], key, {"op": "queueNext", "trackID": long["id"]})
-    current = tone_server.timeline(station["id"])["current"]
-    entry = tone_server.skip(station["id"], key, current["id"])["current"]
+    entry = queue_and_cut_to(tone_server, station["id"], key, [long])["current"]
     for d in (a, dj):
         wait_for(d, lambda d: web_audio_playing(d, entry["id"]))
 
