@@ -12,6 +12,8 @@ extension TestClientProtocol {
     /// random one of the band's first 103 codes, so a test that took 87.5
     /// or 99.9 for "nobody's" found a station there about once in 103 runs
     /// (and a stream of 99.9 played on, and the test waited for its end).
+    /// Held by no *public* station: a code or invite station's frequency
+    /// answers this lookup with 404 too.
     func unheldFrequency() async throws -> String {
         for frequency in FrequencyDial.band {
             let response = try await execute(uri: "/api/frequencies/\(frequency)", method: .get)
