@@ -7,8 +7,8 @@ Run from the repository root: python3 -m pytest -q tests/browser
 
 from __future__ import annotations
 
-import os
 import itertools
+import os
 import re
 import shutil
 import signal
