@@ -58,7 +58,9 @@ struct ChildProcessTests {
         // The report that let it go (later ones may find it gone already).
         let closed = try #require(all.first { $0.contains("standard error closed") }, "\(all)")
         #expect(!closed.contains("not yet known"), "\(closed)")
-        #expect(closed.contains("state S") || closed.contains("state R"), "\(closed)")
+        // Alive: running, sleeping, or (on a loaded machine, in its file
+        // check) in disk sleep, as a fresh-clone run once found it.
+        #expect(["state R", "state S", "state D"].contains { closed.contains($0) }, "\(closed)")
         #expect(ChildProcess.processState(getpid()) != "gone")
         #expect(ChildProcess.processState(Int32.max) == "gone")
     }
