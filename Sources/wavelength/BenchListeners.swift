@@ -43,6 +43,9 @@ struct BenchListeners: AsyncParsableCommand {
     @Flag(help: "Time chat messages from the DJ instead of DJ updates.")
     var chat = false
 
+    @Flag(help: "Listeners stop reading while each update goes out, and it is timed by when it reached each socket (the kernel's receive time, TCP_INFO, ±4 ms): the server's fan-out alone, without this load generator taking the same two cores to read. Each listener then reads it, to check it came.")
+    var quietReaders = false
+
     @Flag(help: "Also time each update by when it reached the socket (the kernel's receive time, TCP_INFO): a getsockopt per update per listener, which costs this generator CPU.")
     var socketTimes = false
 
@@ -51,6 +54,7 @@ struct BenchListeners: AsyncParsableCommand {
         guard (1...10_000).contains(connecting) else { throw ValidationError("--connecting must be 1…10000") }
         guard (1...1_000).contains(updates) else { throw ValidationError("--updates must be 1…1000") }
         guard !(votes && chat) else { throw ValidationError("--votes and --chat time different things; pick one") }
+        guard !(quietReaders && socketTimes) else { throw ValidationError("--quiet-readers already times each update at the sockets") }
     }
 
     func run() async throws {
@@ -120,6 +124,11 @@ struct BenchListeners: AsyncParsableCommand {
                 // Everyone, the DJ too, may post 5 messages in 10 s.
                 try await Task.sleep(for: .milliseconds(1_600))
             }
+            if quietReaders {
+                await crowd.heartbeat()
+                await crowd.setReading(false)
+                try await Task.sleep(for: .milliseconds(200))  // the server reads the heartbeats
+            }
             let sent = DispatchTime.now().uptimeNanoseconds
             // Each vote flips the DJ's own upvote on the waiting request, so
             // the queue every listener gets names a count only this vote made.
@@ -136,6 +145,11 @@ struct BenchListeners: AsyncParsableCommand {
                 let revision = try await dj.queueSomething()
                 arrived = { seen in seen.updates.first(where: { $0.revision >= revision })?.at }
             }
+            var quiet: [Double] = []
+            if quietReaders {
+                quiet = await arrivalsAtSockets(of: crowd, since: sent).sorted()
+                await crowd.setReading(true)
+            }
             _ = await finishes(within: patience) {
                 crowd.all { seen in seen.closed != nil || seen.joinedAt == nil || arrived(seen) != nil }
             }
@@ -149,6 +163,15 @@ struct BenchListeners: AsyncParsableCommand {
                     atSockets.append(Double(Int64(socketAt) - Int64(sent)) / 1_000_000)
                 }
             }
+            if quietReaders {
+                // Read only once reading was back on: what counts is that
+                // each listener got it; when is its socket's time.
+                print("\(label) \(round): reached \(quiet.count) sockets (then \(round_.count) listeners read it), first \(ms(quiet.first ?? .nan)) ms, "
+                    + "p50 \(ms(percentile(quiet, 0.5))) ms, p99 \(ms(percentile(quiet, 0.99))) ms, last \(ms(quiet.last ?? .nan)) ms")
+                latencies += quiet
+                try await Task.sleep(for: .milliseconds(500))
+                continue
+            }
             round_.sort()
             atSockets.sort()
             print("\(label) \(round): reached \(round_.count) listeners, first \(ms(round_.first ?? .nan)) ms, p50 \(ms(percentile(round_, 0.5))) ms, "
@@ -160,7 +183,8 @@ struct BenchListeners: AsyncParsableCommand {
         }
         latencies.sort()
         let closedInAll = crowd.snapshot().filter { $0.closed != nil }.count
-        print("\((label + "s:").padding(toLength: 9, withPad: " ", startingAt: 0)) \(latencies.count) deliveries, p50 \(ms(percentile(latencies, 0.5))) ms, "
+        print("\((label + "s:").padding(toLength: 9, withPad: " ", startingAt: 0)) \(latencies.count) deliveries"
+            + (quietReaders ? " at the sockets (TCP_INFO, ±4 ms; the listeners read nothing until all were in)" : "") + ", p50 \(ms(percentile(latencies, 0.5))) ms, "
             + "p99 \(ms(percentile(latencies, 0.99))) ms, max \(ms(latencies.last ?? .nan)) ms; \(missed) missed")
         if !socketLatencies.isEmpty {
             socketLatencies.sort()
@@ -172,6 +196,27 @@ struct BenchListeners: AsyncParsableCommand {
                 + "max \(ms(socketLatencies.last ?? .nan)) ms")
         }
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
+    }
+
+    /// With the listeners not reading: how long after `sent` the message
+    /// reached each open listener's socket, in ms. Polls the kernel's
+    /// receive times every 250 ms (a syscall per socket, so not often) until
+    /// every socket has taken in data since `sent`. The heartbeats before
+    /// the round keep the server's pings away, so that data is the message.
+    private func arrivalsAtSockets(of crowd: ListenerCrowd, since sent: UInt64) async -> [Double] {
+        let open = crowd.snapshot().filter { $0.joinedAt != nil && $0.closed == nil }.count
+        let deadline = sent + UInt64(patience) * 1_000_000_000
+        // The kernel keeps receive times in whole jiffies (4 ms here); the
+        // round's previous message came at least 700 ms before `sent`.
+        let jiffy: UInt64 = 4_000_000
+        var arrivals: [Int: UInt64] = [:]
+        while arrivals.count < open, DispatchTime.now().uptimeNanoseconds < deadline,
+              (try? await Task.sleep(for: .milliseconds(250))) != nil {
+            for (index, at) in await crowd.lastReceived() where at + jiffy >= sent {
+                arrivals[index] = at
+            }
+        }
+        return arrivals.values.map { Double(max(Int64($0) - Int64(sent), 0)) / 1_000_000 }
     }
 
     /// Polls `condition` until it holds (true) or `seconds` pass (false).

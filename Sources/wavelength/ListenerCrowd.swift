@@ -42,7 +42,7 @@ final class ListenerCrowd: Sendable {
     /// Whether each update's socket arrival is read too (a syscall each).
     let socketTimes: Bool
     private let slots: [Slot]
-    private let channels = Mutex<[any Channel]>([])
+    private let channels = Mutex<[(index: Int, channel: any Channel)]>([])
 
     init(url: String, size: Int, socketTimes: Bool = false) {
         self.url = url
@@ -86,7 +86,7 @@ final class ListenerCrowd: Sendable {
         }
         // Stay connected until cancelled, then hang up.
         while (try? await Task.sleep(for: .seconds(3600))) != nil {}
-        for channel in channels.withLock({ $0 }) { channel.close(promise: nil) }
+        for (_, channel) in channels.withLock({ $0 }) { channel.close(promise: nil) }
     }
 
     /// Connects one listener and returns once it has its snapshot or has
@@ -131,8 +131,44 @@ final class ListenerCrowd: Sendable {
         }
     }
 
-    fileprivate func opened(_ channel: any Channel) {
-        channels.withLock { $0.append(channel) }
+    fileprivate func opened(_ index: Int, _ channel: any Channel) {
+        channels.withLock { $0.append((index, channel)) }
+    }
+
+    /// Sends an unasked-for pong (a heartbeat, RFC 6455 §5.5.3) on every
+    /// listener's connection. The server pings a connection only after
+    /// 15 s without a byte from it, so for that long nothing but what the
+    /// bench times reaches the sockets.
+    func heartbeat() async {
+        let futures = channels.withLock { $0 }.map { _, channel in
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: ByteBuffer()))
+        }
+        try? await EventLoopFuture.andAllComplete(futures, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+    }
+
+    /// Stops or restarts reading on every listener's socket. With reads
+    /// off, what the server sends waits in each socket's receive queue, and
+    /// this load generator takes none of the CPU the server writes with.
+    func setReading(_ on: Bool) async {
+        let futures = channels.withLock { $0 }.map { $0.channel.setOption(ChannelOptions.autoRead, value: on) }
+        try? await EventLoopFuture.andAllComplete(futures, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+    }
+
+    /// When each listener's socket last took in data, by the kernel's clock:
+    /// now less `TCP_INFO`'s `tcpi_last_data_recv` (kept in whole jiffies,
+    /// so ±4 ms here), read on each channel's event loop.
+    func lastReceived() async -> [(index: Int, at: UInt64)] {
+        let results = Mutex<[(index: Int, at: UInt64)]>([])
+        let futures = channels.withLock { $0 }.compactMap { index, channel -> EventLoopFuture<Void>? in
+            guard let options = channel as? any SocketOptionProvider else { return nil }
+            return options.getTCPInfo().map { info in
+                let now = DispatchTime.now().uptimeNanoseconds
+                let ago = UInt64(info.tcpi_last_data_recv) * 1_000_000
+                if now > ago { results.withLock { $0.append((index, now - ago)) } }
+            }
+        }
+        try? await EventLoopFuture.andAllComplete(futures, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+        return results.withLock { $0 }
     }
 
     fileprivate func joined(_ index: Int, at time: UInt64) {
@@ -210,7 +246,7 @@ private final class CrowdListenerHandler: ChannelInboundHandler, Sendable {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        crowd.opened(context.channel)
+        crowd.opened(index, context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
