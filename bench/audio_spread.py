@@ -17,7 +17,6 @@ Needs pulseaudio and pulseaudio-utils (Debian), numpy, selenium, chromium.
     python3 bench/audio_spread.py [--binary .build/release/wavelength] [--seconds 20]
 """
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -25,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 import numpy as np
 

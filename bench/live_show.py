@@ -38,7 +38,6 @@ import argparse
 import asyncio
 import base64
 import json
-import os
 import socket
 import subprocess
 import sys

@@ -38,7 +38,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import LiveListener, log_in_browser, signup, unique_handle
 from conftest import DESKTOP, PHONE, at_every_width
-from helpers import PATIENCE, active, assert_fits, click, find, no_alert, press, save_party, tab_to, wait_for
+from helpers import assert_fits, click, find, no_alert, press, save_party, tab_to, wait_for
 
 CHAT_JS = """
 const panel = document.querySelector('.chat-panel');

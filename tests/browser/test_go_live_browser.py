@@ -39,8 +39,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from accounts_api import LiveListener, auth_request, log_in_browser, make_browser_user
-from conftest import at_every_width, PHONE, Server, fake_microphone, set_viewport
-from helpers import MIC_STATE, WATCH_MIC, PATIENCE, assert_fits, find, no_alert, wait_for
+from conftest import at_every_width, PHONE, Server, fake_microphone
+from helpers import MIC_STATE, WATCH_MIC, PATIENCE, find, no_alert, wait_for
 
 TITLE = "Night <b>Owls</b> & the small hours"
 NEW_TITLE = "Request hour <img src=x onerror=alert(1)>"

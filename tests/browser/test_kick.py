@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from conftest import ALERT_TITLE, DESKTOP, PHONE
 from helpers import audio, find, text_of, wait_for, wait_playing
 from test_private import (
-    booth_controls, call, click, join_by_code, join_error, log_in, no_alert, ok, party_station, settings_ready, signup,
+    booth_controls, call, click, join_by_code, join_error, log_in, no_alert, ok, party_station, signup,
     station_screen, tries,
 )
 

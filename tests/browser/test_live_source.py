@@ -38,8 +38,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, make_browser_user
-from conftest import at_every_width, PHONE, set_viewport
-from helpers import PATIENCE, assert_fits, find, no_alert, press, text_of, wait_for, stop_ffmpeg
+from conftest import at_every_width, PHONE
+from helpers import PATIENCE, find, no_alert, press, text_of, wait_for, stop_ffmpeg
 
 ICE_NAME = "<b>Late</b> Jazz"
 ICE_DESCRIPTION = "<img src=x onerror=alert(1)> after midnight"

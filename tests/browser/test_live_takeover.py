@@ -46,8 +46,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from accounts_api import auth_request, signup
-from conftest import at_every_width, DESKTOP, PHONE, Server, set_viewport
-from helpers import PATIENCE, assert_fits, audio, find, no_alert, press, text_of, wait_for, stop_ffmpeg
+from conftest import at_every_width, DESKTOP, PHONE, Server
+from helpers import audio, find, no_alert, press, text_of, wait_for, stop_ffmpeg
 
 ICE_NAME = "<b>Late</b> Jazz"
 DJ_NAME = "Night <i>Owl</i>"

@@ -36,7 +36,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from accounts_api import log_in_browser
-from conftest import at_every_width, PHONE, Server, make_tone, set_viewport
+from conftest import at_every_width, PHONE, Server, make_tone
 from helpers import assert_fits, find, press, queue_and_cut_to, tab_to, wait_for
 
 
