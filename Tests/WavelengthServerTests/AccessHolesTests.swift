@@ -34,9 +34,10 @@ struct AccessHolesTests {
     }
 
     /// A socket opened while the station was public kept getting updates
-    /// after it became code-protected. Now who no longer qualifies is told
-    /// and closed; the owner and members stay.
-    @Test func goingPrivateClosesTheSocketsOfWhoNoLongerQualifies() async throws {
+    /// after it became code-protected (or invite-only, or followers-only).
+    /// Now who no longer qualifies is told and closed; the owner stays.
+    @Test(arguments: [StationVisibility.code, .invite, .followers])
+    func goingPrivateClosesTheSocketsOfWhoNoLongerQualifies(_ visibility: StationVisibility) async throws {
         let server = try await TestServer.make()
         try await server.application().test(.live) { client in
             let host = try await client.signUp()
@@ -51,7 +52,7 @@ struct AccessHolesTests {
             for socket in [anonymous, signedIn, owner] { _ = try await socket.snapshot() }
 
             let patched = try await client.send(
-                "/api/stations/\(created.id)", .patch, as: host, body: StationSettingsPatch(visibility: .code))
+                "/api/stations/\(created.id)", .patch, as: host, body: StationSettingsPatch(visibility: visibility))
             #expect(patched.status == .ok)
             for socket in [anonymous, signedIn] {
                 let error = try await socket.next { if case .error = $0 { true } else { false } }

@@ -239,6 +239,58 @@ struct LibraryRouteTests {
             #expect(cached == [cached.first { $0.hasPrefix(tracks.last!.id) }].compactMap { $0 })
         }
     }
+
+    /// What goes is the least recently served file, not the oldest: a file
+    /// served again from the cache outlives one made after it.
+    @Test func theCacheLetsTheLeastRecentlyServedFileGoFirst() async throws {
+        // Each file's size first, from a cache with room for all of them.
+        let sizer = try await TestServer.make()
+        let total = try await sizer.application().test(.router) { client in
+            let tracks = try await Self.fourToConvert(client)
+            sizer.putOnAir(tracks)
+            for track in tracks {
+                #expect(try await client.execute(uri: track.audioURL + "?format=opus", method: .get).status == .ok)
+            }
+            return try Self.cachedFiles(of: sizer).values.reduce(0, +)
+        }
+        // Room for all four less a byte: the fourth file makes the cache trim.
+        let server = try await TestServer.make { $0.transcodeCacheBytes = total - 1 }
+        try await server.application().test(.router) { client in
+            let tracks = try await Self.fourToConvert(client)
+            server.putOnAir(tracks)
+            let (first, second, third, fourth) = (tracks[0], tracks[1], tracks[2], tracks[3])
+            // The first is made first, and served again after the third.
+            for track in [first, second, third, first, fourth] {
+                #expect(try await client.execute(uri: track.audioURL + "?format=opus", method: .get).status == .ok)
+            }
+            let cached = try Self.cachedFiles(of: server).keys
+            let holds = { (track: TrackSummary) in cached.contains { $0.hasPrefix(track.id + "-") } }
+            #expect(holds(first), "served again, the oldest file stays: \(cached)")
+            #expect(!holds(second), "the least recently served goes: \(cached)")
+            #expect(holds(fourth), "the newest stays: \(cached)")
+        }
+    }
+
+    /// Four tracks to convert to Opus: the same files in every test server
+    /// (each scan gives them ids of its own).
+    private static func fourToConvert(_ client: any TestClientProtocol) async throws -> [TrackSummary] {
+        let all = try await client.execute(uri: "/api/library/tracks?limit=500", method: .get).decode([TrackSummary].self)
+        let tracks = Array(all.filter { $0.format != "opus" }.sorted { $0.title < $1.title }.prefix(4))
+        try #require(tracks.count == 4)
+        return tracks
+    }
+
+    /// The transcode cache's files (`<track id>-<size>-<mtime>.<format>`)
+    /// and their sizes.
+    private static func cachedFiles(of server: TestServer) throws -> [String: Int64] {
+        let directory = server.services.configuration.cacheDirectory + "/transcoded"
+        var sizes: [String: Int64] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) where !name.hasSuffix(".partial") {
+            let size = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? NSNumber
+            sizes[name] = size?.int64Value ?? 0
+        }
+        return sizes
+    }
 }
 
 extension TestServer {
