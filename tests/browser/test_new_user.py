@@ -60,6 +60,10 @@ def test_going_code_protected_makes_a_code_at_once_and_keeps_the_frequency(demo_
     wait_for(d, lambda d: panel.get_attribute("data-frequency") == frequency)
     # Public: nothing to change but the frequency, so no "Change code".
     assert not find(d, ".code-tools").is_displayed()
+    # Following needs no approval, so "followers-only" says what it is
+    # (issue 10, item 8): it is no lock against strangers.
+    followers = d.execute_script("return document.getElementById('vis-followers-line').textContent")
+    assert "no approval needed" in followers, followers
     shot(d, "public")
 
     d.execute_script("document.querySelector('label[for=vis-code]').scrollIntoView({block: 'center'})")
