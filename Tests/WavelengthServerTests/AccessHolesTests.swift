@@ -89,6 +89,26 @@ struct AccessHolesTests {
         }
     }
 
+    /// Behind a configured proxy (the peer is 127.0.0.1 here), the proxy's
+    /// `X-Forwarded-Proto: https` is believed: the link is https. From any
+    /// other peer it is not (above).
+    @Test func aTrustedProxysForwardedProtoMakesTheInviteLinkHTTPS() async throws {
+        let server = try await TestServer.make { $0.trustedProxies = ["127.0.0.1"] }
+        try await server.application().test(.live) { client in
+            let party = try await PrivateStationTests.party(client, visibility: .invite)
+            let invite = try await PrivateStationTests.invite(client, to: party)
+            for (proto, scheme) in [("https", "https"), ("http", "http")] {
+                let svg = try await client.execute(
+                    uri: "/api/invites/\(invite.token)/qr.svg", method: .get,
+                    headers: [.init("X-Forwarded-Proto")!: proto])
+                // The test client sends no Host: the link falls back to localhost.
+                let expectedLink = "\(scheme)://localhost/#/i/\(invite.token)"
+                let expected = try QRCode(text: expectedLink).svg(moduleSize: 8, title: "Invite to Party")
+                #expect(String(buffer: svg.body) == expected, "the QR code holds \(expectedLink)")
+            }
+        }
+    }
+
     @Test func theClientBehindATrustedProxyIsTheLastUntrustedHop() {
         let proxies: Set<String> = ["10.0.0.2", "10.0.0.3"]
         #expect(ForwardedForMiddleware.client(forwardedFor: ["203.0.113.7"], trusted: proxies) == "203.0.113.7")
