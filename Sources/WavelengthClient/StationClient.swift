@@ -180,11 +180,11 @@ public actor StationClient {
     }
 
     /// Reacts to the song playing (one of `ChatRoomView.palette`). A refusal
-    /// comes back as a `refused` event.
-    public func react(_ emoji: String) {
+    /// comes back as a `refused` event with `id`.
+    public func react(_ emoji: String, id: String = UUID().uuidString) {
         let playing = serverNow().flatMap { model.plan(at: $0)?.current } ?? model.window?.current
         guard let entryID = playing?.id else { return }
-        transmit(.react(entryID: entryID, emoji: emoji))
+        transmit(.react(id: id, entryID: entryID, emoji: emoji))
     }
 
     /// A moderator's action on the chat. A refusal comes back as a

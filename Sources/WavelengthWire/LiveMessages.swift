@@ -24,8 +24,10 @@ public enum ClientMessage: Sendable, Equatable {
     /// author gets it back with `ref` = `id` once it is kept, or an `error`
     /// with that id.
     case chat(id: String?, text: String)
-    /// `{"type":"react","entryID":"e…","emoji":"🔥"}`: a reaction to the song playing.
-    case react(entryID: EntryID, emoji: String)
+    /// `{"type":"react","id":"r-1","entryID":"e…","emoji":"🔥"}`: a reaction
+    /// to the song playing. A refusal is an `error` with the `id`, when one
+    /// was sent.
+    case react(id: String? = nil, entryID: EntryID, emoji: String)
     /// `{"type":"moderate","id":"x","action":"mute","personID":"p","minutes":15}`:
     /// the owner's or a co-DJ's action on the chat (`ChatModeration`).
     case moderate(id: String?, ChatModeration)
@@ -135,6 +137,7 @@ extension ClientMessage: Codable {
                 text: try container.decode(String.self, forKey: .text))
         case "react":
             self = .react(
+                id: try container.decodeIfPresent(String.self, forKey: .id),
                 entryID: try container.decode(String.self, forKey: .entryID),
                 emoji: try container.decode(String.self, forKey: .emoji))
         case "moderate":
@@ -166,8 +169,9 @@ extension ClientMessage: Codable {
             try typeContainer.encode("chat", forKey: .type)
             try container.encodeIfPresent(id, forKey: .id)
             try container.encode(text, forKey: .text)
-        case .react(let entryID, let emoji):
+        case .react(let id, let entryID, let emoji):
             try typeContainer.encode("react", forKey: .type)
+            try container.encodeIfPresent(id, forKey: .id)
             try container.encode(entryID, forKey: .entryID)
             try container.encode(emoji, forKey: .emoji)
         case .moderate(let id, let action):

@@ -43,6 +43,12 @@ struct ChatClientTests {
             await annSDK.react("🔥")
             _ = try await next(&hostEvents) { if case .reactions(let view) = $0 { view.totals["🔥"] == 1 } else { false } }
             #expect(await hostSDK.model.reactions?.totals == ["🔥": 1])
+            // A reaction off the palette is refused, by its id (or, if the
+            // song ended on the way, as one to a song that isn't playing).
+            await annSDK.react("🦑", id: "r-odd")
+            let refused = try await next(&annEvents) { if case .refused("r-odd", _, _) = $0 { true } else { false } }
+            guard case .refused(_, let code, _) = refused else { return }
+            #expect(["unknown_reaction", "not_current"].contains(code))
 
             // Offline, a message fails at once instead of being lost quietly.
             await annSDK.stop()

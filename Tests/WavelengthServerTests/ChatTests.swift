@@ -290,6 +290,28 @@ struct ChatTests {
         }
     }
 
+    @Test func aRefusedReactionComesBackWithItsID() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let (host, _) = try await Self.join(client, owner.stationID, as: owner)
+            defer { host.close() }
+            // Held, so the song stays the one playing (the test library's songs last 3 s).
+            #expect(try await client.command(owner.stationID, key: owner.token, id: "hold", .pause).status == .ok)
+            let window = try await client.send("/api/stations/\(owner.stationID)/timeline", .get).decode(TimelineWindow.self)
+            let playing = try #require(window.current)
+            // Not on the palette, and a song that isn't playing: each refusal
+            // names the reaction it refuses.
+            try host.send(.react(id: "r-odd", entryID: playing.id, emoji: "🦑"))
+            let odd = try await host.next { if case .error("r-odd", _, _) = $0 { true } else { false } }
+            #expect(odd == .error(id: "r-odd", code: "unknown_reaction", message: ChatError.unknownReaction.description))
+            try host.send(.react(id: "r-gone", entryID: "e-never-played", emoji: "🔥"))
+            let gone = try await host.next { if case .error("r-gone", _, _) = $0 { true } else { false } }
+            guard case .error(_, let code, _) = gone else { return }
+            #expect(code == "not_current")
+        }
+    }
+
     @Test func killDashNineLosesNoAcknowledgedMessageMuteOrReaction() async throws {
         let data = NSTemporaryDirectory() + "wavelength-chat-kill-\(UUID().uuidString)"
         let libraries = try await TestLibrary.shared.roots()

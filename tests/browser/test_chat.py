@@ -693,6 +693,59 @@ def test_reactions_burst_over_the_art_and_count_for_the_song(demo_server, browse
                  f"the totals of the last song stayed: {reactions(d)}")
 
 
+# Ten presses at once, as fast as the page allows (it keeps its own count).
+PRESS_TEN = """
+const button = document.querySelector(".btn-room-react[data-emoji='🔥']");
+for (let i = 0; i < 10; i++) button.click();
+return document.querySelectorAll('.toast-error').length;
+"""
+
+
+def test_reacting_from_two_devices_past_the_limit_is_refused_in_the_reactions_row(demo_server, browser, shot):
+    """The server counts a person's reactions across all their devices. A
+    refusal comes back with the reaction's id, so the page says it beside
+    the reactions, not as a stray error toast."""
+    server = demo_server
+    owner = signup(server, unique_handle("rfo"), "Refusal Owner")
+    listener = signup(server, unique_handle("rfl"), "Two Devices")
+    sid = owner.station_id
+    phone, laptop = browser(PHONE), browser(DESKTOP)
+    for d in (phone, laptop):
+        log_in_browser(d, server, listener)
+        open_station(d, server, sid)
+    hold(server, sid, owner.token)
+    playing = server.timeline(sid)["current"]
+    for d in (phone, laptop):
+        wait_for(d, lambda d: (lambda r: r and r["shown"] and r["entryID"] == playing["id"])(reactions(d)))
+    told_too_fast = lambda d: "all your devices" in reactions(d)["status"]  # noqa: E731
+
+    def press_both() -> None:
+        for d in (phone, laptop):
+            assert d.execute_script(PRESS_TEN) == 0
+
+    # Each device may press ten times in five seconds; together they pass
+    # the server's ten for a person, and one of them is refused.
+    press_both()
+
+    def settled(_) -> bool:
+        if any(told_too_fast(d) for d in (phone, laptop)):
+            return True
+        # All twenty taken: five seconds went by between the two devices
+        # (a very slow machine), so both may press again.
+        if reactions(phone)["counts"]["🔥"] % 20 == 0 and reactions(phone)["counts"]["🔥"] > 0:
+            press_both()
+        return False
+
+    wait_for(None, settled, "no device was told it reacted too fast")
+    told = next(d for d in (phone, laptop) if told_too_fast(d))
+    shot(told, "reactions-refused")
+    assert reactions(told)["status"] == "Easy there: ten reactions every five seconds, on all your devices together."
+    # Not as an error toast: none came up on either device.
+    assert not phone.find_elements(By.CSS_SELECTOR, ".toast-error") and not laptop.find_elements(By.CSS_SELECTOR, ".toast-error")
+    # Both devices show what the server took, the same on each.
+    wait_for(phone, lambda d: reactions(d)["counts"]["🔥"] == reactions(laptop)["counts"]["🔥"] > 0)
+
+
 def test_the_station_with_the_chat_fits_every_width(demo_server, browser, shot):
     server = demo_server
     owner = signup(server, unique_handle("wido"), "Width Owner")

@@ -39,8 +39,8 @@ struct LiveSession: Sendable {
         case .chat(let ref, let text):
             let ref = ref.map { String($0.prefix(WireLimits.maxCommandIDLength)) }
             await refusing(id: ref) { try await hub.chat(text, ref: ref, from: connection) }
-        case .react(let entryID, let emoji):
-            await refusing(id: nil) {
+        case .react(let id, let entryID, let emoji):
+            await refusing(id: id.map { String($0.prefix(WireLimits.maxCommandIDLength)) }) {
                 try await hub.react(String(emoji.prefix(16)), on: String(entryID.prefix(64)), from: connection)
             }
         case .moderate(let id, let action):

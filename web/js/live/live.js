@@ -188,9 +188,9 @@ export class LiveConnection extends EventTarget {
     return this.sendRoom({ type: "chat", id, text }, id);
   }
 
-  /** A reaction to the entry playing (no id: refusals come without one). */
-  react(entryID, emoji) {
-    return this.sendRoom({ type: "react", entryID, emoji }, null);
+  /** A reaction to the entry playing; a refusal comes back with the id. */
+  react(id, entryID, emoji) {
+    return this.sendRoom({ type: "react", id, entryID, emoji }, id);
   }
 
   /** A moderator's action: `{"type":"moderate","id","action",…}`. */

@@ -166,8 +166,8 @@ export class StationSession extends EventTarget {
     return Boolean(this.live && this.live.sendChat(id, text));
   }
 
-  react(entryID, emoji) {
-    return Boolean(this.live && this.live.react(entryID, emoji));
+  react(id, entryID, emoji) {
+    return Boolean(this.live && this.live.react(id, entryID, emoji));
   }
 
   moderate(id, action) {

@@ -117,22 +117,24 @@ export function roomEvent(view, detail) {
 function roomError(view, { id, code, message }) {
   const panel = view.chat;
   const text = message || "The chat didn't take that.";
-  if (id) {
-    const { chat, dropped } = dropPending(panel.model, id);
-    if (dropped) {
-      panel.model = chat;
-      restoreDraft(panel, dropped.text);
-      showChatError(panel, text);
-      renderChat(view);
-      return;
-    }
-    // A moderator's action the server refused.
-    toast(text, { kind: "error" });
+  if (!id || view.roomReactionsState.ids.delete(id)) {
+    // A reaction's refusal (an older server sends it without the id).
+    if (code === "not_current") view.roomReactions.say("That song just ended.");
+    // The page keeps its own count; the server's covers every device you're on.
+    else if (code === "too_fast") view.roomReactions.say("Easy there: ten reactions every five seconds, on all your devices together.");
+    else view.roomReactions.say(text);
     return;
   }
-  // A reaction's refusal (they carry no id).
-  if (code === "not_current") view.roomReactions.say("That song just ended.");
-  else view.roomReactions.say(text);
+  const { chat, dropped } = dropPending(panel.model, id);
+  if (dropped) {
+    panel.model = chat;
+    restoreDraft(panel, dropped.text);
+    showChatError(panel, text);
+    renderChat(view);
+    return;
+  }
+  // A moderator's action the server refused.
+  toast(text, { kind: "error" });
 }
 
 /** Sends what is in the input; true when it went. */
@@ -205,7 +207,14 @@ export function reactNow(view, emoji) {
     view.roomReactions.say("Easy there: ten reactions every five seconds.");
     return;
   }
-  if (!session.react(entry.id, emoji)) view.roomReactions.say("No signal right now.");
+  const id = randomID("r");
+  if (!session.react(id, entry.id, emoji)) {
+    view.roomReactions.say("No signal right now.");
+    return;
+  }
+  state.ids.add(id);
+  // A refusal comes back at once or never: a short memory is enough.
+  if (state.ids.size > 50) state.ids.delete(state.ids.values().next().value);
 }
 
 /** The reactions row for the entry playing (the screen's frame calls this). */

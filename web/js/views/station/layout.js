@@ -136,5 +136,6 @@ export function createLayout(view) {
 
   Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips });
   // The palette, the song's totals and your recent sends (for the page's own limit).
-  view.roomReactionsState = { palette: [], reactions: null, sent: [] };
+  // `ids`: the reactions sent whose refusal may still come back, by id.
+  view.roomReactionsState = { palette: [], reactions: null, sent: [], ids: new Set() };
 }
