@@ -86,13 +86,14 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         tracks: database, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
     ).addRoutes(to: router)
     PartyController(directory: services.directory, stations: database, gate: gate).addRoutes(to: router)
+    let links = LinkTokens(tokens: database, people: database)
     ScheduleController(
         directory: services.directory, schedule: database, history: database, people: database,
-        catalog: services.catalog, gate: gate, clock: services.clock
+        catalog: services.catalog, gate: gate, links: links, clock: services.clock
     ).addRoutes(to: router)
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
-        directory: services.directory, streams: services.streams, gate: gate, tokens: database, people: database,
+        directory: services.directory, streams: services.streams, gate: gate, links: links,
         clock: services.clock, publicURL: services.configuration.publicURL, sources: services.liveSources
     ).addRoutes(to: router)
     if let server = services.liveSourceServer {

@@ -313,6 +313,14 @@ extension AppDatabase {
             }
             try db.create(index: "voiceClip_byStation", on: "voiceClip", columns: ["stationID", "createdAt"])
         }
+        migrator.registerMigration("v19: link tokens for calendar feeds too, beside stream links") { db in
+            // The table keeps its name; every token made before this was a stream link.
+            try db.alter(table: "streamToken") { t in
+                t.add(column: "purpose", .text).notNull().defaults(to: "stream")
+            }
+            // Revoked tokens are deleted from now on; those kept so far go too.
+            try db.execute(sql: "DELETE FROM streamToken WHERE revokedAt IS NOT NULL")
+        }
         return migrator
     }
 }

@@ -196,11 +196,15 @@ public struct ScheduleView: Sendable, Codable, Equatable {
     public var to: EpochMillis
     public var serverTime: EpochMillis
     public var calendarURL: String
+    /// Where to POST for a calendar link of your own, with a token; present
+    /// when the station isn't public, so `calendarURL` needs a session that
+    /// calendar apps can't send.
+    public var calendarLinkURL: String?
     public var canEdit: Bool
 
     public init(
         shows: [ShowView], episodes: [EpisodeView], now: EpisodeView?, next: EpisodeView?, from: EpochMillis,
-        to: EpochMillis, serverTime: EpochMillis, calendarURL: String, canEdit: Bool
+        to: EpochMillis, serverTime: EpochMillis, calendarURL: String, calendarLinkURL: String? = nil, canEdit: Bool
     ) {
         self.shows = shows
         self.episodes = episodes
@@ -210,6 +214,7 @@ public struct ScheduleView: Sendable, Codable, Equatable {
         self.to = to
         self.serverTime = serverTime
         self.calendarURL = calendarURL
+        self.calendarLinkURL = calendarLinkURL
         self.canEdit = canEdit
     }
 }
@@ -240,17 +245,34 @@ public struct ShowPage: Sendable, Codable, Equatable {
     public var reminded: Bool
     public var canEdit: Bool
     public var serverTime: EpochMillis
+    /// As in `ScheduleView`: present when the show's `calendarURL` needs a token.
+    public var calendarLinkURL: String?
 
     public init(
         show: ShowView, upcoming: [EpisodeView], past: [PastEpisode], reminded: Bool, canEdit: Bool,
-        serverTime: EpochMillis
+        serverTime: EpochMillis, calendarLinkURL: String? = nil
     ) {
+        self.calendarLinkURL = calendarLinkURL
         self.show = show
         self.upcoming = upcoming
         self.past = past
         self.reminded = reminded
         self.canEdit = canEdit
         self.serverTime = serverTime
+    }
+}
+
+/// Your own link to a station's calendar feeds. `token` is absent for a
+/// public or unlisted station, whose feeds need none; otherwise add
+/// `?token=` to any of the station's feeds (a show's too).
+public struct CalendarLink: Sendable, Codable, Equatable {
+    /// The station's feed, with the token when there is one.
+    public var schedule: String
+    public var token: String?
+
+    public init(schedule: String, token: String?) {
+        self.schedule = schedule
+        self.token = token
     }
 }
 

@@ -14,8 +14,7 @@ struct StreamController {
     let directory: StationDirectory
     let streams: StreamDirectory
     let gate: StationGate
-    let tokens: any StreamTokenRepository
-    let people: any PeopleRepository
+    let links: LinkTokens
     let clock: any ServerClock
     let publicURL: String?
     let sources: LiveSources
@@ -43,8 +42,8 @@ struct StreamController {
         if record.visibility == .public || record.visibility == .unlisted {
             return try link(key: record.id, token: nil, request: request)
         }
-        let token = Secrets.token()
-        try await tokens.issueStreamToken(hash: Secrets.hash(token), stationID: record.id, personID: person.id, at: clock.now())
+        // One link a person: a new one replaces the old.
+        let token = try await links.issue(.stream, stationID: record.id, personID: person.id, keep: 1, at: clock.now())
         return try link(key: record.id, token: token, request: request)
     }
 
@@ -53,7 +52,7 @@ struct StreamController {
         guard let person = context.caller.person else {
             throw APIError(.unauthorized, code: .signInRequired, "Sign in to revoke your stream link.")
         }
-        guard try await tokens.revokeStreamToken(stationID: hub.id, personID: person.id, at: clock.now()) else {
+        guard try await links.tokens.revokeLinkTokens(purpose: .stream, stationID: hub.id, personID: person.id) > 0 else {
             throw APIError.notFound("You have no stream link for this station.")
         }
         return .noContent
@@ -81,12 +80,10 @@ struct StreamController {
         var caller = context.caller
         let token = try request.stringQuery("token", maxLength: 100)
         if let token {
-            guard let holder = try await tokens.streamTokenHolder(hash: Secrets.hash(token)), holder.stationID == record.id,
-                let person = try await people.person(id: holder.personID)
-            else {
+            guard let holder = try await links.caller(token, .stream, on: record.id) else {
                 throw APIError(.forbidden, code: .forbidden, "This stream link was revoked, or is for another station.")
             }
-            caller = Caller(person: person, sessionID: nil, viaCookie: false)
+            caller = holder
         }
         _ = try await gate.requireListener(caller, on: record)
         guard token != nil || record.visibility == .public || record.visibility == .unlisted else {

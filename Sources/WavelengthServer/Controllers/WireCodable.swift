@@ -8,6 +8,7 @@ extension AudienceView: ResponseEncodable {}
 extension ScheduleView: ResponseEncodable {}
 extension ShowView: ResponseEncodable {}
 extension ShowPage: ResponseEncodable {}
+extension CalendarLink: ResponseEncodable {}
 extension ReminderView: ResponseEncodable {}
 extension StreamLink: ResponseEncodable {}
 extension StreamKeyView: ResponseEncodable {}

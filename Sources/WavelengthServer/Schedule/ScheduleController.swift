@@ -16,7 +16,12 @@ struct ScheduleController {
     let people: any PeopleRepository
     let catalog: LibraryCatalog
     let gate: StationGate
+    let links: LinkTokens
     let clock: any ServerClock
+
+    /// Live calendar links a person may hold on one station: one for each
+    /// calendar they subscribe from; the eleventh revokes the oldest.
+    static let calendarLinksKept = 10
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/stations/{id}/schedule", use: week)
@@ -29,6 +34,8 @@ struct ScheduleController {
         router.put("/api/stations/{id}/shows/{showID}/reminder", use: remind)
         router.delete("/api/stations/{id}/shows/{showID}/reminder", use: forget)
         router.get("/api/me/reminders", use: reminders)
+        router.post("/api/stations/{id}/calendar-link", use: issueCalendarLink)
+        router.delete("/api/stations/{id}/calendar-link", use: revokeCalendarLinks)
     }
 
     /// The episodes in `from..<to` (the 7 days from today's start in `tz`
@@ -63,7 +70,8 @@ struct ScheduleController {
         let (current, next) = station.nowAndNext(at: now)
         return ScheduleView(
             shows: views, episodes: episodes, now: try await view(current), next: try await view(next), from: from, to: to,
-            serverTime: now, calendarURL: "/api/stations/\(hub.id)/schedule.ics", canEdit: role >= .codj)
+            serverTime: now, calendarURL: "/api/stations/\(hub.id)/schedule.ics",
+            calendarLinkURL: Self.calendarLinkURL(await hub.record), canEdit: role >= .codj)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ShowView> {
@@ -124,17 +132,18 @@ struct ScheduleController {
         return ShowPage(
             show: ShowView(show: show, hosts: hosts),
             upcoming: show.upcoming(after: now, count: 6).map { EpisodeView(episode: $0, show: show, hosts: hosts) },
-            past: past, reminded: reminded, canEdit: role >= .codj, serverTime: now)
+            past: past, reminded: reminded, canEdit: role >= .codj, serverTime: now,
+            calendarLinkURL: Self.calendarLinkURL(await hub.record))
     }
 
     @Sendable func stationCalendar(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (hub, _) = try await listening(context)
+        let hub = try await feedListening(request, context)
         let record = await hub.record
         return try await calendar(name: record.name, shows: try await schedule.shows(stationID: hub.id), file: hub.id)
     }
 
     @Sendable func showCalendar(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (hub, _) = try await listening(context)
+        let hub = try await feedListening(request, context)
         let show = try await show(context, on: hub.id)
         let record = await hub.record
         return try await calendar(name: "\(show.name) · \(record.name)", shows: [show], file: show.id)
@@ -254,6 +263,56 @@ struct ScheduleController {
         headers[.contentDisposition] = "inline; filename=\"\(file).ics\""
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Your own link to the station's calendar feeds. A public or unlisted
+    /// station's needs no token. Any other's carries a new token of the
+    /// caller's, which lets a calendar app in for as long as the caller may
+    /// listen and until it is revoked.
+    @Sendable func issueCalendarLink(_ request: Request, context: AppRequestContext) async throws -> CalendarLink {
+        let (hub, _) = try await listening(context)
+        let record = await hub.record
+        let feed = "/api/stations/\(record.id)/schedule.ics"
+        guard Self.calendarLinkURL(record) != nil else { return CalendarLink(schedule: feed, token: nil) }
+        guard let person = context.caller.person else {
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in, or join as a guest, to get a calendar link.")
+        }
+        let token = try await links.issue(
+            .calendar, stationID: record.id, personID: person.id, keep: Self.calendarLinksKept, at: clock.now())
+        return CalendarLink(schedule: "\(feed)?token=\(token)", token: token)
+    }
+
+    /// Revokes every calendar link the caller holds on the station.
+    @Sendable func revokeCalendarLinks(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let hub = try await directory.hub(context)
+        guard let person = context.caller.person else {
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in to revoke your calendar links.")
+        }
+        guard try await links.tokens.revokeLinkTokens(purpose: .calendar, stationID: hub.id, personID: person.id) > 0 else {
+            throw APIError.notFound("You have no calendar link for this station.")
+        }
+        return .noContent
+    }
+
+    /// Where to ask for a calendar link with a token, when the station's
+    /// feeds need one (it isn't public or unlisted).
+    static func calendarLinkURL(_ record: StationRecord) -> String? {
+        record.visibility == .public || record.visibility == .unlisted ? nil : "/api/stations/\(record.id)/calendar-link"
+    }
+
+    /// A feed's reader: whoever calls, or the person a `?token=` stands for.
+    private func feedListening(_ request: Request, _ context: AppRequestContext) async throws -> StationHub {
+        let hub = try await directory.hub(context)
+        let record = await hub.record
+        var caller = context.caller
+        if let token = try request.stringQuery("token", maxLength: 100) {
+            guard let holder = try await links.caller(token, .calendar, on: record.id) else {
+                throw APIError(.forbidden, code: .forbidden, "This calendar link was revoked, or is for another station.")
+            }
+            caller = holder
+        }
+        _ = try await gate.requireListener(caller, on: record)
+        return hub
     }
 
     private func listening(_ context: AppRequestContext) async throws -> (StationHub, StationRole) {
