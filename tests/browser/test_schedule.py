@@ -30,12 +30,14 @@ from __future__ import annotations
 import datetime as dt
 import math
 import time
+import urllib.error
+import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from accounts_api import ApiFailure, auth_request, make_browser_user, signup, unique_handle
-from conftest import ALERT_TITLE, DESKTOP, PHONE, XSS_TITLE, set_viewport
+from conftest import ALERT_TITLE, DESKTOP, PHONE, XSS_TITLE, at_every_width, set_viewport
 from helpers import assert_fits, find, no_alert, wait_for
 
 WIDTHS = [360, 390, 768, 1024, 1440]
@@ -276,6 +278,71 @@ def test_owner_schedules_an_alternating_show_and_a_listener_reads_it(demo_server
         assert not [e for e in listener_browser.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()], f"a listener sees {selector}"
     shot(listener_browser, "show-page-listener")
     assert api(demo_server, listener, "GET", f"/api/stations/{sid}/shows/{show_id}")["canEdit"] is False
+
+
+# ------------------------------------------------- a private station's feed
+
+
+def read_feed(url: str) -> tuple[int, str]:
+    """GETs a feed as a calendar app does: no cookie, no header."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_a_private_stations_listener_gets_a_calendar_link_of_their_own(demo_server, browser, shot):
+    """A calendar app can't sign in. On a private station the listener asks
+    for a link of their own, which the app reads with no session, and which
+    stops working when they stop it."""
+    owner = signup(demo_server, unique_handle("pco"), "Private Calendar")
+    sid = owner.station_id
+    show = create_show(demo_server, owner, show_spec(
+        f"Members Only {unique_handle('m')}", start_time="21:00", season_start=(dt.date.today() + dt.timedelta(days=1)).isoformat(),
+        kind="weekly", weekdays=DAY_CODES[:5]))
+    api(demo_server, owner, "PATCH", f"/api/stations/{sid}", {"visibility": "code"})
+    code = api(demo_server, owner, "GET", f"/api/stations/{sid}/code")
+    d = browser(PHONE)
+    member = make_browser_user(d, demo_server, display_name="Calendar Member")
+    api(demo_server, member, "POST", f"/api/frequencies/{code['frequency']}/join", {"accessCode": code["accessCode"]})
+    station_feed = f"{demo_server.base}/api/stations/{sid}/schedule.ics"
+    assert read_feed(station_feed)[0] == 401, "the bare feed of a private station opened"
+
+    # No webcal:// link that would fail in the calendar app: a button that asks for one.
+    open_schedule(d, demo_server, sid)
+    assert not d.find_elements(By.CSS_SELECTOR, ".sched-subscribe .cal-subscribe")
+    assert "stops working if you lose access" in find(d, ".sched-subscribe .cal-hint").text
+    press_button(d, ".sched-subscribe .cal-get")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".sched-subscribe .cal-mine:not([hidden]) .cal-subscribe"),
+             "no calendar link came")
+    subscribe = find(d, ".sched-subscribe .cal-mine .cal-subscribe")
+    assert d.switch_to.active_element == subscribe, "focus didn't move to the new link"
+    href = subscribe.get_attribute("href")
+    url = find(d, ".sched-subscribe .cal-mine-url").get_attribute("value")
+    assert href.startswith("webcal://") and "?token=" in href, href
+    assert url == "http://" + href[len("webcal://"):] and url.startswith(station_feed + "?token="), (href, url)
+    status, body = read_feed(url)
+    assert status == 200 and f"UID:show-{show['id']}@wavelength" in body, (status, body[:200])
+    shot(d, "private-calendar-link")
+    at_every_width(d, shot, "private-calendar-link", [".sched-subscribe .cal-mine-url", ".sched-subscribe .cal-stop"],
+                   reveal=".sched-subscribe .cal-mine")
+
+    # A show's page: the same, for the show's own feed.
+    open_show(d, demo_server, sid, show["id"])
+    press_button(d, ".cal-get")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".cal-mine:not([hidden]) .cal-mine-url"), "no link for the show")
+    show_url = find(d, ".cal-mine-url").get_attribute("value")
+    assert show_url.startswith(f"{demo_server.base}{show['calendarURL']}?token="), show_url
+    assert read_feed(show_url)[0] == 200
+
+    # Stopped, every link of theirs for the station is dead.
+    press_button(d, ".cal-stop")
+    wait_for(d, lambda d: "stopped working" in " ".join(t.text for t in d.find_elements(By.CSS_SELECTOR, ".toast")),
+             "no word that the links stopped")
+    wait_for(d, lambda d: not d.find_elements(By.CSS_SELECTOR, ".cal-mine:not([hidden])"))
+    assert d.switch_to.active_element == find(d, ".cal-get"), "focus didn't go back to the button"
+    assert read_feed(url)[0] == 403 and read_feed(show_url)[0] == 403
 
 
 # ---------------------------------------------------------------- clash

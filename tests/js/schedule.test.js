@@ -20,6 +20,7 @@ import {
   parseHosts,
   weekdayOf,
   webcalURL,
+  withToken,
   scheduleURL,
   valuesOfShow,
   sameEpisode,
@@ -147,6 +148,10 @@ test("episodes: the same airing is the same show at the same start", () => {
 
 test("calendar: the feed's webcal:// link on this host", () => {
   equal(webcalURL("/api/stations/a/schedule.ics", "radio.example:8080"), "webcal://radio.example:8080/api/stations/a/schedule.ics");
+  // A private station's feed with a calendar link's token, escaped.
+  equal(withToken("/api/stations/a/schedule.ics", "t+/="), "/api/stations/a/schedule.ics?token=t%2B%2F%3D");
+  equal(withToken("/api/stations/a/schedule.ics?x=1", "t"), "/api/stations/a/schedule.ics?x=1&token=t");
+  equal(withToken("/api/stations/a/schedule.ics", null), "/api/stations/a/schedule.ics");
 });
 
 // ------------------------------------------------------------------ specs

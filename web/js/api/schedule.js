@@ -1,6 +1,7 @@
 // The schedule's API: a station's week of episodes (ScheduleView), a show's
 // page (ShowPage), adding, changing and deleting shows (ShowSpec → ShowView,
-// for the owner and co-DJs), "Remind me" and the caller's reminders. Errors
+// for the owner and co-DJs), "Remind me" and the caller's reminders, and
+// calendar links for private stations. Errors
 // are ApiErrors with the server's message (a clash is 409 "schedule_clash").
 
 import { request } from "./api.js";
@@ -24,6 +25,10 @@ export const scheduleApi = {
   remind: (stationID, showID, leadMinutes = 10) =>
     request(`${show(stationID, showID)}/reminder`, { method: "PUT", body: { leadMinutes } }),
   unremind: (stationID, showID) => request(`${show(stationID, showID)}/reminder`, { method: "DELETE" }),
+  /** CalendarLink {schedule, token?}: a link of your own to a private station's feeds (`linkURL` from the server). */
+  calendarLink: (linkURL) => request(linkURL, { method: "POST" }),
+  /** Revokes all of them (404 when there were none). */
+  stopCalendarLinks: (linkURL) => request(linkURL, { method: "DELETE" }),
   /** [ReminderView], soonest first. */
   reminders: ({ signal } = {}) => request("/api/me/reminders", { signal }),
 };

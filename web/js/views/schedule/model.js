@@ -183,6 +183,12 @@ export function webcalURL(path, host = location.host) {
   return `webcal://${host}${path}`;
 }
 
+/** A feed's address with a calendar link's token (none: as it is). */
+export function withToken(path, token) {
+  if (!token) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+}
+
 /** The same address for a plain download (http or https, as this page). */
 export function downloadURL(path, origin = location.origin) {
   return `${origin}${path}`;

@@ -130,8 +130,11 @@ export function createScheduleView(route) {
     week.dataset.count = String(count);
 
     subscribe.hidden = !data.calendarURL;
-    if (data.calendarURL && subscribe.dataset.calendar !== data.calendarURL) {
-      subscribe.dataset.calendar = data.calendarURL;
+    // Drawn again only when the feed or the way to it changes (a refresh
+    // mustn't take away a calendar link just made).
+    const calendar = `${data.calendarURL || ""} ${data.calendarLinkURL || ""}`;
+    if (data.calendarURL && subscribe.dataset.calendar !== calendar) {
+      subscribe.dataset.calendar = calendar;
       fill(
         subscribe,
         h("h2", { class: "section-title", id: "sched-subscribe-title" }, "Subscribe"),
@@ -139,6 +142,7 @@ export function createScheduleView(route) {
           label: "Subscribe to every show",
           hint: "Your calendar app keeps the station's shows up to date, moved and cancelled ones too.",
           idPrefix: "sched-cal",
+          linkURL: data.calendarLinkURL,
         }),
       );
     }

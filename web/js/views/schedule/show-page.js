@@ -211,12 +211,18 @@ export function createShowView(route) {
     }
     if (!remindNote.textContent) setText(remindNote, page.reminded ? reminderWords(typeof Notification === "undefined" ? "unsupported" : Notification.permission) : "");
     renderEditTools(page);
-    if (calendarSlot.dataset.url !== (show.calendarURL || "")) {
-      calendarSlot.dataset.url = show.calendarURL || "";
+    const calendar = `${show.calendarURL || ""} ${page.calendarLinkURL || ""}`;
+    if (calendarSlot.dataset.url !== calendar) {
+      calendarSlot.dataset.url = calendar;
       fill(
         calendarSlot,
         show.calendarURL
-          ? calendarLinks(show.calendarURL, { label: "Add to calendar", hint: "Subscribe and your calendar follows the show, moved and cancelled episodes too.", idPrefix: "show-cal" })
+          ? calendarLinks(show.calendarURL, {
+              label: "Add to calendar",
+              hint: "Subscribe and your calendar follows the show, moved and cancelled episodes too.",
+              idPrefix: "show-cal",
+              linkURL: page.calendarLinkURL,
+            })
           : null,
       );
     }
