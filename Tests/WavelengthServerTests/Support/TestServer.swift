@@ -15,6 +15,7 @@ struct TestServer {
         djGracePeriod: Duration = .seconds(20), commitLead: Duration = .zero, libraryRoots: [String]? = nil,
         clock: any ServerClock = SystemClock(), configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
+        StallWatch.start
         let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
         let roots: [String]
         if let libraryRoots { roots = libraryRoots } else { roots = try await TestLibrary.shared.roots() }
