@@ -68,7 +68,35 @@ struct AvahiDaemon: Sendable {
             .terminationStatus.isSuccess
     }
 
+    /// A test run that crashed leaves its private bus and daemon running:
+    /// children outlive their parent. Then every later run took that daemon
+    /// for the machine's own, looked for it on the system bus, where there
+    /// is none, and failed. With the lock held no other run is using one, so
+    /// a daemon or bus on a test bus (`wavelength-dbus-…`) is a leftover: it
+    /// is killed, and waited for until it is gone.
+    private static func killLeftovers() async {
+        func read(_ path: String) -> String {
+            guard let data = FileManager.default.contents(atPath: path) else { return "" }
+            return String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+        }
+        let marker = "wavelength-dbus-"
+        var killed: [Int32] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != getpid() else { continue }
+            let comm = read("/proc/\(pid)/comm")
+            let ours =
+                (comm.hasPrefix("dbus-daemon") && read("/proc/\(pid)/cmdline").contains(marker))
+                || (comm.hasPrefix("avahi-daemon") && read("/proc/\(pid)/environ").contains(marker))
+            if ours, kill(pid, SIGKILL) == 0 { killed.append(pid) }
+        }
+        // Gone once init has reaped them (a few milliseconds; bounded).
+        for _ in 0..<100 where killed.contains(where: { FileManager.default.fileExists(atPath: "/proc/\($0)") }) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     private static func start(busFolder: String?) async throws -> AvahiDaemon {
+        await killLeftovers()
         if busFolder == nil, try await isRunning() { return AvahiDaemon(environment: [:], children: nil) }
         let folder = try busFolder ?? newBusFolder()
         let socket = folder + "/bus"
