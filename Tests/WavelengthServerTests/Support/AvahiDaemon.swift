@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 import Subprocess
 #if canImport(Glibc)
 import Glibc
@@ -157,7 +156,10 @@ struct AvahiDaemon: Sendable {
 
 /// An exclusive lock on a file, held by this process until released (or
 /// until it exits): how test runs on one machine take turns at something
-/// there is one of. `flock` blocks, so it waits on NIO's thread pool.
+/// there is one of. It asks without blocking and sleeps between tries: a
+/// blocking `flock` would hold one of NIO's two pool threads (bcrypt and
+/// file reads for every in-process server) for as long as another run holds
+/// the lock, a minute or more.
 final class MachineLock: Sendable {
     private let fd: Int32
 
@@ -166,15 +168,21 @@ final class MachineLock: Sendable {
     }
 
     static func acquire(_ path: String) async throws -> MachineLock {
-        try await NIOThreadPool.singleton.runIfActive {
-            let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw POSIXError(.EACCES) }
-            guard flock(fd, LOCK_EX) == 0 else {
+        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIXError(.EACCES) }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
                 close(fd)
                 throw POSIXError(.EBUSY)
             }
-            return MachineLock(fd: fd)
+            do {
+                try await Task.sleep(for: .milliseconds(100))
+            } catch {
+                close(fd)
+                throw error
+            }
         }
+        return MachineLock(fd: fd)
     }
 
     func release() {
