@@ -21,6 +21,18 @@ struct LinkTokens: Sendable {
         return token
     }
 
+    /// Revokes every token of the caller's for this station and purpose:
+    /// 401 when nobody is signed in, 404 when there was none. `noun` names
+    /// them in the answer ("stream link").
+    func revokeAll(_ purpose: LinkPurpose, on stationID: StationID, for caller: Caller, noun: String) async throws {
+        guard let person = caller.person else {
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in to revoke your \(noun)s.")
+        }
+        guard try await tokens.revokeLinkTokens(purpose: purpose, stationID: stationID, personID: person.id) > 0 else {
+            throw APIError.notFound("You have no \(noun) for this station.")
+        }
+    }
+
     /// Who the token stands for on the station, or nil when it was revoked,
     /// is for another station or purpose, or was never made.
     func caller(_ token: String, _ purpose: LinkPurpose, on stationID: StationID) async throws -> Caller? {

@@ -49,12 +49,7 @@ struct StreamController {
 
     @Sendable func revokeLink(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let hub = try await directory.hub(context)
-        guard let person = context.caller.person else {
-            throw APIError(.unauthorized, code: .signInRequired, "Sign in to revoke your stream link.")
-        }
-        guard try await links.tokens.revokeLinkTokens(purpose: .stream, stationID: hub.id, personID: person.id) > 0 else {
-            throw APIError.notFound("You have no stream link for this station.")
-        }
+        try await links.revokeAll(.stream, on: hub.id, for: context.caller, noun: "stream link")
         return .noContent
     }
 

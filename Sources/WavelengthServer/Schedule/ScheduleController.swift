@@ -285,12 +285,7 @@ struct ScheduleController {
     /// Revokes every calendar link the caller holds on the station.
     @Sendable func revokeCalendarLinks(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let hub = try await directory.hub(context)
-        guard let person = context.caller.person else {
-            throw APIError(.unauthorized, code: .signInRequired, "Sign in to revoke your calendar links.")
-        }
-        guard try await links.tokens.revokeLinkTokens(purpose: .calendar, stationID: hub.id, personID: person.id) > 0 else {
-            throw APIError.notFound("You have no calendar link for this station.")
-        }
+        try await links.revokeAll(.calendar, on: hub.id, for: context.caller, noun: "calendar link")
         return .noContent
     }
 

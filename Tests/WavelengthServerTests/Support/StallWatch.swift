@@ -29,6 +29,7 @@ enum StallWatch {
             }
             probe("NIO thread pool") { done in NIOThreadPool.singleton.submit { _ in done() } }
             probe("cooperative pool") { done in Task.detached { done() } }
+            // The watch's own thread, never the cooperative pool's.
             Thread.sleep(forTimeInterval: 1)
         }
     }
