@@ -246,4 +246,33 @@ extension LobbyMachineTests {
         #expect(lobbies.count <= 10)
         #expect(lobbies.lobby(of: "p29") == "c")
     }
+
+    @Test func aSongAlreadyLinedUpIsNotOnTheNextBallot() throws {
+        // The first ballot elects t4 (Cy) after the song playing.
+        var machine = try lobby()
+        let first = try #require(machine.party.lobby.ballot)
+        #expect(first.candidates.contains { $0.trackID == "t4" })
+        _ = try send(&machine, .ballotVote(ballotID: first.id, trackID: "t4"), id: "v1", from: 2)
+        _ = close(&machine)
+        let lined = try #require(machine.station.timeline.upcoming(at: t0).first)
+        #expect(lined.trackID == "t4" && lined.source == .elected)
+        // The host puts t3 (Bo) before it and skips to it: its ballot opens
+        // when it starts, with t4 still lined up after it. (A CI run's
+        // ballot offered that song again, the room elected it, and it was
+        // to play twice in a row.)
+        let now = t0 + 2000
+        _ = try send(&machine, .queueNext(trackID: "t3"), id: "next", from: 1, at: now)
+        _ = try send(&machine, .skip(entryID: nil), id: "cut", from: 1, at: now)
+        var rng = SeededRandom(seed: 9)
+        while let due = machine.timers[.tick], due <= now + 1000 {
+            _ = machine.timerFired(.tick, due: due, at: due, robot: robot, using: &rng)
+        }
+        let playing = try #require(machine.station.timeline.current(at: now + 1000))
+        #expect(playing.trackID == "t3")
+        let second = try #require(machine.party.lobby.ballot)
+        #expect(second.follows == playing.id)
+        #expect(machine.station.timeline.upcoming(at: now + 1000).contains { $0.id == lined.id })
+        #expect(!second.candidates.isEmpty)
+        #expect(!second.candidates.contains { $0.trackID == "t4" })
+    }
 }

@@ -44,12 +44,24 @@ return Object.assign({}, s, {
 PATIENCE = float(os.environ.get("WAVELENGTH_TEST_PATIENCE", "90"))
 
 
-def wait_for(driver, condition, message: str = ""):
-    """Polls condition(driver) until truthy (WebDriverWait, 50 ms steps)."""
-    return WebDriverWait(
-        driver, PATIENCE, poll_frequency=0.05,
-        ignored_exceptions=(StaleElementReferenceException, JavascriptException),
-    ).until(condition, message)
+def wait_for(driver, condition, message: str = "", explain=None):
+    """Polls condition(driver) until truthy (WebDriverWait, 50 ms steps).
+    `explain`, if given, is called when the wait runs out, and what it
+    returns (what the page and the server held then) joins the message, so
+    a failure on a CI machine says more than that it timed out."""
+    try:
+        return WebDriverWait(
+            driver, PATIENCE, poll_frequency=0.05,
+            ignored_exceptions=(StaleElementReferenceException, JavascriptException),
+        ).until(condition, message)
+    except TimeoutException:
+        if explain is None:
+            raise
+        try:
+            said = explain()
+        except Exception as error:  # the explanation must not hide the timeout
+            said = f"(explaining failed: {error!r})"
+        raise AssertionError(f"{message}; {said}") from None
 
 
 def audio(driver) -> dict:

@@ -29,6 +29,16 @@ def join_lobby(d, server, sid: str, name: str) -> None:
     wait_for(d, lambda d: "Your vote counts 1×" in (text_of(d, ".lobby-weight") or ""), "no standing shown")
 
 
+def heard(d) -> dict:
+    """What a page's player says, for a failure report: its state, the entry
+    it plays, and how far the current entry's file got (fetched, decoded)."""
+    r = report(d)
+    details = r.get("details") or {}
+    return {key: r.get(key) for key in ("mode", "state", "entryID", "trackID", "positionMs", "serverTime", "probes")} | {
+        key: details.get(key) for key in ("contextState", "buffer", "load", "voices", "voice")
+    } | {"console": [e["message"][-200:] for e in d.get_log("browser")][-5:]}
+
+
 def plays(d, entry_id: str) -> bool:
     r = report(d)
     return r["mode"] == "webaudio" and r["state"] == "playing" and r["positionMs"] is not None and r["entryID"] == entry_id
@@ -80,9 +90,12 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(measu
             return None
         party = ok(call(measured_server, "GET", f"/api/stations/{sid}/party", token=host.token))
         ballot = party.get("ballot")
-        return (current, ballot) if ballot and ballot["follows"] == current["id"] else None
+        if not ballot or ballot["follows"] != current["id"] or ballot.get("elected"):
+            return None
+        # The entries there before this ballot closes: its winner is none of them.
+        return current, ballot, {e["id"] for e in [current] + window["upNext"]}
 
-    current, ballot = wait_for(h, ballot_after_shortest, "no ballot opened for the song after the shortest")
+    current, ballot, before = wait_for(h, ballot_after_shortest, "no ballot opened for the song after the shortest")
     choice = ballot["candidates"][-1]["track"]
 
     # Ann and Bo vote for the same song.
@@ -104,13 +117,13 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(measu
         # On a loaded machine the winner may already be playing by now.
         # A ballot that closed before the skip lined its winner up after the
         # song it followed, and the skip moved that entry to right after the
-        # host's song: until this ballot closes, another winner is there (a
-        # CI run took it for this one's). So the wait is for this ballot's
-        # choice; another song elected instead times out, saying what the
-        # station held.
+        # host's song: until this ballot closes, another winner is there (CI
+        # runs took it for this one's, once with the same song). So the wait
+        # is for a new entry of this ballot's choice; another song elected
+        # instead times out, saying what the station held.
         entries = [window.get("current")] + window["upNext"]
-        found = next((e for e in entries if e and e["source"] == "elected" and e["start"] == current["expiration"]
-                      and e["track"]["id"] == choice["id"]), None)
+        found = next((e for e in entries if e and e["id"] not in before and e["source"] == "elected"
+                      and e["start"] == current["expiration"] and e["track"]["id"] == choice["id"]), None)
         return (found, found is not window.get("current")) if found else None
 
     try:
@@ -133,8 +146,15 @@ def test_the_lobby_elects_a_song_and_three_browsers_hear_it_start_together(measu
                      or plays(d, entry["id"]), "the winner never showed in Up Next")
 
     # When the song ends, all three hear the winner start together.
+    def what_each_heard():
+        window = ok(call(measured_server, "GET", f"/api/stations/{sid}/timeline", token=host.token))
+        pages = {name: heard(d) for name, d in (("host", h), ("Ann", ann), ("Bo", bo))}
+        return (f"the winner is {entry['id']} ({entry['track']['id']}, {entry['start']}–{entry['expiration']}); "
+                f"the pages: {pages}; timeline now: "
+                f"{[(e['id'], e['source'], e['start'], e['expiration']) for e in [window.get('current')] + window['upNext'] if e]}")
+
     for d in (h, ann, bo):
-        wait_for(d, lambda d: plays(d, entry["id"]), "the winner never played")
+        wait_for(d, lambda d: plays(d, entry["id"]), "the winner never played", explain=what_each_heard)
     # Each browser plays it at the gain that brings it to one loudness.
     assert isinstance(entry["track"].get("gainDb"), (int, float)), entry["track"]
     for d in (h, ann, bo):

@@ -26,12 +26,18 @@ extension StationMachine {
         guard closesAt - now >= LobbyState.minimumVotingMillis else { return [] }
         let played = station.latestPlays(at: now)
         let recent = Set(played.prefix(max(1, party.settings.noRepeatWithin)))
+        // A song someone already lined up (an earlier ballot's winner, the
+        // host's pick, a request) is not offered: it would play twice in a
+        // row. The robot's picks are fair game (a winner takes their place).
+        let linedUp = Set(station.timeline.upcoming(at: now).filter { $0.source != .robot }.map(\.trackID))
         let pool = settings.robot.effectivePool(robot.pool, fallback: robot.fallback)
         let allowed = settings.robot.candidates(
-            from: pool, recent: played.reversed(), lastArtist: robot.artists[current.trackID])
+            from: pool, recent: played.reversed(), lastArtist: robot.artists[current.trackID]
+        ).filter { !linedUp.contains($0.id) }
         let candidates = Ballot.candidates(
             suggestions: party.lobby.suggestions.map { ($0.trackID, $0.personID) },
-            recommended: recommend(from: allowed, count: Ballot.maxCandidates, using: &rng), recent: recent)
+            recommended: recommend(from: allowed, count: Ballot.maxCandidates, using: &rng),
+            recent: recent.union(linedUp))
         guard !candidates.isEmpty else { return [] }
         party.lobby.serial += 1
         party.lobby.ballot = Ballot(

@@ -36,7 +36,9 @@ struct AvahiDaemon: Sendable {
     /// and ready: its bus is up and the daemon has started. With `busFolder`,
     /// always a private one there.
     static func with<T: Sendable>(busFolder: String? = nil, _ body: (AvahiDaemon) async throws -> T) async throws -> T {
-        let lock = try await MachineLock.acquire(NSTemporaryDirectory() + "wavelength-avahi-tests.lock")
+        // In /tmp itself, not NSTemporaryDirectory(): each run of
+        // scripts/test.sh has a TMPDIR of its own, and the lock is the machine's.
+        let lock = try await MachineLock.acquire("/tmp/wavelength-avahi-tests.lock")
         defer { lock.release() }
         let daemon = try await start(busFolder: busFolder)
         do {
