@@ -7,7 +7,7 @@ import Glibc
 /// Sends raw bytes to the server, which need not be valid HTTP, and reads
 /// everything it answers until it closes the connection.
 ///
-/// The socket calls block, so they run on NIO's thread pool, never on
+/// The socket calls block, so they run on `BlockingIO.pool`, never on
 /// Swift's cooperative pool. A receive timeout bounds a server that never
 /// answers or never closes: the read then ends and the test sees no close.
 enum RawHTTP {
@@ -26,7 +26,7 @@ enum RawHTTP {
     /// With `upTo`, stops reading once that many bytes came (an endless
     /// answer, such as a stream).
     static func send(_ bytes: [UInt8], port: Int, patience: Int = 60, upTo limit: Int? = nil) async throws -> Exchange {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingIO.pool.runIfActive {
             try blockingSend(bytes, port: port, patience: patience, limit: limit)
         }
     }

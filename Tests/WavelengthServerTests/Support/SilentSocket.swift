@@ -8,14 +8,14 @@ import Glibc
 /// no pongs, no close. It stands in for a phone that lost its network.
 ///
 /// Its socket calls block, so async code makes and reads one only through
-/// `connect(port:path:)` and `closeCode() async`, which run them on NIO's
-/// thread pool: a blocked read on Swift's cooperative pool (two threads here)
+/// `connect(port:path:)` and `closeCode() async`, which run them on
+/// `BlockingIO.pool`: a blocked read on Swift's cooperative pool (two threads here)
 /// can starve the very server it waits for.
 final class SilentSocket: Sendable {
     let fd: Int32
 
     static func connect(port: Int, path: String) async throws -> SilentSocket {
-        try await NIOThreadPool.singleton.runIfActive { try SilentSocket(port: port, path: path) }
+        try await BlockingIO.pool.runIfActive { try SilentSocket(port: port, path: path) }
     }
 
     private init(port: Int, path: String) throws {
@@ -81,7 +81,7 @@ extension SilentSocket {
     /// Reads frames until a text frame that contains `needle`, and returns
     /// its text (nil when the connection ends or a close frame comes first).
     func text(containing needle: String) async throws -> String? {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingIO.pool.runIfActive {
             while let (opcode, payload) = self.blockingNextFrame() {
                 if opcode == 0x8 { return nil }
                 let text = String(decoding: payload, as: UTF8.self)
@@ -94,7 +94,7 @@ extension SilentSocket {
     /// Reads frames until a close frame, and returns its status code (nil
     /// when the connection ends without one).
     func closeCode() async throws -> UInt16? {
-        try await NIOThreadPool.singleton.runIfActive { self.blockingCloseCode() }
+        try await BlockingIO.pool.runIfActive { self.blockingCloseCode() }
     }
 
     private func blockingCloseCode() -> UInt16? {

@@ -6,14 +6,14 @@ import Glibc
 
 /// Broadcast software as seen from the network: sends a source request
 /// head, reads the answer's first lines, then sends audio (or anything) and
-/// reads until the server closes. Blocking socket calls run on NIO's thread
-/// pool, never on Swift's cooperative pool; a receive timeout bounds a
+/// reads until the server closes. Blocking socket calls run on
+/// `BlockingIO.pool`, never on Swift's cooperative pool; a receive timeout bounds a
 /// server that never answers.
 final class SourceSocket: Sendable {
     let fd: Int32
 
     init(port: Int, patience: Int = 30) async throws {
-        fd = try await NIOThreadPool.singleton.runIfActive {
+        fd = try await BlockingIO.pool.runIfActive {
             try LoopbackSocket.connect(port: port) { fd in
                 var timeout = timeval(tv_sec: patience, tv_usec: 0)
                 setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -40,7 +40,7 @@ final class SourceSocket: Sendable {
     /// Sends everything, or stops quietly where the server closed.
     func send(_ bytes: [UInt8]) async throws {
         let fd = self.fd
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingIO.pool.runIfActive {
             var sent = 0
             while sent < bytes.count {
                 let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -53,7 +53,7 @@ final class SourceSocket: Sendable {
     /// What the server sends until the answer's blank line (or it closes).
     func answerHead() async throws -> String {
         let fd = self.fd
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await BlockingIO.pool.runIfActive {
             var received = [UInt8]()
             var byte: UInt8 = 0
             while received.suffix(4) != [13, 10, 13, 10], recv(fd, &byte, 1, 0) == 1 { received.append(byte) }
@@ -65,7 +65,7 @@ final class SourceSocket: Sendable {
     /// wait timed out).
     func rest() async throws -> (text: String, closed: Bool) {
         let fd = self.fd
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await BlockingIO.pool.runIfActive {
             var received = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {

@@ -9,13 +9,13 @@ import Glibc
 /// phone that walked out of Wi-Fi (the server's writes stall soon); with
 /// the default one it is a player the test holds open for a while.
 ///
-/// Socket calls block, so they run on NIO's thread pool, never on Swift's
+/// Socket calls block, so they run on `BlockingIO.pool`, never on Swift's
 /// cooperative pool (two threads here).
 final class StreamPlayerSocket: Sendable {
     let fd: Int32
 
     static func open(port: Int, path: String, userAgent: String, tinyBuffer: Bool = false) async throws -> StreamPlayerSocket {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingIO.pool.runIfActive {
             try StreamPlayerSocket(port: port, path: path, userAgent: userAgent, tinyBuffer: tinyBuffer)
         }
     }
