@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # Every temporary file of the run (the Swift tests' libraries and data
 # folders, pytest's, Chromium's) goes in one folder of the run's own, removed
-# when it ends: before, each run left about 4 GB in /tmp (a 7 MB library per
-# test process, Chromium's artwork files, the servers' data folders).
+# when it ends: before, each run left its files in /tmp (a 7 MB library per
+# test process, Chromium's artwork files, the servers' data folders), and two
+# days of runs on one machine had left 19 GB there.
 TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/wavelength-test-run.XXXXXX")"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
