@@ -22,7 +22,7 @@ actor RecordingOutput: AudioOutput {
     func position() async -> Double? { 1_000_000 }
 }
 
-@Suite("SDK: live shows", .timeLimit(.minutes(3)))
+@Suite("SDK: live shows", .timeLimit(.minutes(5)))
 struct LiveShowClientTests {
     /// A live show reaches the SDK as an entry whose audio is the live
     /// relay: the player starts it once, from where it is, and never

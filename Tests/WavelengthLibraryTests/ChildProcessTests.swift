@@ -7,7 +7,7 @@ import Testing
 /// `ChildProcess` is how every child (ffmpeg above all) is run. The time limit
 /// turns a child whose exit or output is never seen into a failure rather than
 /// a stalled suite.
-@Suite("Child processes", .timeLimit(.minutes(2)))
+@Suite("Child processes", .timeLimit(.minutes(5)))
 struct ChildProcessTests {
     @Test("A child that writes far more than a pipe holds to standard error finishes, and its last bytes are kept")
     func chattyChildFinishes() async throws {

@@ -8,7 +8,7 @@ import WavelengthWire
 @testable import WavelengthServer
 
 /// Ways into a private station that were never meant to be there.
-@Suite("Access holes", .timeLimit(.minutes(3)))
+@Suite("Access holes", .timeLimit(.minutes(5)))
 struct AccessHolesTests {
     /// Revoking co-DJ from someone who never was one made them a listening
     /// member of the private station.

@@ -13,7 +13,7 @@ import WavelengthWire
 /// which can't sign in, only through a listener's own calendar link: a
 /// token in the URL, a few per person (one per calendar), revocable, and
 /// no use once its holder may no longer listen.
-@Suite("Calendar links for private stations", .timeLimit(.minutes(3)))
+@Suite("Calendar links for private stations", .timeLimit(.minutes(5)))
 struct CalendarLinkTests {
     @Test func aPrivateStationsFeedsOpenOnlyThroughALiveCalendarLink() async throws {
         let server = try await TestServer.make()

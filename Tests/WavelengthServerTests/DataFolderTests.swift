@@ -8,7 +8,7 @@ import WavelengthWire
 /// Another user on the host must not read the database (sessions, members,
 /// codes) nor the signing keys, which live in their own file, not in the
 /// database, and can be rotated.
-@Suite("The data folder and the signing keys", .timeLimit(.minutes(3)))
+@Suite("The data folder and the signing keys", .timeLimit(.minutes(5)))
 struct DataFolderTests {
     static func mode(_ path: String) -> Int? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue

@@ -7,7 +7,7 @@ import WavelengthWire
 
 /// `/health` said `ok` while every write failed. Made immutable (which
 /// holds even for root), the database refuses writes, and health says so.
-@Suite("Health", .timeLimit(.minutes(2)))
+@Suite("Health", .timeLimit(.minutes(5)))
 struct HealthTests {
     static func chattr(_ flag: String, _ paths: [String]) async throws -> Bool {
         try await ChildProcess.run(ChildProcess.executable(atPath: "/usr/bin/chattr"), [flag] + paths).status.isSuccess

@@ -8,7 +8,7 @@ import Testing
 
 /// A listener's outbox against NIO's embedded channel: what reaches the
 /// socket, in which order, and when the connection is let go.
-@Suite("Listener outbox", .timeLimit(.minutes(1)))
+@Suite("Listener outbox", .timeLimit(.minutes(5)))
 struct ListenerOutboxTests {
     let channel = EmbeddedChannel()
     let window = ReplyWindow()

@@ -7,7 +7,7 @@ import Testing
 
 /// The live WebSocket's own handler against NIO's embedded channel: the
 /// close handshake, pings, protocol errors and backpressure, with no server.
-@Suite("Live socket handler", .timeLimit(.minutes(1)))
+@Suite("Live socket handler", .timeLimit(.minutes(5)))
 struct LiveSocketHandlerTests {
     let channel = EmbeddedChannel()
     let reads = ReadCounter()

@@ -269,8 +269,12 @@ struct LiveSourceTests {
                 let answer = try await socket.answerHead()
                 if answer == "HTTP/1.1 100 Continue\r\n\r\n" { break }
                 // In use, or (while ten of the hang-ups' checks are still in
-                // flight from this address) "try again in a second".
-                #expect(answer.hasPrefix("HTTP/1.0 403") || answer.hasPrefix("HTTP/1.0 429"), "\(answer)")
+                // flight from this address) "try again in a second", or, on
+                // a machine so loaded that the head's check outlasts the 3 s
+                // idle timeout, closed with no answer (seen at load 30).
+                #expect(
+                    answer.isEmpty || answer.hasPrefix("HTTP/1.0 403") || answer.hasPrefix("HTTP/1.0 429"),
+                    "\(answer)")
                 try await Task.sleep(for: .milliseconds(50))
             }
             // The server still answers.

@@ -8,7 +8,7 @@ import WavelengthWire
 
 /// Lyrics as lines for the listener screen, from `.lrc` sidecars and from
 /// the files' own tags (ID3 and Vorbis comments, as FFmpeg reads them).
-@Suite("Lyrics over HTTP", .timeLimit(.minutes(3)))
+@Suite("Lyrics over HTTP", .timeLimit(.minutes(5)))
 struct LyricsRouteTests {
     static func make(_ path: String, metadata: [String]) async throws {
         let made = try await Subprocess.run(

@@ -9,7 +9,7 @@ import WavelengthWire
 @testable import WavelengthServer
 
 /// `/metrics` as Prometheus reads it, and who may read it.
-@Suite("Prometheus metrics", .timeLimit(.minutes(3)))
+@Suite("Prometheus metrics", .timeLimit(.minutes(5)))
 struct MetricsTests {
     static func page(_ client: some TestClientProtocol, token: String? = nil) async throws -> TestResponse {
         var headers: HTTPFields = [:]

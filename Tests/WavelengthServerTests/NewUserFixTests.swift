@@ -8,7 +8,7 @@ import WavelengthWire
 @testable import WavelengthServer
 
 /// Defects a new user tripped over (issue 9, section 1), each pinned here.
-@Suite("What a new user trips over", .timeLimit(.minutes(2)))
+@Suite("What a new user trips over", .timeLimit(.minutes(5)))
 struct NewUserFixTests {
     // MARK: Item 1: `+` in a query string is a space
 

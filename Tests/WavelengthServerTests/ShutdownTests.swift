@@ -5,7 +5,7 @@ import WavelengthWire
 
 /// Stopping the real `wavelength serve` (SIGTERM) while radio players hold
 /// their streams: a stream never ends by itself, so a stop must end it.
-@Suite("Stopping the server", .timeLimit(.minutes(3)))
+@Suite("Stopping the server", .timeLimit(.minutes(5)))
 struct ShutdownTests {
     /// One player that still reads and one that stopped (a phone that left
     /// the Wi-Fi: its writes stall): the first is let go at once, the second

@@ -11,7 +11,7 @@ import WavelengthWire
 /// The station's one count with stream players in it: each person once,
 /// relays apart, and a player that vanished without closing gone from the
 /// count once its writes stall.
-@Suite("Stream listeners in the count", .timeLimit(.minutes(3)))
+@Suite("Stream listeners in the count", .timeLimit(.minutes(5)))
 struct StreamAudienceTests {
     static func play(_ port: Int, _ path: String, agent: String) async throws -> StreamPlayerSocket {
         try await StreamPlayerSocket.open(port: port, path: path, userAgent: agent)

@@ -12,7 +12,7 @@ import WavelengthWire
 /// A station that isn't public streams only through its listeners' own
 /// links: a token in the URL for players that can't send headers, one per
 /// person, replaced by a new one and revocable.
-@Suite("Stream links for private stations", .timeLimit(.minutes(3)))
+@Suite("Stream links for private stations", .timeLimit(.minutes(5)))
 struct StreamLinkTests {
     @Test func aPrivateStationStreamsOnlyThroughALiveLink() async throws {
         let server = try await TestServer.make()

@@ -6,7 +6,7 @@ import Testing
 import WavelengthWire
 
 /// What a browser is told to enforce, and the requests no route should take.
-@Suite("Web hardening", .timeLimit(.minutes(3)))
+@Suite("Web hardening", .timeLimit(.minutes(5)))
 struct WebHardeningTests {
     static func webFolder() throws -> String {
         let folder = NSTemporaryDirectory() + "wavelength-web-\(UUID().uuidString)"

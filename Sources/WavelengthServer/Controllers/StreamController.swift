@@ -224,15 +224,16 @@ struct StreamController {
     ) async throws {
         var position = position
         var interleaver = metaint.map { IcyInterleaver(interval: $0) }
-        while case .chunks(let buffers, let end, let title) = await stream.next(ticket, after: position) {
-            for buffer in buffers {
+        while case .chunks(let chunks, let end) = await stream.next(ticket, after: position) {
+            for chunk in chunks {
+                let buffer = chunk.buffer
                 metrics.streamBytes.increment(by: buffer.readableBytes)
                 guard var planner = interleaver else {
                     try await writer.write(buffer)
                     continue
                 }
                 var out: [ByteBuffer] = []
-                for piece in planner.plan(audioBytes: buffer.readableBytes, current: title) {
+                for piece in planner.plan(audioBytes: buffer.readableBytes, current: chunk.title) {
                     switch piece {
                     case .audio(let range):
                         out.append(buffer.getSlice(at: buffer.readerIndex + range.lowerBound, length: range.count)!)

@@ -30,9 +30,19 @@ actor StationStream {
     static let ringBytes = 512 * 1_024
 
     let stationID: StationID
-    private var ring = StreamRing<ByteBuffer>(capacity: StationStream.ringBytes)
+    private var ring = StreamRing<Chunk>(capacity: StationStream.ringBytes)
     /// The title of the song the encoder is fed now.
     private(set) var title = IcyMetadata(artist: nil, title: nil)
+
+    /// Some of the encoder's output, with the title it was made under. A
+    /// listener behind the live edge gets the title of the audio it is
+    /// sent, as Icecast ties metadata to its place in the stream: with the
+    /// title of the moment instead, one who fell behind across a short
+    /// song (a 4 s voice clip) never saw its title at all.
+    struct Chunk: Sendable {
+        var buffer: ByteBuffer
+        let title: IcyMetadata
+    }
     /// One player on the stream.
     struct Listener {
         let identity: ListenerIdentity
@@ -160,7 +170,7 @@ actor StationStream {
 
     /// The encoder's output.
     func append(_ buffer: ByteBuffer) {
-        ring.append(buffer, size: buffer.readableBytes)
+        ring.append(Chunk(buffer: buffer, title: title), size: buffer.readableBytes)
         for tap in taps.values { tap.yield(buffer) }
         wakeAll()
     }
@@ -209,7 +219,7 @@ actor StationStream {
     }
 
     enum Next: Sendable {
-        case chunks([ByteBuffer], end: UInt64, title: IcyMetadata)
+        case chunks([Chunk], end: UInt64)
         /// Too far behind, or the stream stopped: the listener is let go.
         case gone
     }
@@ -228,10 +238,10 @@ actor StationStream {
                 metrics.droppedStream.increment()
                 return .gone
             case .chunks(let stored, let skip):
-                var buffers = stored.map(\.chunk)
-                buffers[0].moveReaderIndex(forwardBy: skip)
+                var chunks = stored.map(\.chunk)
+                chunks[0].buffer.moveReaderIndex(forwardBy: skip)
                 listeners[ticket]?.writingSince = .now
-                return .chunks(buffers, end: ring.end, title: title)
+                return .chunks(chunks, end: ring.end)
             case .upToDate:
                 await withCheckedContinuation { waiters.append($0) }
             }
