@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v25";
+const VERSION = "wavelength-shell-v26";
 const SHELL = [
   "/",
   "/index.html",
@@ -47,6 +47,7 @@ const SHELL = [
   "/js/ui/dom.js",
   "/js/ui/frequency.js",
   "/js/ui/frequency-input.js",
+  "/js/ui/hold-place.js",
   "/js/ui/share.js",
   "/js/ui/toast.js",
   "/js/ui/wait-text.js",

@@ -38,7 +38,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import LiveListener, log_in_browser, signup, unique_handle
 from conftest import DESKTOP, PHONE, at_every_width
-from helpers import assert_fits, click, find, no_alert, press, save_party, tab_to, wait_for
+from helpers import assert_fits, click, find, no_alert, press, queue_and_cut_to, save_party, tab_to, wait_for
 
 CHAT_JS = """
 const panel = document.querySelector('.chat-panel');
@@ -775,3 +775,56 @@ def test_the_station_with_the_chat_fits_every_width(demo_server, browser, shot):
     row = open_menu(o, "x" * 180)
     at_every_width(o, shot, "booth-with-chat", [*keys, ".chat-mod", f"{row} .chat-tool-mute[data-minutes='60']"],
                    restore=DESKTOP, reveal=f"{row}", block="center")
+
+
+PLACE_JS = """
+const row = document.querySelector(arguments[0]);
+const words = document.querySelector('.lyrics-panel');
+const wordsBox = words.getBoundingClientRect();
+return {rowTop: row.getBoundingClientRect().top, wordsShown: !words.hidden && wordsBox.height > 0,
+        wordsTop: wordsBox.top, wordsTrack: words.dataset.trackId || null};
+"""
+
+
+def test_the_chat_stays_put_when_the_words_of_a_song_go(demo_server, browser, shot):
+    """A song with lyrics ends while the moderator (desktop booth) and a
+    listener (phone) read the chat below its words, scrolled so that the
+    words begin above the top of the window: the message each is looking at
+    stays where it was on screen, and the moderator's tap on its menu opens
+    it. (It jumped 460 px up, under the header, and the tap hit the header.)"""
+    server = demo_server
+    owner = signup(server, unique_handle("stay"), "Steady Owner")
+    listener = signup(server, unique_handle("stal"), "Steady Listener")
+    sid = owner.station_id
+    for person, text in ((listener, "first: " + "w" * 150), (listener, "second"), (owner, "third")):
+        assert ws_chat(server, sid, person.token, text).get("type") == "chat"
+    tracks = server.tracks()
+    cafe = next(t for t in tracks if t["title"] == "Café Nocturne")
+    plain = next(t for t in tracks if t["title"] == "Minuit à Montréal")
+    timeline = queue_and_cut_to(server, sid, owner.token, [cafe, plain])
+
+    o = browser(DESKTOP)
+    booth(o, server, owner, sid)
+    open_moderation(o)
+    li = browser(PHONE)
+    log_in_browser(li, server, listener)
+    open_station(li, server, sid, "open")
+    rows = {}
+    for d in (o, li):
+        wait_for(d, lambda d: len(texts(d)) == 3)
+        wait_for(d, lambda d: d.execute_script(PLACE_JS, ".chat-msg")["wordsTrack"] == cafe["id"], "Café Nocturne's words never showed")
+        row = f".chat-msg[data-message-id='{wait_text(d, 'first: ' + 'w' * 150)['id']}']"
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", find(d, row))
+        rows[d] = (row, d.execute_script(PLACE_JS, row))
+        place = rows[d][1]
+        assert place["wordsShown"] and place["wordsTop"] < 0, f"the words should begin above the window: {place}"
+
+    server.skip(sid, owner.token, timeline["current"]["id"])
+    for d in (o, li):
+        row, before = rows[d]
+        after = wait_for(d, lambda d: (lambda p: not p["wordsShown"] and p)(d.execute_script(PLACE_JS, row)), "the words never went")
+        assert abs(after["rowTop"] - before["rowTop"]) < 1, f"the message moved on screen: {before} → {after}"
+    shot(li, "chat-after-the-words")
+    button = find(o, f"{rows[o][0]} .chat-msg-menu")
+    button.click()
+    wait_for(o, lambda d: find(d, f"{rows[o][0]} .chat-msg-tools").is_displayed())

@@ -13,6 +13,7 @@
 
 import { clipsAPI } from "../../api/clips.js";
 import { session as me } from "../../api/session.js";
+import { holdPlace } from "../../ui/hold-place.js";
 import { toast } from "../../ui/toast.js";
 import { addClip, applyClipList, approveClip, emptyInbox, inboxModel, readClip, removeClip } from "../clips/clips-model.js";
 import { createClipInbox } from "../clips/inbox.js";
@@ -93,7 +94,8 @@ export function renderClips(view) {
 }
 
 function renderInbox(view) {
-  view.clips.inbox.render(inboxModel(view.clips.model));
+  // A clip arriving above the chat leaves the chat where it is.
+  holdPlace(view.clips.inbox.el, () => view.clips.inbox.render(inboxModel(view.clips.model)));
 }
 
 /** GET …/clips: every clip of the station, for the booth's inbox. */

@@ -17,6 +17,7 @@
 
 import { request } from "../../api/api.js";
 import { h, fill } from "../../ui/dom.js";
+import { holdPlace } from "../../ui/hold-place.js";
 import { current } from "./actions.js";
 import {
   LyricsCache,
@@ -197,7 +198,15 @@ export function renderLyrics(view) {
   }
   const model = lyricsPanelModel({ entry, allowed, cached, shown: panel.shown });
   const wasCollapsed = panel.list.hidden;
-  const rebuilt = show(panel, model);
+  // Words coming or going (a new song) move what is below: the chat stays put.
+  const resized = panel.el.hidden !== !model.visible ||
+    (model.visible && (panel.trackID !== model.trackID || wasCollapsed !== !model.shown));
+  let rebuilt = false;
+  const draw = () => {
+    rebuilt = show(panel, model);
+  };
+  if (resized) holdPlace(panel.el, draw);
+  else draw();
   if (!model.visible || !model.shown || !model.synced) {
     if (model.visible && !model.synced) highlight(panel, -1);
     return;
