@@ -1,7 +1,7 @@
 // Keeps the page still when a panel above what someone is reading comes,
 // goes or changes size: the lyrics when a song with words ends, a clip
 // arriving in the booth's inbox. Without it the chat under a moderator's
-// finger jumped 460 px when the song changed, and their tap landed on the
+// finger jumped 461 px when the song changed, and their tap landed on the
 // header.
 //
 // The browser's own scroll anchoring keeps the top of the window still,
