@@ -86,9 +86,10 @@ export function timelineSource(stationID) {
       const entry = this.current();
       return entry ? spanOf(entry) - positionIn(entry, timelineNow(timeline, serverNow())) : null;
     },
+    /** Starts polling; resolves once the first answer (or failure) is in. */
     start() {
       stopped = false;
-      poll();
+      return poll();
     },
     stop() {
       stopped = true;

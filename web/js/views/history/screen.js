@@ -85,14 +85,14 @@ export function createHistoryView(route, context = {}) {
       if (!destroyed) showProblem(error);
       return;
     }
-    await plays.load();
+    // The card says what is on the air before the screen is ready: drawn
+    // before the first timeline answer, it said "Nothing on the air" for a
+    // moment and then shrank, moving the form under a tap.
+    await Promise.all([plays.load(), embedded ? null : source.start()]);
     if (destroyed) return;
-    el.dataset.state = "ready";
-    if (!embedded) {
-      source.start();
-      timer = setInterval(tick, TICK_MS);
-    }
+    if (!embedded) timer = setInterval(tick, TICK_MS);
     tick();
+    el.dataset.state = "ready";
   }
   load();
 
