@@ -117,8 +117,8 @@ let k = lo;
 for (let i = lo; i <= hi; i++) if (b[i] > b[k]) k = i;
 let d = 0;
 const y0 = b[k - 1], y1 = b[k], y2 = b[k + 1];
-// Silence (a captured track that has no samples yet, on a loaded machine)
-// is -Infinity dB, which reaches Python as None: no reading at all.
+// An analyser that has heard only silence reads -Infinity dB, which reaches
+// Python as None: that is no reading at all.
 if (!Number.isFinite(y1)) return {error: 'the analyser hears silence'};
 if (Number.isFinite(y0) && Number.isFinite(y2)) { const den = y0 - 2 * y1 + y2; if (den) d = 0.5 * (y0 - y2) / den; }
 return {hz: (k + d) * sr / n, peakDb: y1, wall: performance.timeOrigin + performance.now(), currentTime: a.currentTime};
