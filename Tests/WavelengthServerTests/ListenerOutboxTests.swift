@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
+import Synchronization
 import Testing
 @testable import WavelengthServer
 
@@ -74,16 +75,32 @@ struct ListenerOutboxTests {
     /// reader waits for the outbox to write the answers. When the outbox
     /// lets that client go instead, the reader must be released: else the
     /// session never ends and the listener stays counted.
+    ///
+    /// This test awaits, so it may go on on another thread after each
+    /// `await`: it uses NIO's async testing channel, whose event loop may be
+    /// used from any thread. (`EmbeddedChannel` may be used only from the
+    /// thread that made it; with SWIFTNIO_STRICT set, NIO stops the process
+    /// when it is not.) Its loop runs a job handed to it from outside at
+    /// once, so the outbox is offered the answers on the loop: there they
+    /// wait, as they would for a socket that is busy, until the test runs it.
     @Test func aReaderHeldByBackpressureIsReleasedWhenTheListenerIsLetGo() async throws {
+        let ends = EndRecorder()
+        let channel = await NIOAsyncTestingChannel(handler: ends)
+        let window = ReplyWindow()
+        let outbox = ListenerOutbox(channel: channel, clock: SystemClock(), window: window, logger: Logger(label: "outbox-test"))
+        try await channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
+        let offerOnTheLoop = { @Sendable in
+            _ = try await channel.testingEventLoop.executeInContext { outbox.offer(.reply(#"{"type":"ack"}"#)) }
+        }
         for _ in 1..<ReplyWindow.limit {
-            _ = outbox.offer(.reply(#"{"type":"ack"}"#))
+            try await offerOnTheLoop()
             await window.queued()
         }
         channel.isWritable = false
-        _ = outbox.offer(.reply(#"{"type":"ack"}"#))
+        try await offerOnTheLoop()
         let reader = Task { [window] in await window.queued() }  // the 64th: waits
         while !window.readerWaits { await Task.yield() }
-        channel.embeddedEventLoop.run()
+        await channel.testingEventLoop.run()
         await reader.value
         #expect(ends.codes == [.normalClosure])
     }
@@ -165,13 +182,17 @@ struct ListenerOutboxTests {
 }
 
 /// Records the `LiveSocketEvent.end`s that reach the end of a pipeline.
-final class EndRecorder: ChannelInboundHandler {
+/// Sendable, so that a test on NIO's async testing channel, whose loop runs
+/// on a thread of its own, can read what it recorded.
+final class EndRecorder: ChannelInboundHandler, Sendable {
     typealias InboundIn = Never
 
-    private(set) var codes: [WebSocketErrorCode] = []
+    private let recorded = Mutex<[WebSocketErrorCode]>([])
+
+    var codes: [WebSocketErrorCode] { recorded.withLock { $0 } }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case LiveSocketEvent.end(let code, _) = event { codes.append(code) }
+        if case LiveSocketEvent.end(let code, _) = event { recorded.withLock { $0.append(code) } }
         context.fireUserInboundEventTriggered(event)
     }
 }
