@@ -16,7 +16,11 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
 
     private enum State {
         case waiting
-        case deciding
+        /// `idle`: the idle timeouts that have passed while `LiveSources`
+        /// decides. The page waits for `onAir` then, and sends nothing: that
+        /// is the server's wait, not a silent broadcast (see
+        /// `SourceBodyHandler.idlePeriodsToDecide`).
+        case deciding(idle: Int)
         case onAir(AsyncStream<ByteBuffer>.Continuation)
         case closing
     }
@@ -26,13 +30,13 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
     private let personID: String?
     private let stationID: StationID
     private let address: String
-    private let sources: LiveSources
+    private let sources: any BrowserSourceDesk
     private let logger: Logger
     /// How many binary messages may wait for the transcoder; more means the
     /// browser sends faster than real time can take.
     static let maxWaiting = 256
 
-    init(personID: String?, stationID: StationID, address: String, sources: LiveSources, logger: Logger) {
+    init(personID: String?, stationID: StationID, address: String, sources: any BrowserSourceDesk, logger: Logger) {
         self.personID = personID
         self.stationID = stationID
         self.address = address
@@ -83,7 +87,7 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
             guard let personID else {
                 return refuse(.signInRequired, "Sign in to go live.", context: context)
             }
-            state = .deciding
+            state = .deciding(idle: 0)
             let (sources, stationID, address) = (sources, stationID, address)
             let channel = context.channel
             let loop = context.eventLoop
@@ -151,8 +155,16 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            logger.info("Browser broadcast on station \(stationID) sent nothing for its idle timeout; closed")
-            refuse(.badMessage, "Nothing arrived for 10 seconds: the broadcast ended.", context: context)
+            switch state {
+            case .deciding(let periods) where periods + 1 < SourceBodyHandler.idlePeriodsToDecide:
+                state = .deciding(idle: periods + 1)
+            case .deciding:
+                logger.warning("Browser broadcast on station \(stationID) was not let in: its check outlasted \(SourceBodyHandler.idlePeriodsToDecide) idle timeouts")
+                refuse(.busy, "The server is too busy to put you on the air now. Try again in a minute.", context: context)
+            case .waiting, .onAir, .closing:
+                logger.info("Browser broadcast on station \(stationID) sent nothing for its idle timeout; closed")
+                refuse(.badMessage, "Nothing arrived for 10 seconds: the broadcast ended.", context: context)
+            }
         } else {
             context.fireUserInboundEventTriggered(event)
         }

@@ -7,13 +7,21 @@ import WavelengthCore
 /// way Icecast does, and passes the audio that follows to the station's
 /// relay. Closes, with a log line, a source that sends nothing for the
 /// idle timeout, more than the bitrate cap, or bytes that aren't MP3.
+///
+/// While its request is being decided, a source is not idle: it waits for
+/// the server (software that sent `Expect: 100-continue` sends nothing
+/// until it is answered). Closing it then, on a loaded server whose check
+/// outlasts the idle timeout, told the DJ nothing at all. It is given
+/// `idlePeriodsToDecide` timeouts; after them it is answered 503, which
+/// broadcast software shows and retries.
 final class SourceBodyHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private enum State {
         /// Waiting for `LiveSources` to decide; audio that comes early waits.
-        case deciding(pending: [ByteBuffer], bytes: Int)
+        /// `idle`: the idle timeouts that have passed meanwhile.
+        case deciding(pending: [ByteBuffer], bytes: Int, idle: Int)
         case streaming(AsyncStream<ByteBuffer>.Continuation)
         case closed
     }
@@ -23,18 +31,25 @@ final class SourceBodyHandler: ChannelInboundHandler {
     /// Bytes read to find the first MP3 frame (or an ID3 tag) before the
     /// source is taken for something else.
     static let sniffBytes = 64 * 1024
+    /// Idle timeouts a decision may take before the source is told the
+    /// server is too busy (30 s with the default 10 s timeout).
+    static let idlePeriodsToDecide = 3
+
+    /// How a request is decided: `LiveSources.open` (a parameter, so that
+    /// tests can hold a decision back).
+    typealias Decide = @Sendable (SourceRequest, _ address: String, _ channel: any Channel) async -> LiveSources.Decision
 
     private let request: Result<SourceRequest, SourceRequest.Refusal>
-    private let sources: LiveSources
+    private let decide: Decide
     private let logger: Logger
-    private var state = State.deciding(pending: [], bytes: 0)
+    private var state = State.deciding(pending: [], bytes: 0, idle: 0)
     private var bitrate = SourceBitrate()
     private var sniff = MP3Sniff()
     private var station = "?"
 
-    init(request: Result<SourceRequest, SourceRequest.Refusal>, sources: LiveSources, logger: Logger) {
+    init(request: Result<SourceRequest, SourceRequest.Refusal>, decide: @escaping Decide, logger: Logger) {
         self.request = request
-        self.sources = sources
+        self.decide = decide
         self.logger = logger
     }
 
@@ -49,18 +64,18 @@ final class SourceBodyHandler: ChannelInboundHandler {
         if case .stream(let stream) = request { station = stream.stationID }
         let address = context.remoteAddress?.ipAddress ?? "unknown"
         let channel = context.channel
-        let sources = self.sources
+        let decide = self.decide
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
         let bound = NIOLoopBound(context, eventLoop: loop)
         Task {
-            let decision = await sources.open(request, address: address, channel: channel)
+            let decision = await decide(request, address, channel)
             loop.execute { handler.value.decided(decision, request: request, context: bound.value) }
         }
     }
 
     private func decided(_ decision: LiveSources.Decision, request: SourceRequest, context: ChannelHandlerContext) {
-        guard case .deciding(let pending, _) = state else {
+        guard case .deciding(let pending, _, _) = state else {
             // The connection closed while it was being decided: a source let
             // in must leave at once, or its station would stay "on the air"
             // with nobody sending and refuse the next source.
@@ -86,13 +101,13 @@ final class SourceBodyHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let chunk = unwrapInboundIn(data)
         switch state {
-        case .deciding(var pending, let bytes):
+        case .deciding(var pending, let bytes, let idle):
             guard bytes + chunk.readableBytes <= Self.maxPending else {
                 logger.info("Source for station \(station) sent too much before it was let in; closed")
                 return close(context)
             }
             pending.append(chunk)
-            state = .deciding(pending: pending, bytes: bytes + chunk.readableBytes)
+            state = .deciding(pending: pending, bytes: bytes + chunk.readableBytes, idle: idle)
         case .streaming:
             take(chunk, context: context)
         case .closed:
@@ -118,8 +133,19 @@ final class SourceBodyHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            logger.info("Source for station \(station) sent nothing for its idle timeout; closed")
-            close(context)
+            switch state {
+            case .deciding(let pending, let bytes, let periods) where periods + 1 < Self.idlePeriodsToDecide:
+                state = .deciding(pending: pending, bytes: bytes, idle: periods + 1)  // it waits for us
+            case .deciding:
+                logger.warning("Source for station \(station) was not let in: its check outlasted \(Self.idlePeriodsToDecide) idle timeouts")
+                answer(
+                    context, status: 503, reason: "Service Unavailable", type: "text/plain",
+                    body: "The server is too busy to let the source in now. Try again in a minute.\n",
+                    extra: "Retry-After: 60\r\n")
+            case .streaming, .closed:
+                logger.info("Source for station \(station) sent nothing for its idle timeout; closed")
+                close(context)
+            }
         } else {
             context.fireUserInboundEventTriggered(event)
         }

@@ -32,7 +32,9 @@ final class SourceHeadHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = nil
             let request = SourceRequest.parse(
                 method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
-            let body = SourceBodyHandler(request: request, sources: sources, logger: logger)
+            let sources = self.sources
+            let body = SourceBodyHandler(
+                request: request, decide: { await sources.open($0, address: $1, channel: $2) }, logger: logger)
             do {
                 let pipeline = context.pipeline.syncOperations
                 try pipeline.addHandler(body, position: .after(self))

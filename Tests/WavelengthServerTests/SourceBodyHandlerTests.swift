@@ -1,0 +1,81 @@
+import Logging
+import NIOCore
+import NIOEmbedded
+import Testing
+import WavelengthCore
+@testable import WavelengthServer
+
+/// A source connection while the server decides whether to let it in: the
+/// source waits for us then, so the idle timeout is not its fault.
+/// On NIO's async testing channel, since the decision comes from a task.
+@Suite("Source body handler", .timeLimit(.minutes(5)))
+struct SourceBodyHandlerTests {
+    /// A decision the test hands over when it chooses.
+    let decisions = AsyncStream<LiveSources.Decision>.makeStream()
+
+    func connect() async throws -> NIOAsyncTestingChannel {
+        let request = SourceRequest.stream(SourceStream(
+            stationID: "s1", key: "k", contentType: "audio/mpeg", expectsContinue: true, legacy: false,
+            name: nil, genre: nil, description: nil, audioInfo: nil, url: nil))
+        let decided = decisions.stream
+        let decide: SourceBodyHandler.Decide = { _, _, _ in
+            for await decision in decided { return decision }
+            return .refused(status: 500, reason: "Internal Server Error", message: "no decision")
+        }
+        let channel = NIOAsyncTestingChannel()
+        try await channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
+        try await channel.testingEventLoop.executeInContext {
+            try channel.pipeline.syncOperations.addHandler(
+                SourceBodyHandler(request: .success(request), decide: decide, logger: Logger(label: "source-test")))
+        }
+        return channel
+    }
+
+    /// What `IdleStateHandler` sends when the source has sent nothing for the idle timeout.
+    func idleTimeoutPasses(_ channel: NIOAsyncTestingChannel) async throws {
+        try await channel.testingEventLoop.executeInContext {
+            channel.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
+        }
+    }
+
+    @Test func aSourceWaitingForItsCheckIsLetInWhenTheCheckOutlastsTheIdleTimeout() async throws {
+        let channel = try await connect()
+        for _ in 1..<SourceBodyHandler.idlePeriodsToDecide { try await idleTimeoutPasses(channel) }
+        #expect(channel.isActive)
+        #expect(try await channel.readOutbound(as: ByteBuffer.self) == nil)
+
+        let (_, sink) = AsyncStream<ByteBuffer>.makeStream()
+        decisions.continuation.yield(.accepted(sink))
+        let answer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+        #expect(String(buffer: answer) == "HTTP/1.1 100 Continue\r\n\r\n")
+        #expect(channel.isActive)
+        // Once it streams, silence is the source's own: it is closed.
+        try await idleTimeoutPasses(channel)
+        try await channel.closeFuture.get()
+    }
+
+    @Test func aCheckThatTakesTooLongIsAnswered503AndTheLateAcceptanceLeavesNothingOnTheAir() async throws {
+        let channel = try await connect()
+        for _ in 1...SourceBodyHandler.idlePeriodsToDecide { try await idleTimeoutPasses(channel) }
+        let answer = String(buffer: try await channel.waitForOutboundWrite(as: ByteBuffer.self))
+        #expect(answer.hasPrefix("HTTP/1.0 503 Service Unavailable\r\n"))
+        #expect(answer.contains("Retry-After: 60\r\n"))
+        try await channel.closeFuture.get()
+
+        // Let in after all: its audio ends at once, so the station is not
+        // left on the air with nobody sending.
+        let (chunks, sink) = AsyncStream<ByteBuffer>.makeStream()
+        decisions.continuation.yield(.accepted(sink))
+        for await _ in chunks {}
+    }
+
+    @Test func aRefusalThatComesLateIsStillSaid() async throws {
+        let channel = try await connect()
+        try await idleTimeoutPasses(channel)
+        decisions.continuation.yield(.refused(status: 401, reason: "Unauthorized", message: "Wrong key."))
+        let answer = String(buffer: try await channel.waitForOutboundWrite(as: ByteBuffer.self))
+        #expect(answer.hasPrefix("HTTP/1.0 401 Unauthorized\r\n"))
+        #expect(answer.hasSuffix("\r\n\r\nWrong key.\n"))
+        try await channel.closeFuture.get()
+    }
+}
