@@ -203,3 +203,48 @@ def test_the_party_screen_shows_the_room_and_a_guest_joins_by_its_code(demo_serv
     assert "asked by Scanner" in text_of(tv, ".room-request-by")
     shot(tv, "party-screen")
     assert_fits(tv, "party screen", [".room-qr-img", ".room-title", ".room-exit"])
+
+
+# Where the first Up Next row and the party panel are on screen.
+PLACE_JS = """
+const panel = document.querySelector('.party-panel');
+const row = document.querySelector('.upnext-row');
+const p = panel.getBoundingClientRect();
+return {panelTop: p.top, panelBottom: p.bottom, rowTop: row ? row.getBoundingClientRect().top : null,
+        rowTrack: row ? row.dataset.trackId : null, height: window.innerHeight, scrollY: window.scrollY,
+        requests: document.querySelectorAll('.request-row').length};
+"""
+
+
+def test_up_next_stays_put_when_a_request_comes_in_above_it(demo_server, browser, shot):
+    """A guest on a phone reads Up Next, scrolled so that the party's
+    requests begin above the top of the window. Someone asks for a song:
+    the requests grow, and the Up Next row the guest is reading stays where
+    it was on screen."""
+    host = signup(demo_server, display_name="Steady Host")
+    station, _ = party_station(demo_server, host, "Steady Party", visibility="public")
+    sid = station["id"]
+    ok(call(demo_server, "PATCH", f"/api/stations/{sid}/party", {"mode": "requests"}, host.token))
+    ann = browser(PHONE)
+    join_party(ann, demo_server, sid, "Ann")
+    # Ann woke the station; held, the song playing stays the one playing.
+    demo_server.command(sid, host.token, {"op": "pause"})
+    wait_for(None, lambda _: demo_server.timeline(sid).get("pausedAt") is not None)
+    first, second, third = free_tracks(demo_server, sid, 3, host.token)
+    # The first is lined up at once; the second waits as a request.
+    demo_server.command(sid, host.token, {"op": "request", "trackID": first["id"]})
+    demo_server.command(sid, host.token, {"op": "request", "trackID": second["id"]})
+    wait_for(ann, lambda d: request_ids(d) == [second["id"]], f"Ann never saw the request: {request_ids(ann)}")
+    wait_for(ann, lambda d: d.execute_script(PLACE_JS)["rowTop"] is not None, "no Up Next row")
+    # The panel's top 40 px above the window, the rest of it and Up Next in it.
+    ann.execute_script("const p = document.querySelector('.party-panel').getBoundingClientRect();"
+                       "window.scrollBy({top: p.top + 40, behavior: 'instant'});")
+    before = ann.execute_script(PLACE_JS)
+    assert before["panelTop"] < 0 < before["panelBottom"], f"the panel should begin above the window: {before}"
+    assert 0 < before["rowTop"] < before["height"], f"Up Next should be in the window: {before}"
+
+    demo_server.command(sid, host.token, {"op": "request", "trackID": third["id"]})
+    after = wait_for(ann, lambda d: (lambda p: p["requests"] == 2 and p)(d.execute_script(PLACE_JS)), "the second request never showed")
+    shot(ann, "up-next-after-a-request")
+    assert after["rowTrack"] == before["rowTrack"], f"{before} → {after}"
+    assert abs(after["rowTop"] - before["rowTop"]) < 1, f"Up Next moved on screen: {before} → {after}"

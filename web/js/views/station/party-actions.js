@@ -4,6 +4,7 @@
 // so the station knows who votes.
 
 import { session as me } from "../../api/session.js";
+import { holdPlace } from "../../ui/hold-place.js";
 import { toast } from "../../ui/toast.js";
 import { command, current } from "./actions.js";
 import { lobbyModel } from "./lobby.js";
@@ -39,27 +40,30 @@ export async function joinParty(view, name) {
   toast(lobby ? `You're in as ${name}. Vote away.` : `You're in as ${name}. Request away.`);
 }
 
-/** Shows the party as it is now. */
+/**
+ * Shows the party as it is now. The requests and the ballot come, go and
+ * change size as the room votes, above Up Next: what someone reads below
+ * them stays where it is on screen (it jumped 144 px on a phone when one
+ * more song was asked for).
+ */
 export function renderParty(view) {
   const { state } = view;
   const session = state.session;
   if (!session || !view.party) return;
   const entry = current(view);
   const person = me && me.person;
-  view.party.render(
-    partyModel(session.party, {
-      myVotes: session.myVotes,
-      staff: isDJ(state),
-      personID: person ? person.id : null,
-      named: Boolean(person),
-      currentEntryID: entry ? entry.id : null,
-    }),
-  );
+  const requests = partyModel(session.party, {
+    myVotes: session.myVotes,
+    staff: isDJ(state),
+    personID: person ? person.id : null,
+    named: Boolean(person),
+    currentEntryID: entry ? entry.id : null,
+  });
+  holdPlace(view.party.el, () => view.party.render(requests));
   if (view.level) view.level.render(levelModel(session.party, { named: Boolean(person), staff: isDJ(state) }));
   if (view.lobby) {
-    view.lobby.render(
-      lobbyModel(session.party, { standing: session.standing, staff: isDJ(state), named: Boolean(person), serverNow: view.clock.now() }),
-    );
+    const ballot = lobbyModel(session.party, { standing: session.standing, staff: isDJ(state), named: Boolean(person), serverNow: view.clock.now() });
+    holdPlace(view.lobby.el, () => view.lobby.render(ballot));
   }
 }
 

@@ -8,6 +8,7 @@
 
 import { request } from "../../api/api.js";
 import { h, setText } from "../../ui/dom.js";
+import { holdPlace } from "../../ui/hold-place.js";
 import { isLive, timelineNow } from "../../playback/timeline.js";
 import { current, upcoming } from "./actions.js";
 import { progressOf } from "./state.js";
@@ -110,8 +111,12 @@ export function startStudio(view) {
   const { studio } = view;
   if (studio.open) return;
   studio.open = true;
-  studio.el.hidden = false;
-  renderStudioCount(view);
+  // First in its column: what someone reads below it stays put as it opens,
+  // fills in and closes (see hold-place.js).
+  holdPlace(studio.el, () => {
+    studio.el.hidden = false;
+    renderStudioCount(view);
+  });
   loadAudience(view);
 }
 
@@ -121,7 +126,9 @@ export function stopStudio(view) {
   if (!studio) return;
   studio.open = false;
   studio.shownCount = null;
-  studio.el.hidden = true;
+  holdPlace(studio.el, () => {
+    studio.el.hidden = true;
+  });
   clearTimeout(studio.timer);
   studio.timer = null;
   if (studio.abort) studio.abort.abort();
@@ -144,7 +151,7 @@ async function loadAudience(view) {
     const data = await request(`/api/stations/${encodeURIComponent(state.stationID)}/audience?${query}`, { signal: abort.signal });
     if (!studio.open || abort.signal.aborted) return;
     studio.data = data;
-    renderStudioCount(view);
+    holdPlace(studio.el, () => renderStudioCount(view));
     // The next fetch just after the minute in progress closes on the server.
     const serverNow = Number(data.serverTime) || view.clock.now();
     wait = minuteStart(serverNow) + MINUTE_MS - serverNow + AFTER_CLOSE_MS;
