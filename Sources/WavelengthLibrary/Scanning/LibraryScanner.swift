@@ -29,7 +29,8 @@ public struct LibraryScanner: Sendable {
 
         // The index query and the walk are independent; overlap them.
         async let knownFiles = index.knownFiles(under: roots)
-        let walk = DirectoryWalker.walk(roots: roots)
+        // Thousands of `stat`s and directory reads: off Swift's pool too.
+        let walk = await ParallelReader.offPool { DirectoryWalker.walk(roots: roots) }
         let plan = ScanPlan(walk: walk, known: try await knownFiles, roots: roots)
 
         let outcomes = await ParallelReader.read(plan.jobs, folders: walk.folders, concurrency: concurrency)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The result of reading one file.
 enum ReadOutcome: Sendable {
     case read(ScannedFile, existingTrackID: String?)
@@ -8,8 +10,27 @@ enum ReadOutcome: Sendable {
 ///
 /// Work is handed out in small chunks as workers free up, so one slow file (a huge FLAC on a
 /// cold disk) does not leave the other workers idle, while per-task overhead stays low.
+///
+/// A read blocks on the file and FFmpeg parses it, so each chunk runs on `queue`, never on
+/// Swift's cooperative pool: that pool has one thread per core, and a scan with a worker per
+/// core held all of them, so every other task of the process (a server's handlers, in the
+/// tests a dozen servers starting at once) waited for the scan.
 enum ParallelReader {
-    static func read(_ jobs: [ReadJob], folders: [WalkedFolder], concurrency: Int) async -> [ReadOutcome] {
+    /// Where the scan's blocking work runs (`read`'s chunks and the walk).
+    static let queue = DispatchQueue(label: "wavelength.scan-reads", qos: .utility, attributes: .concurrent)
+
+    /// Runs blocking `work` on `queue` and waits for it without holding a pool thread.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// `reader` reads one file (a parameter for the tests).
+    static func read(
+        _ jobs: [ReadJob], folders: [WalkedFolder], concurrency: Int,
+        reader: @escaping @Sendable (ReadJob, [WalkedFolder]) -> ReadOutcome = readOne
+    ) async -> [ReadOutcome] {
         guard !jobs.isEmpty else { return [] }
         let workers = max(1, concurrency)
         let chunkSize = max(1, min(32, jobs.count / (workers * 4)))
@@ -23,13 +44,14 @@ enum ParallelReader {
                 let slice = Array(jobs[start..<min(start + chunkSize, jobs.count)])
                 next += 1
                 group.addTask {
-                    var outcomes: [ReadOutcome] = []
-                    outcomes.reserveCapacity(slice.count)
-                    for job in slice {
-                        if Task.isCancelled { break }
-                        outcomes.append(readOne(job, folders: folders))
+                    // A cancelled scan starts no more chunks (each is at most 32 files).
+                    if Task.isCancelled { return (start, []) }
+                    return await offPool {
+                        var outcomes: [ReadOutcome] = []
+                        outcomes.reserveCapacity(slice.count)
+                        for job in slice { outcomes.append(reader(job, folders)) }
+                        return (start, outcomes)
                     }
-                    return (start, outcomes)
                 }
             }
             for _ in 0..<workers { startNextChunk() }
