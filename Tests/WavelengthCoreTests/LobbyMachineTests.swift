@@ -275,4 +275,40 @@ extension LobbyMachineTests {
         #expect(!second.candidates.isEmpty)
         #expect(!second.candidates.contains { $0.trackID == "t4" })
     }
+
+    /// A fresh-clone run: the host's "play next" came just before the ballot
+    /// closed, the winner went in front of the host's song, and each next
+    /// winner in front again, so the host's song never played. The host's
+    /// pick now takes the ballot's place, as the host's `elect` does.
+    @Test func aHostsPlayNextDuringTheVoteTakesTheBallotsPlace() throws {
+        var machine = try lobby()
+        let ballot = try #require(machine.party.lobby.ballot)
+        let current = try #require(machine.station.timeline.current(at: t0))
+        let favourite = ballot.candidates[0].trackID
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: favourite), id: "v1", from: 2)
+        let pick = try #require(Fixtures.tracks.first { $0.id != current.trackID && $0.id != favourite }).id
+        // A song added at the end leaves what is next alone, and the vote.
+        _ = try send(&machine, .append(trackID: pick), id: "later", from: 1)
+        #expect(machine.timers[.ballot] != nil && machine.party.lobby.elected == nil)
+
+        let result = try send(&machine, .queueNext(trackID: pick), id: "next", from: 1)
+        #expect(machine.timers[.ballot] == nil)
+        #expect(machine.party.lobby.elected == pick)
+        #expect(
+            result.actions.contains(
+                .broadcast(.hostOverride(.init(kind: .elected, trackID: pick, requesterName: "Host")), except: nil)))
+        let upNext = machine.station.timeline.upcoming(at: t0)
+        #expect(upNext.first?.trackID == pick && upNext.first?.source == .dj)
+        #expect(!upNext.contains { $0.source == .elected })
+
+        // When the host's song starts, the vote is on the song after it.
+        var rng = SeededRandom(seed: 9)
+        let later = try #require(machine.station.timeline.current(at: t0)).expiration + 1000
+        while let due = machine.timers[.tick], due <= later {
+            _ = machine.timerFired(.tick, due: due, at: due, robot: robot, using: &rng)
+        }
+        let playing = try #require(machine.station.timeline.current(at: later))
+        #expect(playing.trackID == pick)
+        #expect(machine.party.lobby.ballot?.follows == playing.id)
+    }
 }

@@ -46,12 +46,6 @@ struct BroadcastSocketHandlerTests {
         return channel
     }
 
-    func idleTimeoutPasses(_ channel: NIOAsyncTestingChannel) async throws {
-        try await channel.testingEventLoop.executeInContext {
-            channel.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
-        }
-    }
-
     /// The next text frame the page is sent.
     func nextText(_ channel: NIOAsyncTestingChannel) async throws -> String {
         while true {
@@ -62,7 +56,7 @@ struct BroadcastSocketHandlerTests {
 
     @Test func aBroadcastWaitingForItsCheckHearsTheAnswerWhenTheCheckOutlastsTheIdleTimeout() async throws {
         let channel = try await started()
-        for _ in 1..<SourceBodyHandler.idlePeriodsToDecide { try await idleTimeoutPasses(channel) }
+        try await channel.idleTimeoutPasses(times: SourceBodyHandler.idlePeriodsToDecide - 1)
         #expect(channel.isActive)
         #expect(try await channel.readOutbound(as: WebSocketFrame.self) == nil)
 
@@ -73,21 +67,19 @@ struct BroadcastSocketHandlerTests {
 
     @Test func aCheckThatTakesTooLongIsToldAsBusyAndTheLateAcceptanceLeavesNothingOnTheAir() async throws {
         let channel = try await started()
-        for _ in 1...SourceBodyHandler.idlePeriodsToDecide { try await idleTimeoutPasses(channel) }
+        try await channel.idleTimeoutPasses(times: SourceBodyHandler.idlePeriodsToDecide)
         let text = try await nextText(channel)
         #expect(text.contains(#""code":"busy""#))
         #expect(text.contains("too busy"))
         try await channel.closeFuture.get()
 
-        let (chunks, sink) = AsyncStream<ByteBuffer>.makeStream()
-        decisions.continuation.yield(.accepted(sink))
-        for await _ in chunks {}
+        await decisions.continuation.acceptTooLate()
     }
 
     @Test func aBroadcastThatNeverStartsIsEnded() async throws {
         let channel = try await opened()
         // Before `start`, a silence is the page's own.
-        try await idleTimeoutPasses(channel)
+        try await channel.idleTimeoutPasses()
         let text = try await nextText(channel)
         #expect(text.contains("Nothing arrived"))
         try await channel.closeFuture.get()

@@ -31,16 +31,9 @@ struct SourceBodyHandlerTests {
         return channel
     }
 
-    /// What `IdleStateHandler` sends when the source has sent nothing for the idle timeout.
-    func idleTimeoutPasses(_ channel: NIOAsyncTestingChannel) async throws {
-        try await channel.testingEventLoop.executeInContext {
-            channel.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
-        }
-    }
-
     @Test func aSourceWaitingForItsCheckIsLetInWhenTheCheckOutlastsTheIdleTimeout() async throws {
         let channel = try await connect()
-        for _ in 1..<SourceBodyHandler.idlePeriodsToDecide { try await idleTimeoutPasses(channel) }
+        try await channel.idleTimeoutPasses(times: SourceBodyHandler.idlePeriodsToDecide - 1)
         #expect(channel.isActive)
         #expect(try await channel.readOutbound(as: ByteBuffer.self) == nil)
 
@@ -50,13 +43,13 @@ struct SourceBodyHandlerTests {
         #expect(String(buffer: answer) == "HTTP/1.1 100 Continue\r\n\r\n")
         #expect(channel.isActive)
         // Once it streams, silence is the source's own: it is closed.
-        try await idleTimeoutPasses(channel)
+        try await channel.idleTimeoutPasses()
         try await channel.closeFuture.get()
     }
 
     @Test func aCheckThatTakesTooLongIsAnswered503AndTheLateAcceptanceLeavesNothingOnTheAir() async throws {
         let channel = try await connect()
-        for _ in 1...SourceBodyHandler.idlePeriodsToDecide { try await idleTimeoutPasses(channel) }
+        try await channel.idleTimeoutPasses(times: SourceBodyHandler.idlePeriodsToDecide)
         let answer = String(buffer: try await channel.waitForOutboundWrite(as: ByteBuffer.self))
         #expect(answer.hasPrefix("HTTP/1.0 503 Service Unavailable\r\n"))
         #expect(answer.contains("Retry-After: 60\r\n"))
@@ -64,14 +57,12 @@ struct SourceBodyHandlerTests {
 
         // Let in after all: its audio ends at once, so the station is not
         // left on the air with nobody sending.
-        let (chunks, sink) = AsyncStream<ByteBuffer>.makeStream()
-        decisions.continuation.yield(.accepted(sink))
-        for await _ in chunks {}
+        await decisions.continuation.acceptTooLate()
     }
 
     @Test func aRefusalThatComesLateIsStillSaid() async throws {
         let channel = try await connect()
-        try await idleTimeoutPasses(channel)
+        try await channel.idleTimeoutPasses()
         decisions.continuation.yield(.refused(status: 401, reason: "Unauthorized", message: "Wrong key."))
         let answer = String(buffer: try await channel.waitForOutboundWrite(as: ByteBuffer.self))
         #expect(answer.hasPrefix("HTTP/1.0 401 Unauthorized\r\n"))

@@ -77,6 +77,25 @@ extension StationMachine {
         return [.save(save(outcome, command: nil)), .broadcastUpdate, .broadcastRequests] + reschedule(at: now)
     }
 
+    /// The open ballot chooses the song after the one playing. When the host
+    /// (a DJ command) puts a song of their own in that place, they have
+    /// chosen it, as `elect` does: the ballot ends with the host's song, and
+    /// the room is told. Else the ballot's winner would go in front of the
+    /// host's song, and the next ballot's in front again: a host's "play
+    /// next" never played while the lobby voted.
+    /// `nextBefore`: the entry that was next before the command.
+    mutating func ballotTakenByTheHost(at now: EpochMillis, nextBefore: EntryID?, name: String) -> [HubAction] {
+        let time = station.timelineTime(at: now)
+        guard party.isLobby, let ballot = party.lobby.ballot, party.lobby.elected == nil,
+            let current = station.timeline.current(at: time), current.id == ballot.follows,
+            let next = station.timeline.upcoming(at: time).first, next.source == .dj, next.id != nextBefore
+        else { return [] }
+        party.lobby.elected = next.trackID
+        lobbyChanged = true
+        let notice = HostOverride(kind: .elected, trackID: next.trackID, requesterName: name)
+        return cancelTimer(.ballot) + [.broadcast(.hostOverride(notice), except: nil), .broadcastRequests]
+    }
+
     /// Puts `track` on the timeline as the ballot's winner and remembers who
     /// backed it.
     mutating func elect(

@@ -256,6 +256,7 @@ public struct StationMachine: Sendable {
             skipped = current
         }
         var next = station
+        let nextBefore = station.timeline.upcoming(at: station.timelineTime(at: now)).first?.id
         var outcome: StationState.Outcome
         do {
             outcome = try next.apply(command, at: now, lead: settings.commitLead, track: { _ in track }, using: &rng)
@@ -285,12 +286,14 @@ public struct StationMachine: Sendable {
         let promoted = connections.isEmpty ? StationState.Outcome() : promoteRequest(at: now, using: &rng)
         outcome.merge(promoted)
         ledger.record(commandID, revision: applied.revision)
+        // A host's pick right after the song playing ends the vote on that place.
+        let overruled = ballotTakenByTheHost(at: now, nextBefore: nextBefore, name: asker.name)
         // A skip starts another song: its ballot opens.
         let ballot = openBallot(at: now, robot: robot, using: &rng)
         var actions: [HubAction] = [.save(save(outcome, command: applied))]
         if !connections.isEmpty { actions.append(.broadcastUpdate) }
         if promoted.changed { actions.append(.broadcastRequests) }
-        actions += reactions + ballot + reschedule(at: now)
+        actions += reactions + overruled + ballot + reschedule(at: now)
         return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
     }
 
