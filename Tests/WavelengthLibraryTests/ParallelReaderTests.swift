@@ -12,8 +12,9 @@ struct ParallelReaderTests {
     /// Every read waits until a task on Swift's pool lets it go, and that
     /// task does so only once as many reads wait as the pool has threads.
     /// Were the reads on the pool, they would then hold every one of its
-    /// threads, that task could never run, and the scan would never end (the
-    /// suite's time limit fails it).
+    /// threads, that task could never run, and the scan would never end. The
+    /// suite's time limit could not fire either (it waits on the same pool):
+    /// `scripts/test.sh` fails the run as stalled, naming this test.
     @Test func readsThatBlockLeaveSwiftsPoolFree() async {
         let gate = DispatchSemaphore(value: 0)
         let waiting = Count()

@@ -59,12 +59,31 @@ export function renderParty(view) {
     named: Boolean(person),
     currentEntryID: entry ? entry.id : null,
   });
-  holdPlace(view.party.el, () => view.party.render(requests));
+  const requestsShape = [requests.visible, requests.rows, requests.staff, requests.named, requests.open, Boolean(requests.skip)];
+  renderHeld(view, view.party, requests, requestsShape);
   if (view.level) view.level.render(levelModel(session.party, { named: Boolean(person), staff: isDJ(state) }));
   if (view.lobby) {
     const ballot = lobbyModel(session.party, { standing: session.standing, staff: isDJ(state), named: Boolean(person), serverNow: view.clock.now() });
-    holdPlace(view.lobby.el, () => view.lobby.render(ballot));
+    const ballotShape = [ballot.visible, ballot.ballotID, ballot.open, ballot.elected, ballot.candidates, ballot.staff, ballot.named, Boolean(ballot.waiting), Boolean(ballot.weight)];
+    renderHeld(view, view.lobby, ballot, ballotShape);
   }
+}
+
+/**
+ * Renders `panel` with `model`, holding the place of what follows it only
+ * when what it shows may change its size (`shape` differs from last time):
+ * renderParty runs every frame (250 ms), and holding the place reads the
+ * page's layout twice.
+ */
+function renderHeld(view, panel, model, shape) {
+  const key = JSON.stringify(shape);
+  const shapes = (view.panelShapes ||= new Map());
+  if (shapes.get(panel) === key) {
+    panel.render(model);
+    return;
+  }
+  shapes.set(panel, key);
+  holdPlace(panel.el, () => panel.render(model));
 }
 
 /** Tells the room what the host did; names the song from the queue before the change. */
