@@ -13,6 +13,9 @@ public struct RobotDJ: Sendable, Equatable {
     public var repeatWindow: Int
     /// The share of picks made uniformly at random, to keep exploring.
     public var explorationRate: Double
+    /// Tracks the robot leaves for someone else to play: songs a guest asked
+    /// for and that wait their turn (`StationRules` sets it).
+    public var avoiding: Set<TrackID> = []
 
     public init(
         horizon: Int64 = 30 * 60 * 1000, minimumUpcoming: Int = 3, repeatWindow: Int = 20,
@@ -67,16 +70,16 @@ public struct RobotDJ: Sendable, Equatable {
     }
 
     /// The tracks allowed next: playable, not played within the repeat
-    /// window, and by another artist than the last, whenever the pool is
-    /// big enough to allow it.
+    /// window, not `avoiding`, and by another artist than the last whenever
+    /// that leaves a choice. The window shrinks with the pool so a small
+    /// pool still has choices; when every track it allows is avoided, there
+    /// is no pick (the songs avoided are on their way by another path).
     func candidates(from pool: [PoolTrack], recent: [TrackID], lastArtist: String?) -> [PoolTrack] {
         let playable = pool.filter { $0.duration > 0 }
         guard !playable.isEmpty else { return [] }
-        // The window shrinks with the pool so a small pool still has choices.
         let window = min(repeatWindow, playable.count - 1)
-        let blocked = Set(recent.suffix(window))
+        let blocked = Set(recent.suffix(window)).union(avoiding)
         var candidates = playable.filter { !blocked.contains($0.id) }
-        if candidates.isEmpty { candidates = playable }
         if let lastArtist {
             let otherArtists = candidates.filter { $0.artist != lastArtist }
             if !otherArtists.isEmpty { candidates = otherArtists }

@@ -31,6 +31,8 @@ public enum StationCommand: Sendable, Equatable {
     case vetoRequest(requestID: RequestID)
     /// The host plays a request now, cutting the current song.
     case playRequestNow(requestID: RequestID)
+    /// The host lifts a veto: the track may be asked for and picked again.
+    case liftVeto(trackID: TrackID)
     /// A listener votes to skip the entry that plays.
     case voteSkip(entryID: EntryID)
     /// Thumbs up or down on the entry that plays (nil takes it back), in
@@ -67,6 +69,7 @@ public enum StationCommand: Sendable, Equatable {
         case .moveRequest: "moveRequest"
         case .vetoRequest: "vetoRequest"
         case .playRequestNow: "playRequestNow"
+        case .liftVeto: "liftVeto"
         case .voteSkip: "voteSkip"
         case .thumb: "thumb"
         case .ballotVote: "ballotVote"
@@ -83,7 +86,7 @@ public enum StationCommand: Sendable, Equatable {
         case .append, .queueNext, .remove, .skip, .move, .pause, .resume, .seek: .command
         case .request, .withdraw: .request
         case .vote, .voteSkip, .thumb, .ballotVote, .volumeVote: .vote
-        case .moveRequest, .vetoRequest, .playRequestNow, .elect, .setVolume: .arrangeRequests
+        case .moveRequest, .vetoRequest, .playRequestNow, .liftVeto, .elect, .setVolume: .arrangeRequests
         }
     }
 
@@ -132,6 +135,7 @@ extension StationCommand: Codable {
                 toIndex: try container.decode(Int.self, forKey: .toIndex))
         case "vetoRequest": self = .vetoRequest(requestID: try container.decode(String.self, forKey: .requestID))
         case "playRequestNow": self = .playRequestNow(requestID: try container.decode(String.self, forKey: .requestID))
+        case "liftVeto": self = .liftVeto(trackID: try container.decode(String.self, forKey: .trackID))
         case "voteSkip": self = .voteSkip(entryID: try container.decode(String.self, forKey: .entryID))
         case "ballotVote":
             self = .ballotVote(
@@ -158,7 +162,8 @@ extension StationCommand: Codable {
                 forKey: .op, in: container,
                 debugDescription:
                     "Unknown op '\(op.prefix(40))'; expected append, queueNext, remove, skip, move, pause, resume, seek, "
-                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow, voteSkip, thumb, ballotVote, elect, "
+                    + "request, vote, withdraw, moveRequest, vetoRequest, playRequestNow, liftVeto, voteSkip, thumb, ballotVote, "
+                    + "elect, "
                     + "volumeVote or setVolume.")
         }
     }
@@ -180,7 +185,7 @@ extension StationCommand: Codable {
             break
         case .seek(let positionMs):
             try container.encode(positionMs, forKey: .positionMs)
-        case .request(let trackID):
+        case .request(let trackID), .liftVeto(let trackID):
             try container.encode(trackID, forKey: .trackID)
         case .vote(let requestID, let vote):
             try container.encode(requestID, forKey: .requestID)

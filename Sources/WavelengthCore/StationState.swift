@@ -231,7 +231,7 @@ public struct StationState: Sendable, Equatable {
         case .move(let entryID, let toIndex):
             try next.refuseIfPlayed(entryID)
             try next.timeline.move(entryID, toIndex: toIndex, at: now)
-        case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .voteSkip, .thumb, .ballotVote,
+        case .request, .vote, .withdraw, .moveRequest, .vetoRequest, .playRequestNow, .liftVeto, .voteSkip, .thumb, .ballotVote,
             .elect, .volumeVote, .setVolume:
             throw .notAnEdit(command.op)
         }
@@ -242,8 +242,9 @@ public struct StationState: Sendable, Equatable {
     }
 
     /// Puts a listener's request on the timeline, ahead of the robot's
-    /// picks: after the DJ's own picks, or with `first` right after the
-    /// entry that plays.
+    /// picks: after the voice clips waiting and the DJ's own picks, or with
+    /// `first` right after the entry that plays and the clips waiting (a
+    /// clip the host sent plays within one song, even of a "play now").
     public mutating func schedule(
         _ request: SongRequest, entryID: EntryID, first: Bool, at clockNow: EpochMillis
     ) throws(TimelineError) -> Outcome {
@@ -253,41 +254,89 @@ public struct StationState: Sendable, Equatable {
         let entry = TimelineEntry(
             id: entryID, trackID: request.trackID, start: now, duration: request.durationMs, source: .request)
         try next.timeline.insertNext(entry, at: now)
-        if first, next.timeline.upcoming(at: now).first?.id != entryID {
-            try next.timeline.move(entryID, toIndex: 0, at: now)
-        }
+        try next.place(entryID, behind: first ? [.voice] : [.voice, .dj], at: now)
         // The robot may have lined up the same song: the request takes its
         // place rather than play it twice.
-        for duplicate in next.timeline.upcoming(at: now) where duplicate.source == .robot && duplicate.trackID == request.trackID {
-            _ = try next.timeline.remove(duplicate.id, at: now)
-        }
+        try next.removeUpcoming(
+            Set(next.timeline.upcoming(at: now).filter { $0.source == .robot && $0.trackID == request.trackID }.map(\.id)),
+            at: now)
         _ = next.bump()
         outcome.changed = true
         self = next
         return outcome
     }
 
-    /// Lines up the lobby's winner to start when the song playing ends. It
-    /// takes the place of the robot's pick that was next (and of any robot
-    /// pick of the same song), so the schedule doesn't grow by a song per
-    /// ballot.
+    /// Moves an upcoming entry to follow the run of upcoming entries of
+    /// `sources` at the head of Up Next (to the head with none). An entry
+    /// that plays already (the timeline was empty) stays.
+    private mutating func place(_ entryID: EntryID, behind sources: Set<EntrySource>, at now: EpochMillis)
+        throws(TimelineError)
+    {
+        let upcoming = timeline.upcoming(at: now)
+        guard upcoming.contains(where: { $0.id == entryID }) else { return }
+        let index = upcoming.lazy.filter { $0.id != entryID }.prefix { sources.contains($0.source) }.count
+        try timeline.move(entryID, toIndex: index, at: now)
+    }
+
+    /// Takes a lined-up request's entry off the timeline (it was withdrawn,
+    /// vetoed or played now instead); nothing when there is none.
+    public mutating func takeOff(_ entryID: EntryID?, at clockNow: EpochMillis) throws(TimelineError) -> Outcome {
+        guard let entryID, timeline.upcoming(at: timelineTime(at: clockNow)).contains(where: { $0.id == entryID }) else {
+            return Outcome()
+        }
+        var next = self
+        var outcome = next.settle(at: clockNow)
+        try next.removeUpcoming([entryID], at: next.timelineTime(at: clockNow))
+        outcome.changed = next.bump()
+        self = next
+        return outcome
+    }
+
+    /// Takes the robot's upcoming picks of `trackIDs` off the timeline (a
+    /// guest asked for one, or the host vetoed it); the robot fills again.
+    public mutating func dropRobotPicks(of trackIDs: Set<TrackID>, at clockNow: EpochMillis) -> Outcome {
+        var outcome = settle(at: clockNow)
+        let now = timelineTime(at: clockNow)
+        let picks = timeline.upcoming(at: now).filter { $0.source == .robot && trackIDs.contains($0.trackID) }
+        guard !picks.isEmpty, (try? removeUpcoming(Set(picks.map(\.id)), at: now)) != nil else { return outcome }
+        outcome.changed = bump()
+        return outcome
+    }
+
+    /// Takes `ids` off Up Next, and with them every robot pick after the
+    /// first of them: the robot chose each pick against the songs before
+    /// it, so one taken out from under it could bring a repeat closer than
+    /// the rule allows. The robot fills again in the same event.
+    private mutating func removeUpcoming(_ ids: Set<EntryID>, at now: EpochMillis) throws(TimelineError) {
+        let upcoming = timeline.upcoming(at: now)
+        guard let first = upcoming.firstIndex(where: { ids.contains($0.id) }) else { return }
+        for entry in upcoming[first...] where ids.contains(entry.id) || entry.source == .robot {
+            _ = try timeline.remove(entry.id, at: now)
+        }
+    }
+
+    /// Lines up the lobby's winner to start when the song playing ends, or
+    /// after the voice clips waiting there (a host's clip plays within one
+    /// song). It takes the place of the robot's pick that was next (and of
+    /// any robot pick of the same song), so the schedule doesn't grow by a
+    /// song per ballot.
     public mutating func elect(
         _ track: PoolTrack, entryID: EntryID, why: String?, at clockNow: EpochMillis
     ) throws(TimelineError) -> Outcome {
         var next = self
         var outcome = next.settle(at: clockNow)
         let now = next.timelineTime(at: clockNow)
-        let displaced = next.timeline.upcoming(at: now).first
+        let displaced = next.timeline.upcoming(at: now).first { $0.source != .voice }
         let entry = TimelineEntry(
             id: entryID, trackID: track.id, start: now, duration: track.duration, source: .elected, why: why)
         try next.timeline.insertNext(entry, at: now)
-        if next.timeline.upcoming(at: now).first?.id != entryID {
-            try next.timeline.move(entryID, toIndex: 0, at: now)
-        }
-        for other in next.timeline.upcoming(at: now)
-        where other.source == .robot && (other.id == displaced?.id || other.trackID == track.id) {
-            _ = try next.timeline.remove(other.id, at: now)
-        }
+        try next.place(entryID, behind: [.voice], at: now)
+        // The winner takes the displaced pick's place one for one; a robot
+        // pick of the same song later on goes, with the picks after it.
+        if let displaced, displaced.source == .robot { _ = try next.timeline.remove(displaced.id, at: now) }
+        try next.removeUpcoming(
+            Set(next.timeline.upcoming(at: now).filter { $0.source == .robot && $0.trackID == track.id }.map(\.id)),
+            at: now)
         _ = next.bump()
         outcome.changed = true
         self = next
@@ -385,17 +434,18 @@ public struct StationState: Sendable, Equatable {
         return Outcome(played: [entry])
     }
 
-    /// The tracks played most recently, newest first, the one playing
-    /// included: what "no repeats within N plays" looks at.
+    /// The songs played most recently, newest first, the one playing
+    /// included: what "no repeats within N plays" looks at. Voice clips and
+    /// live shows are not songs, so they don't count as plays.
     public func latestPlays(at clockNow: EpochMillis) -> [TrackID] {
         let now = timelineTime(at: clockNow)
-        let playing = timeline.entries.filter { $0.start <= now }.map(\.trackID)
-        return (recentHistory.map(\.trackID) + playing).reversed()
+        let playing = timeline.entries.filter { $0.start <= now }
+        return (recentHistory + playing).filter(\.isSong).map(\.trackID).reversed()
     }
 
-    /// Track ids played and scheduled, oldest first: what the robot avoids.
+    /// Songs played and scheduled, oldest first: what the robot avoids.
     private var recentTrackIDs: [TrackID] {
-        recentHistory.map(\.trackID) + timeline.entries.map(\.trackID)
+        (recentHistory + timeline.entries).filter(\.isSong).map(\.trackID)
     }
 
     private func refuseIfPlayed(_ entryID: EntryID) throws(TimelineError) {

@@ -48,6 +48,10 @@ public struct TimelineEntry: Sendable, Codable, Equatable, Identifiable {
     /// The seed's "expiration time": start plus duration.
     public var expiration: EpochMillis { start + duration }
 
+    /// Whether it is a song (a voice clip or a live show is not): what the
+    /// repeat rule counts.
+    public var isSong: Bool { source != .voice && source != .live }
+
     public func isPlaying(at now: EpochMillis) -> Bool {
         start <= now && now < expiration
     }

@@ -75,7 +75,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     StationAdminController(
         directory: services.directory, access: database, people: database, gate: gate, attempts: services.attempts,
-        clock: services.clock
+        clock: services.clock, schedule: database, sources: services.liveSources
     ).addRoutes(to: router)
     InvitesController(
         directory: services.directory, access: database, gate: gate, clock: services.clock,
@@ -89,7 +89,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     let links = LinkTokens(tokens: database, people: database)
     ScheduleController(
         directory: services.directory, schedule: database, history: database, people: database,
-        catalog: services.catalog, gate: gate, links: links, clock: services.clock
+        catalog: services.catalog, gate: gate, links: links, clock: services.clock, sources: services.liveSources
     ).addRoutes(to: router)
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
@@ -210,7 +210,7 @@ public struct ServerServices: Sendable {
             context: context, access: database, band: configuration.frequencyBand,
             stationsPerAccount: configuration.stationsPerAccount)
         let liveSources = LiveSources(
-            directory: directory, keys: database, schedule: database, attempts: attempts, clock: clock,
+            directory: directory, keys: database, schedule: database, access: database, attempts: attempts, clock: clock,
             stallTimeout: configuration.streamStallTimeout, grace: configuration.liveGracePeriod,
             renewal: configuration.liveRenewal,
             spotter: LiveSongSpotter(recognizer: recognizer, catalog: catalog, clock: clock, logger: logger),

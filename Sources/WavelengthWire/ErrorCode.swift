@@ -129,7 +129,7 @@ extension ErrorCode {
         self =
             switch error {
             case .notRequestsMode: .notRequestsMode
-            case .notAvailable: .notAvailable
+            case .notAvailable, .noPlaylist: .notAvailable
             case .alreadyScheduled: .alreadyScheduled
             case .needsName: .needsName
             case .tooFast: .tooFast
@@ -138,6 +138,7 @@ extension ErrorCode {
             case .tooLong: .trackTooLong
             case .playedRecently: .playedRecently
             case .vetoed: .vetoed
+            case .notVetoed: .notFound
             case .queueFull: .queueFull
             case .unknownRequest: .unknownRequest
             case .notYours: .notYours

@@ -1,6 +1,7 @@
 import WavelengthCore
 
-/// One waiting request as a listener sees it.
+/// One request as a listener sees it, from the moment it is made until it
+/// starts playing.
 public struct RequestView: Sendable, Codable, Equatable {
     public var id: RequestID
     public var track: TrackSummary
@@ -10,6 +11,9 @@ public struct RequestView: Sendable, Codable, Equatable {
     public var requestedAt: EpochMillis
     /// The host placed it (it plays before the rest, in the host's order).
     public var arranged: Bool
+    /// It is on the timeline, the next of the room's songs to play; votes
+    /// no longer move it.
+    public var linedUp: Bool
     /// Vote counts: always for the host and co-DJs, for listeners only when
     /// the host shows them (seed 001 hides them by default).
     public var upvotes: Int?
@@ -18,8 +22,9 @@ public struct RequestView: Sendable, Codable, Equatable {
     public init(
         id: RequestID, track: TrackSummary, requesterID: String, requesterName: String, requestedAt: EpochMillis,
         arranged: Bool,
-        upvotes: Int?, downvotes: Int?
+        upvotes: Int?, downvotes: Int?, linedUp: Bool = false
     ) {
+        self.linedUp = linedUp
         self.id = id
         self.track = track
         self.requesterID = requesterID
@@ -59,12 +64,16 @@ public struct PartyView: Sendable, Codable, Equatable {
     public var standing: StandingView?
     /// The vote on the room's level (while the host allows volume voting).
     public var volume: VolumeView?
+    /// The songs the host vetoed, which the host may lift (only in the copy
+    /// sent to the host and co-DJs).
+    public var vetoed: [TrackSummary]?
 
     public init(
         mode: ProgrammingMode, settings: RequestSettings, requests: [RequestView], skip: SkipProgress?,
         myVotes: [RequestID: Vote]? = nil, ballot: BallotView? = nil, standing: StandingView? = nil,
-        volume: VolumeView? = nil
+        volume: VolumeView? = nil, vetoed: [TrackSummary]? = nil
     ) {
+        self.vetoed = vetoed
         self.volume = volume
         self.mode = mode
         self.settings = settings

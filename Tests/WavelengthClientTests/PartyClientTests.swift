@@ -44,10 +44,14 @@ struct PartyClientTests {
                 .filter { !playing.contains($0.id) }
             _ = try await sdk.send(.request(trackID: tracks[0].id))
             _ = try await sdk.send(.request(trackID: tracks[1].id))
+            // The first stays in the list, lined up and the guest's, until it starts.
             guard case .party(let waiting) = try await next(&events, where: {
-                if case .party(let party) = $0 { party.requests.count == 1 } else { false }
+                if case .party(let party) = $0 { party.requests.count == 2 } else { false }
             }) else { return }
-            let request = try #require(waiting.requests.first)
+            #expect(waiting.requests.first?.linedUp == true)
+            #expect(waiting.requests.first?.track.id == tracks[0].id)
+            let request = try #require(waiting.requests.last)
+            #expect(!request.linedUp)
             #expect(request.track.id == tracks[1].id)
             #expect(request.requesterID == guest.id)
 

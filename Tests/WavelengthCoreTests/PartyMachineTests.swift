@@ -8,9 +8,12 @@ import Testing
 @Suite("Party machine")
 struct PartyMachineTests {
     let t0: EpochMillis = 50_000_000
+    /// Ten tracks: the five fixtures and five more, so that a song neither
+    /// played nor lined up is always there to ask for.
+    static let library = Fixtures.tracks + (6...10).map { PoolTrack(id: "t\($0)", artist: "Ex\($0)", duration: 110_000) }
     let robot = RobotInputs(
-        pool: Fixtures.tracks, fallback: Fixtures.tracks,
-        artists: Dictionary(uniqueKeysWithValues: Fixtures.tracks.map { ($0.id, $0.artist) }))
+        pool: Self.library, fallback: Self.library,
+        artists: Dictionary(uniqueKeysWithValues: Self.library.map { ($0.id, $0.artist) }))
     let host = Seat(personID: "host", name: "Host", role: .owner)
     let ann = Seat(personID: "ann", name: "Ann", role: .listener)
     let bo = Seat(personID: "bo", name: "Bo", role: .listener)
@@ -32,11 +35,17 @@ struct PartyMachineTests {
         _ machine: inout StationMachine, _ command: StationCommand, id: String, from connection: UInt64,
         at now: EpochMillis? = nil
     ) throws(HubError) -> StationMachine.CommandResult {
-        var rng = SeededRandom(seed: 11)
-        let track = command.trackID.flatMap(Fixtures.track)
+        // Seeded by the command's id: each command makes ids of its own.
+        var rng = SeededRandom(seed: id.utf8.reduce(11) { $0 &* 31 &+ UInt64($1) })
+        let track = command.trackID.flatMap { id in Self.library.first { $0.id == id } }
         return try machine.command(
             command, id: id, epoch: nil, from: .connection(ConnectionID(connection)), at: now ?? t0, track: track,
             robot: robot, using: &rng)
+    }
+
+    /// The requests waiting, less the one lined up on the timeline.
+    func waitingRequests(_ machine: StationMachine) -> [SongRequest] {
+        machine.party.queue.pending.filter { !$0.isLinedUp }
     }
 
     func upcoming(_ machine: StationMachine, at now: EpochMillis? = nil) -> [TimelineEntry] {
@@ -45,14 +54,15 @@ struct PartyMachineTests {
 
     func trackNotPlaying(_ machine: StationMachine) -> TrackID {
         let current = machine.station.timeline.current(at: t0)!.trackID
-        return Fixtures.tracks.map(\.id).first { $0 != current && !machine.station.latestPlays(at: t0).contains($0) }!
+        return Self.library.map(\.id).first { $0 != current && !machine.station.latestPlays(at: t0).contains($0) }!
     }
 
     /// A track neither played nor on the timeline: asked for after the first
     /// request, it waits in the queue.
     func waitingTrack(_ machine: StationMachine) -> TrackID {
-        Fixtures.tracks.map(\.id).first {
+        Self.library.map(\.id).first {
             !machine.station.latestPlays(at: t0).contains($0) && !upcoming(machine).map(\.trackID).contains($0)
+                && !machine.party.queue.pending.map(\.trackID).contains($0)
         }!
     }
 
@@ -62,7 +72,9 @@ struct PartyMachineTests {
         let result = try send(&machine, .request(trackID: track), id: "r1", from: 2)
         #expect(upcoming(machine).first?.trackID == track)
         #expect(upcoming(machine).first?.source == .request)
-        #expect(machine.party.queue.pending.isEmpty)  // it left the queue for the timeline
+        // On the timeline, and still Ann's in the queue until it starts.
+        #expect(machine.party.queue.linedUp.map(\.trackID) == [track])
+        #expect(machine.party.queue.ordered().first?.requester == "ann")
         let save = try #require(result.actions.compactMap { if case .save(let save) = $0 { save } else { nil } }.first)
         #expect(save.command?.id == "r1")
         #expect(save.party != nil)
@@ -74,9 +86,10 @@ struct PartyMachineTests {
         var machine = try party()
         let first = trackNotPlaying(machine)
         _ = try send(&machine, .request(trackID: first), id: "r1", from: 2)
-        let others = Fixtures.tracks.map(\.id).filter { $0 != first && !machine.station.latestPlays(at: t0).contains($0) }
+        let others = Self.library.map(\.id).filter { $0 != first && !machine.station.latestPlays(at: t0).contains($0) }
         _ = try send(&machine, .request(trackID: others[0]), id: "r2", from: 3)
-        #expect(machine.party.queue.pending.map(\.trackID) == [others[0]])
+        #expect(machine.party.queue.pending.map(\.trackID) == [first, others[0]])
+        #expect(machine.party.queue.linedUp.map(\.trackID) == [first])
         #expect(upcoming(machine).filter { $0.source == .request }.count == 1)
 
         // The song playing ends; the request starts; the next one is lined up.
@@ -85,7 +98,9 @@ struct PartyMachineTests {
         _ = machine.timerFired(.tick, due: machine.timers[.tick]!, at: scheduled.start, robot: robot, using: &rng)
         #expect(machine.station.timeline.current(at: scheduled.start)?.id == scheduled.id)
         #expect(upcoming(machine, at: scheduled.start).first?.trackID == others[0])
-        #expect(machine.party.queue.pending.isEmpty)
+        #expect(machine.party.queue.pending.map(\.trackID) == [others[0]])
+        #expect(machine.party.queue.linedUp.map(\.trackID) == [others[0]])
+        #expect(machine.party.queue.turns["ann"] == 1)
     }
 
     @Test func askingForAWaitingSongIsAnUpvoteAndASecondVoteReplacesTheFirst() throws {
@@ -94,14 +109,14 @@ struct PartyMachineTests {
         let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 2)
         let again = try send(&machine, .request(trackID: waiting), id: "r3", from: 3)
-        let request = try #require(machine.party.queue.pending.first)
-        #expect(machine.party.queue.pending.count == 1)
+        let request = try #require(waitingRequests(machine).first)
+        #expect(waitingRequests(machine).count == 1)
         #expect(request.upvotes == 2)
         // Bo is told his own votes.
         #expect(again.actions.contains(.send(ConnectionID(3), .votes([request.id: .up]))))
         _ = try send(&machine, .vote(requestID: request.id, vote: .down), id: "v1", from: 3)
         _ = try send(&machine, .vote(requestID: request.id, vote: .down), id: "v2", from: 3)
-        #expect(machine.party.queue.pending.first?.score == 0)  // Ann up, Bo down once
+        #expect(waitingRequests(machine).first?.score == 0)  // Ann up, Bo down once
     }
 
     @Test func aResentVoteAppliesOnce() throws {
@@ -109,7 +124,7 @@ struct PartyMachineTests {
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)
         let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 2)
-        let id = machine.party.queue.pending[0].id
+        let id = waitingRequests(machine)[0].id
         let first = try send(&machine, .vote(requestID: id, vote: .down), id: "v1", from: 4)
         let again = try send(&machine, .vote(requestID: id, vote: .down), id: "v1", from: 4)
         #expect(!first.duplicate)
@@ -164,10 +179,10 @@ struct PartyMachineTests {
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)
         let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 3)
-        let id = machine.party.queue.pending[0].id
+        let id = waitingRequests(machine)[0].id
         let result = try send(&machine, .vetoRequest(requestID: id), id: "h1", from: 1)
         #expect(result.actions.contains(.broadcast(.hostOverride(.init(kind: .vetoed, trackID: waiting, requesterName: "Bo")), except: nil)))
-        #expect(machine.party.queue.pending.isEmpty)
+        #expect(waitingRequests(machine).isEmpty)
         #expect(throws: HubError.request(.vetoed)) {
             try send(&machine, .request(trackID: waiting), id: "r3", from: 4)
         }
@@ -178,7 +193,7 @@ struct PartyMachineTests {
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)
         let waiting = waitingTrack(machine)
         _ = try send(&machine, .request(trackID: waiting), id: "r2", from: 3)
-        let id = machine.party.queue.pending[0].id
+        let id = waitingRequests(machine)[0].id
         _ = try send(&machine, .playRequestNow(requestID: id), id: "h1", from: 1)
         // The song playing is cut one commit lead from now, and the request follows.
         let afterLead = t0 + 300

@@ -24,6 +24,53 @@ struct RequestQueueTests {
 
     var order: [TrackID] { queue.ordered().map(\.trackID) }
 
+    @Test mutating func aRequestLinedUpStaysTheRequestersUntilItStarts() throws {
+        try ask("a1", by: "ann")
+        let linedUp = queue.lineUp(as: "e1")
+        let lined = try #require(linedUp)
+        #expect(lined.trackID == "a1")
+        // Still Ann's, still counted against her cap of 1, shown first.
+        #expect(order == ["a1"])
+        #expect(queue.ordered().first?.isLinedUp == true)
+        #expect(throws: RequestError.tooManyPending(limit: 1)) {
+            try self.ask("a2", by: "ann", settings: RequestSettings(maxPendingPerPerson: 1))
+        }
+        // Asking again for it, or voting on it, changes nothing.
+        #expect(throws: RequestError.alreadyScheduled) { try self.ask("a1", by: "bob") }
+        #expect(throws: RequestError.alreadyScheduled) { try self.queue.vote(.down, on: lined.id, by: "bob") }
+        queue.started("e1")
+        #expect(queue.pending.isEmpty)
+        #expect(queue.turns["ann"] == 1)
+        try ask("a2", by: "ann", settings: RequestSettings(maxPendingPerPerson: 1))
+    }
+
+    @Test mutating func aRequestLinedUpCountsAsATurnForFairness() throws {
+        for n in 1...6 { try ask("a\(n)", by: "ann", settings: RequestSettings(maxPendingPerPerson: 10)) }
+        _ = queue.lineUp(as: "e1")
+        try ask("b1", by: "bob")
+        // Bob's first comes right after Ann's lined-up one, before her second.
+        #expect(order.prefix(3) == ["a1", "b1", "a2"])
+    }
+
+    @Test mutating func aRequestThatLeftTheTimelineUnplayedWaitsAgainInItsPlace() throws {
+        try ask("a1", by: "ann")
+        try ask("b1", by: "bob")
+        _ = queue.lineUp(as: "e1")
+        queue.unschedule("e1")
+        #expect(order == ["a1", "b1"])
+        #expect(queue.linedUp.isEmpty)
+        #expect(queue.turns["ann"] ?? 0 == 0)
+    }
+
+    @Test mutating func aVetoCanBeLifted() throws {
+        try ask("a1", by: "ann")
+        _ = try queue.veto("r-a1")
+        #expect(throws: RequestError.vetoed) { try self.ask("a1", by: "bob") }
+        try queue.liftVeto("a1")
+        #expect(throws: RequestError.notVetoed) { try self.queue.liftVeto("a1") }
+        try ask("a1", by: "bob")
+    }
+
     @Test mutating func oneGuestsFloodTakesTurnsWithEveryoneElse() throws {
         try ask("a1", by: "ann")
         try ask("a2", by: "ann")
@@ -37,7 +84,7 @@ struct RequestQueueTests {
         try ask("a1", by: "ann")
         try ask("a2", by: "ann")
         try ask("b1", by: "bob")
-        #expect(queue.next()?.trackID == "a1")
+        #expect(queue.playNext()?.trackID == "a1")
         // Ann's a2 is older than Bob's b1, but it is Bob's turn.
         #expect(order == ["b1", "a2"])
     }
@@ -46,8 +93,8 @@ struct RequestQueueTests {
         for n in 1...3 {
             try ask("a\(n)", by: "ann")
             try ask("b\(n)", by: "bob")
-            _ = queue.next()
-            _ = queue.next()
+            _ = queue.playNext()
+            _ = queue.playNext()
         }
         try ask("a4", by: "ann")
         try ask("a5", by: "ann")
@@ -173,6 +220,15 @@ struct RequestQueueTests {
         #expect(throws: RequestError.self) { try RequestSettings(skip: .share(0)).validated() }
         #expect(throws: RequestError.self) { try RequestSettings(skip: .count(0)).validated() }
         #expect((try? RequestSettings().validated()) != nil)
+    }
+}
+
+extension RequestQueue {
+    /// Lines up the next request and starts it at once.
+    mutating func playNext() -> SongRequest? {
+        let entryID = "e\(turns.values.reduce(0, +))-\(pending.count)"
+        guard lineUp(as: entryID) != nil else { return nil }
+        return started(entryID)
     }
 }
 

@@ -29,7 +29,32 @@ struct StationPermissionsTests {
         .moderateChat: [.owner, .codj],
         .sendClip: [.owner, .codj, .listener],
         .approveClip: [.owner, .codj],
+        .editSchedule: [.owner, .codj],
     ]
+
+    /// What a listener hosting the show on the air may do, written out by
+    /// hand: the sound and the room, never what the owner grants.
+    static let hostOnAir: Set<StationOperation> = [
+        .command, .arrangeRequests, .moderateChat, .approveClip, .request, .vote, .chat, .sendClip, .leave,
+    ]
+
+    @Test(arguments: StationOperation.allCases)
+    func aShowsHostRunsTheSoundAndTheRoomAndNothingMore(_ operation: StationOperation) {
+        #expect(StationPermissions.allows(.codj, hosting: .listener, operation) == Self.hostOnAir.contains(operation))
+    }
+
+    @Test func onlyTheOwnerNamesHostsAndABanWinsOverAnyShow() {
+        #expect(ShowHosts.mayName(["a", "b"], existing: [], actorIsOwner: true))
+        #expect(!ShowHosts.mayName(["stranger"], existing: [], actorIsOwner: false))
+        #expect(!ShowHosts.mayName(["a", "stranger"], existing: ["a"], actorIsOwner: false))
+        #expect(!ShowHosts.mayName([], existing: ["a"], actorIsOwner: false))
+        #expect(ShowHosts.mayName(["b", "a"], existing: ["a", "b"], actorIsOwner: false))
+        #expect(!ShowHosts.mayHost(AccessFacts(hasIdentity: true, isBanned: true)))
+        #expect(ShowHosts.mayHost(AccessFacts(hasIdentity: true)))
+        #expect(!ShowHosts.mayGoLive(isOwner: false, hostsShowOnAir: true, isBanned: true))
+        #expect(ShowHosts.mayGoLive(isOwner: false, hostsShowOnAir: true, isBanned: false))
+        #expect(!ShowHosts.mayGoLive(isOwner: false, hostsShowOnAir: false, isBanned: false))
+    }
 
     @Test func theExpectedListCoversEveryOperation() {
         #expect(Set(Self.expected.keys) == Set(StationOperation.allCases))
@@ -79,13 +104,14 @@ struct StationPermissionsTests {
     @Test func markdownTableHasOneRowPerOperation() {
         let lines = StationPermissions.markdownTable().split(separator: "\n")
         #expect(lines.count == 2 + StationOperation.allCases.count)
-        #expect(lines[0] == "| operation | owner | co-DJ | listener | none |")
+        #expect(lines[0] == "| operation | owner | co-DJ | listener | none | listener hosting the show on air |")
         for operation in StationOperation.allCases {
             #expect(lines.filter { $0.hasPrefix("| `\(operation.rawValue)` |") }.count == 1)
         }
-        #expect(lines.contains("| `leave` | — | ✓ | ✓ | — |"))
-        #expect(lines.contains("| `kick` | ✓ | ✓ | — | — |"))
-        #expect(lines.contains("| `ban` | ✓ | — | — | — |"))
+        #expect(lines.contains("| `leave` | — | ✓ | ✓ | — | ✓ |"))
+        #expect(lines.contains("| `kick` | ✓ | ✓ | — | — | — |"))
+        #expect(lines.contains("| `ban` | ✓ | — | — | — | — |"))
+        #expect(lines.contains("| `command` | ✓ | ✓ | — | — | ✓ |"))
     }
 
     @Test func onlyPublicStationsAreListed() {

@@ -215,6 +215,15 @@ struct AuthorizationTableTests {
                 _ = try await client.send("\(station)/clips/\(clip.id)", .delete, as: cast.owner)
             }
             return response
+        case .editSchedule:
+            // One show, made by the owner the first time and edited by each role.
+            let shows = try await client.send("\(station)/schedule", .get, as: cast.owner).decode(ScheduleView.self).shows
+            var showID = shows.first?.id
+            if showID == nil {
+                showID = try await client.send("\(station)/shows", .post, as: cast.owner, body: ScheduleRouteTests.nightOwls())
+                    .decode(ShowView.self).id
+            }
+            return try await client.send("\(station)/shows/\(showID!)", .put, as: account, body: ScheduleRouteTests.nightOwls())
         case .command:
             let request = CommandRequest(id: "c-\(UUID().uuidString)", command: .append(trackID: track))
             return try await client.send("\(station)/commands", .post, as: account, body: request)

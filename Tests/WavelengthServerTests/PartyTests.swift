@@ -52,22 +52,26 @@ struct PartyTests {
             try annSocket.send(.command(CommandRequest(id: "a2", command: .request(trackID: tracks[1].id))))
             _ = try await annSocket.ack("a2")
             let waiting = try await client.send("/api/stations/\(station)/party", .get, as: ann).decode(PartyView.self)
-            let request = try #require(waiting.requests.first)
+            // The first stays in the list as Ann's, lined up, until it starts.
+            let linedUp = try #require(waiting.requests.first)
+            #expect(linedUp.track.id == tracks[0].id && linedUp.linedUp && linedUp.requesterName == "Ann")
+            let request = try #require(waiting.requests.dropFirst().first)
             #expect(request.track.id == tracks[1].id)
+            #expect(!request.linedUp)
             #expect(request.requesterName == "Ann")
             #expect(request.upvotes == nil)  // guests don't see counts by default
-            #expect(waiting.myVotes == [request.id: .up])
+            #expect(waiting.myVotes?[request.id] == .up)
             let vote = try await client.send(
                 "/api/stations/\(station)/commands", .post, as: bo,
                 body: CommandRequest(id: "b1", command: .vote(requestID: request.id, vote: .up)))
             #expect(vote.status == .ok)
             let seenByHost = try await hostSocket.next {
-                if case .party(let party) = $0 { party.requests.first?.upvotes == 2 } else { false }
+                if case .party(let party) = $0 { party.requests.first { !$0.linedUp }?.upvotes == 2 } else { false }
             }
             guard case .party(let hostView) = seenByHost else { return }
-            #expect(hostView.requests.first?.id == request.id)
+            #expect(hostView.requests.first { !$0.linedUp }?.id == request.id)
             let seenByAnn = try await annSocket.next {
-                if case .party(let party) = $0 { party.requests.count == 1 } else { false }
+                if case .party(let party) = $0 { party.requests.count == 2 } else { false }
             }
             guard case .party(let annView) = seenByAnn else { return }
             #expect(annView.requests.first?.upvotes == nil)

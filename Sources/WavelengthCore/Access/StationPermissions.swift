@@ -39,6 +39,9 @@ public enum StationOperation: String, Sendable, CaseIterable {
     case sendClip
     /// Approve a waiting clip (it plays next), or delete any clip.
     case approveClip
+    /// Add, change or delete the station's shows (naming their hosts is the
+    /// owner's alone: `ShowHosts`).
+    case editSchedule
 }
 
 /// Who may do what on a station. The table is the single source of truth:
@@ -71,6 +74,7 @@ public enum StationPermissions {
         .moderateChat: staff,
         .sendClip: everyone,
         .approveClip: staff,
+        .editSchedule: staff,
         .unban: owner,
         .endSession: owner,
         // The owner can't leave their own station (they'd orphan it); they end it or delete it.
@@ -80,6 +84,18 @@ public enum StationPermissions {
     public static func allows(_ role: StationRole, _ operation: StationOperation) -> Bool {
         // A missing row refuses, so a new operation is closed until someone grants it.
         table[operation]?.contains(role) ?? false
+    }
+
+    /// What hosting the show on the air grants on top of a person's own
+    /// role: running the sound and the room while it airs. Never what the
+    /// owner grants (the code, invites, members, the schedule, roles): a
+    /// host who could reach those could make themselves more than a host.
+    public static let onAir: Set<StationOperation> = [.command, .arrangeRequests, .moderateChat, .approveClip]
+
+    /// `allows`, for someone whose `role` comes from hosting the show on the
+    /// air on top of `baseRole`: outside `onAir`, only `baseRole` counts.
+    public static func allows(_ role: StationRole, hosting baseRole: StationRole, _ operation: StationOperation) -> Bool {
+        allows(onAir.contains(operation) ? role : baseRole, operation)
     }
 
     /// Kick and ban also need the target to rank strictly below the actor: a
@@ -99,11 +115,12 @@ public enum StationPermissions {
             ("owner", .owner), ("co-DJ", .codj), ("listener", .listener), ("none", .none),
         ]
         var lines = [
-            "| operation | " + columns.map(\.title).joined(separator: " | ") + " |",
-            "|---|" + columns.map { _ in ":---:|" }.joined(),
+            "| operation | " + columns.map(\.title).joined(separator: " | ") + " | listener hosting the show on air |",
+            "|---|" + columns.map { _ in ":---:|" }.joined() + ":---:|",
         ]
         for operation in StationOperation.allCases {
             let cells = columns.map { allows($0.role, operation) ? "✓" : "—" }
+                + [allows(.codj, hosting: .listener, operation) ? "✓" : "—"]
             lines.append("| `\(operation.rawValue)` | " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"

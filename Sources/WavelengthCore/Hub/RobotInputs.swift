@@ -6,11 +6,15 @@ public struct RobotInputs: Sendable {
     public var pool: [PoolTrack]
     public var fallback: [PoolTrack]
     public var artists: [TrackID: String]
+    /// The host's playlist (the station's chosen pool; empty when none is
+    /// chosen): what guests may ask for when the host limits requests to it.
+    public var playlist: Set<TrackID>
 
-    public init(pool: [PoolTrack], fallback: [PoolTrack], artists: [TrackID: String]) {
+    public init(pool: [PoolTrack], fallback: [PoolTrack], artists: [TrackID: String], playlist: Set<TrackID> = []) {
         self.pool = pool
         self.fallback = fallback
         self.artists = artists
+        self.playlist = playlist
     }
 
     /// A track of the pool or the library, by id.

@@ -23,22 +23,33 @@ extension StationMachine {
         }
         let closesAt = Ballot.closingTime(
             songEndsAt: current.expiration, commitLead: settings.commitLead, prepare: LobbyState.prepareMillis)
-        guard closesAt - now >= LobbyState.minimumVotingMillis else { return [] }
         let played = station.latestPlays(at: now)
-        let recent = Set(played.prefix(max(1, party.settings.noRepeatWithin)))
+        let rules = rules
+        let repeats = rules.repeats(robot)
         // A song someone already lined up (an earlier ballot's winner, the
         // host's pick, a request) is not offered: it would play twice in a
         // row. The robot's picks are fair game (a winner takes their place).
         let linedUp = Set(station.timeline.upcoming(at: now).filter { $0.source != .robot }.map(\.trackID))
-        let pool = settings.robot.effectivePool(robot.pool, fallback: robot.fallback)
-        let allowed = settings.robot.candidates(
+        let allowedInputs = rules.robotInputs(robot)
+        let pool = settings.robot.effectivePool(allowedInputs.pool, fallback: allowedInputs.fallback)
+        let allowed = rules.robotDJ(robot).candidates(
             from: pool, recent: played.reversed(), lastArtist: robot.artists[current.trackID]
-        ).filter { !linedUp.contains($0.id) }
+        ).filter { !linedUp.contains($0.id) && rules.mayOffer($0.id, repeats: repeats, inputs: robot, latestPlays: played) }
+        let refused = Set(
+            party.lobby.suggestions.map(\.trackID).filter { !rules.mayOffer($0, repeats: repeats, inputs: robot, latestPlays: played) })
         let candidates = Ballot.candidates(
             suggestions: party.lobby.suggestions.map { ($0.trackID, $0.personID) },
             recommended: recommend(from: allowed, count: Ballot.maxCandidates, using: &rng),
-            recent: recent.union(linedUp))
-        guard !candidates.isEmpty else { return [] }
+            recent: refused.union(linedUp))
+        guard closesAt - now >= LobbyState.minimumVotingMillis, !candidates.isEmpty else {
+            // No vote for this song: a ballot left from an earlier song must
+            // not go on showing ("the winner plays next") over old candidates.
+            guard party.lobby.ballot != nil else { return [] }
+            party.lobby.ballot = nil
+            party.lobby.elected = nil
+            lobbyChanged = true
+            return cancelTimer(.ballot) + [.broadcastRequests]
+        }
         party.lobby.serial += 1
         party.lobby.ballot = Ballot(
             id: "b\(party.lobby.serial)", follows: current.id, candidates: candidates, closesAt: closesAt)
@@ -70,10 +81,7 @@ extension StationMachine {
         } catch {
             return []  // a full timeline: the robot's pick stands
         }
-        outcome.merge(
-            station.fill(
-                at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                artistOf: { robot.artists[$0] }, taste: taste, using: &rng))
+        outcome.merge(robotFill(at: now, robot: robot, using: &rng))
         return [.save(save(outcome, command: nil)), .broadcastUpdate, .broadcastRequests] + reschedule(at: now)
     }
 
@@ -88,7 +96,8 @@ extension StationMachine {
         let time = station.timelineTime(at: now)
         guard party.isLobby, let ballot = party.lobby.ballot, party.lobby.elected == nil,
             let current = station.timeline.current(at: time), current.id == ballot.follows,
-            let next = station.timeline.upcoming(at: time).first, next.source == .dj, next.id != nextBefore
+            let next = station.timeline.upcoming(at: time).first(where: { $0.source != .voice }), next.source == .dj,
+            next.id != nextBefore
         else { return [] }
         party.lobby.elected = next.trackID
         lobbyChanged = true
@@ -119,13 +128,7 @@ extension StationMachine {
         switch command {
         case .request(let trackID):
             guard let track, track.id == trackID, track.duration > 0 else { throw TimelineError.unknownTrack(trackID) }
-            if let maxMillis = party.settings.maxTrackMillis, track.duration > maxMillis {
-                throw RequestError.tooLong(maxMillis: maxMillis)
-            }
-            let within = party.settings.noRepeatWithin
-            if within > 0, station.latestPlays(at: now).prefix(within).contains(trackID) {
-                throw RequestError.playedRecently(within: within)
-            }
+            try rules.mayAsk(for: track, inputs: robot, latestPlays: station.latestPlays(at: now))
             try party.lobby.suggest(trackID, by: person)
             learn(.requested, trackID: trackID, robot: robot)
             lobbyChanged = true
@@ -149,6 +152,8 @@ extension StationMachine {
             // The host may pick any song, on the ballot or not.
             guard let chosen = robot.track(trackID) ?? track.flatMap({ $0.id == trackID ? $0 : nil }), chosen.duration > 0
             else { throw TimelineError.unknownTrack(trackID) }
+            // A veto holds until the host lifts it, against the host's own ballot too.
+            guard !party.queue.vetoed.contains(trackID) else { throw RequestError.vetoed }
             let outcome = try elect(chosen, from: ballot, why: "The host's choice", at: now, using: &rng)
             let notice = HostOverride(kind: .elected, trackID: trackID, requesterName: asker.name)
             return (outcome, cancelTimer(.ballot) + [.broadcast(.hostOverride(notice), except: nil)])
@@ -211,10 +216,19 @@ extension StationMachine {
         return scored.sorted { $0.1 > $1.1 }.prefix(count).map(\.0)
     }
 
-    private func electedReason(_ ballot: Ballot, _ winner: TrackID) -> String {
+    /// Why the winner won, in one line, saying so when it was a tie and
+    /// how it was broken.
+    func electedReason(_ ballot: Ballot, _ winner: TrackID) -> String {
+        let lobby = party.lobby
+        let tally = ballot.tally(weight: { lobby.weight(of: $0) })
+        let top = tally.map(\.votes).max() ?? 0
+        let tied = tally.count { $0.votes == top }
         let voters = ballot.voters(for: winner).count
+        if top > 0, tied > 1 {
+            return "A tie between \(tied) songs: the robot's taste broke it"
+        }
         switch voters {
-        case 0: return "Nobody voted: the robot's favourite"
+        case 0: return tally.count > 1 ? "Nobody voted: the robot's favourite" : "Nobody voted: the only song on the ballot"
         case 1: return "Voted in by 1 listener"
         default: return "Voted in by \(voters) listeners"
         }

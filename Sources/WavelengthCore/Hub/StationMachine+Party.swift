@@ -2,11 +2,12 @@
 /// votes to skip, as events of the station machine.
 ///
 /// How a request reaches the air: the queue (`RequestQueue`) holds what was
-/// asked for, in its fair order. One request at a time is *scheduled*: put
-/// on the timeline right after the DJ's own picks and ahead of the robot's,
-/// so every device can prepare it. When it starts playing, the next one in
-/// the queue's order is scheduled. Votes move requests until they are
-/// scheduled; after that only the host moves them.
+/// asked for, in its fair order. One request at a time is *lined up*: put
+/// on the timeline after the clips and the DJ's own picks waiting there and
+/// ahead of the robot's, so every device can prepare it. It stays in the
+/// queue, the requester's, until it starts playing; then the next one in
+/// the queue's order is lined up. Votes move requests until they are lined
+/// up; after that only the host moves them.
 extension StationMachine {
     /// Who is asking, and under which role.
     struct Asker {
@@ -38,7 +39,8 @@ extension StationMachine {
     mutating func save(_ outcome: StationState.Outcome, command: AppliedCommand?, thumb: Thumb? = nil) -> StationSave {
         var save = StationSave(
             state: station, played: outcome.played, command: command,
-            party: party.takesRequests && thumb == nil ? party.queue : nil, thumb: thumb, taste: takeTasteChange())
+            party: (party.mode != .dj || !party.queue.vetoed.isEmpty) && thumb == nil ? party.queue : nil, thumb: thumb,
+            taste: takeTasteChange())
         if !outcome.played.isEmpty {
             save.listeners = max(playPeak, audience.counts.listeners)
             playPeak = audience.counts.listeners
@@ -67,8 +69,10 @@ extension StationMachine {
             case .ballotVote, .elect: true
             default: false
             }
+        // A veto outlives the party's mode, so it can be lifted in any.
+        let anyMode = if case .liftVeto = command { true } else { false }
         switch party.mode {
-        case .dj: throw .request(lobbyOnly ? .notLobbyMode : .notRequestsMode)
+        case .dj where !anyMode: throw .request(lobbyOnly ? .notLobbyMode : .notRequestsMode)
         case .requests where lobbyOnly: throw .request(.notLobbyMode)
         default: break
         }
@@ -81,7 +85,7 @@ extension StationMachine {
             try next.party.pace.admit(person, at: now)
             let everyMode: Bool =
                 switch command {
-                case .voteSkip, .volumeVote, .setVolume: true
+                case .voteSkip, .volumeVote, .setVolume, .liftVeto: true
                 default: false
                 }
             if party.isLobby, !everyMode {
@@ -99,9 +103,17 @@ extension StationMachine {
                 if station.timeline.upcoming(at: at).contains(where: { $0.source == .request && $0.trackID == trackID }) {
                     throw HubError.request(.alreadyScheduled)
                 }
+                let latest = station.latestPlays(at: now)
+                // Asking for a song that waits is an upvote, which no rule stops.
+                if !party.queue.pending.contains(where: { $0.trackID == trackID }) {
+                    try rules.mayAsk(for: track, inputs: robot, latestPlays: latest)
+                }
                 _ = try next.party.queue.request(
                     .init(trackID: trackID, durationMs: track.duration), id: EntryIDs.make(using: &rng), by: person,
-                    named: asker.name, at: now, settings: party.settings, recentPlays: station.latestPlays(at: now))
+                    named: asker.name, at: now, settings: party.settings, recentPlays: latest,
+                    repeats: rules.repeats(robot))
+                // The robot leaves the song to the request rather than play it first.
+                outcome.merge(next.station.dropRobotPicks(of: [trackID], at: now))
                 next.learn(.requested, trackID: trackID, robot: robot)
                 actions += next.sendVotes(of: person)
             case .vote(let requestID, let vote):
@@ -112,16 +124,24 @@ extension StationMachine {
                 }
                 actions += next.sendVotes(of: person)
             case .withdraw(let requestID):
-                _ = try next.party.queue.withdraw(requestID, by: person, isHost: asker.role >= .codj)
+                let withdrawn = try next.party.queue.withdraw(requestID, by: person, isHost: asker.role >= .codj)
+                outcome.merge(try next.station.takeOff(withdrawn.entryID, at: now))
             case .moveRequest(let requestID, let toIndex):
                 let moved = try request(requestID)
                 try next.party.queue.move(requestID, toIndex: toIndex)
                 actions.append(.broadcast(.hostOverride(.init(moved, .moved)), except: nil))
             case .vetoRequest(let requestID):
+                // The veto holds against every path: the request goes, and
+                // so do the robot's picks of the song.
                 let vetoed = try next.party.queue.veto(requestID)
+                outcome.merge(try next.station.takeOff(vetoed.entryID, at: now))
+                outcome.merge(next.station.dropRobotPicks(of: [vetoed.trackID], at: now))
                 actions.append(.broadcast(.hostOverride(.init(vetoed, .vetoed)), except: nil))
+            case .liftVeto(let trackID):
+                try next.party.queue.liftVeto(trackID)
             case .playRequestNow(let requestID):
                 let chosen = try next.party.queue.playNow(requestID)
+                outcome.merge(try next.station.takeOff(chosen.entryID, at: now))
                 outcome.merge(try next.station.schedule(chosen, entryID: EntryIDs.make(using: &rng), first: true, at: now))
                 outcome.merge(try next.station.apply(.skip(entryID: nil), at: now, lead: settings.commitLead, track: { _ in nil }, using: &rng))
                 actions.append(.broadcast(.hostOverride(.init(chosen, .playedNow)), except: nil))
@@ -165,12 +185,9 @@ extension StationMachine {
             throw .timeline(.notAnEdit(command.op))
         }
         if outcome.changed, !next.connections.isEmpty {
-            outcome.merge(
-                next.station.fill(
-                    at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                    artistOf: { robot.artists[$0] }, taste: next.taste, using: &rng))
+            outcome.merge(next.robotFill(at: now, robot: robot, using: &rng))
         }
-        if !next.connections.isEmpty { outcome.merge(next.promoteRequest(at: now, using: &rng)) }
+        if !next.connections.isEmpty { outcome.merge(next.promoteRequest(at: now, using: &rng).outcome) }
         // A skip voted through starts another song, with its own ballot.
         if outcome.changed { actions += next.openBallot(at: now, robot: robot, using: &rng) }
         self = next
@@ -226,22 +243,50 @@ extension StationMachine {
         return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
     }
 
-    /// Schedules the next request when none is lined up (see the type's
-    /// comment). Only in requests mode and on the air; while the DJ holds
-    /// the station, the request waits up next like any other pick.
-    mutating func promoteRequest(at now: EpochMillis, using rng: inout some RandomNumberGenerator) -> StationState.Outcome {
-        guard party.takesRequests, station.isOnAir else { return .init() }
+    /// What lining up requests did: to the timeline, and to the queue.
+    struct Promotion {
+        var outcome = StationState.Outcome()
+        /// Whether the queue changed (a request started, or was lined up).
+        var requestsChanged = false
+    }
+
+    /// Keeps the queue in step with the timeline, then lines up the next
+    /// request when none is (see the type's comment). A request lined up
+    /// that started playing leaves the queue as its requester's turn; one
+    /// whose entry went without playing (the station went quiet first)
+    /// waits again. New requests are lined up only in requests mode and on
+    /// the air; while the DJ holds the station, the request waits up next
+    /// like any other pick.
+    mutating func promoteRequest(at now: EpochMillis, using rng: inout some RandomNumberGenerator) -> Promotion {
+        guard station.isOnAir else { return Promotion() }
+        var promotion = Promotion()
         let at = station.timelineTime(at: now)
-        guard !station.timeline.upcoming(at: at).contains(where: { $0.source == .request }) else { return .init() }
-        var queue = party.queue
-        guard let request = queue.next() else { return .init() }
-        do {
-            let outcome = try station.schedule(request, entryID: EntryIDs.make(using: &rng), first: false, at: now)
-            party.queue = queue
-            return outcome
-        } catch {
-            return .init()  // a full timeline: the request waits its turn
+        for request in party.queue.linedUp {
+            guard let entryID = request.entryID else { continue }
+            if let entry = station.timeline.entries.first(where: { $0.id == entryID }) {
+                guard entry.start <= at else { continue }
+                party.queue.started(entryID)
+            } else if station.recentHistory.contains(where: { $0.id == entryID }) {
+                party.queue.started(entryID)
+            } else {
+                party.queue.unschedule(entryID)
+            }
+            promotion.requestsChanged = true
         }
+        guard party.takesRequests, party.queue.linedUp.isEmpty,
+            !station.timeline.upcoming(at: at).contains(where: { $0.source == .request })
+        else { return promotion }
+        var queue = party.queue
+        let entryID = EntryIDs.make(using: &rng)
+        guard let request = queue.lineUp(as: entryID) else { return promotion }
+        do {
+            promotion.outcome = try station.schedule(request, entryID: entryID, first: false, at: now)
+            party.queue = queue
+            promotion.requestsChanged = true
+        } catch {
+            // A full timeline: the request waits its turn.
+        }
+        return promotion
     }
 
     /// The votes `person` has cast, to each of their connections.

@@ -136,20 +136,14 @@ public struct StationMachine: Sendable {
         var actions: [HubAction] = []
         if connections.isEmpty {
             let wasQuiet = !station.isOnAir
-            var outcome = station.wake(
-                at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                artistOf: { robot.artists[$0] }, taste: taste, using: &rng)
-            outcome.merge(
-                station.fill(
-                    at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                    artistOf: { robot.artists[$0] }, taste: taste, using: &rng))
+            var outcome = robotWake(at: now, robot: robot, using: &rng)
             let promoted = promoteRequest(at: now, using: &rng)
-            outcome.merge(promoted)
+            outcome.merge(promoted.outcome)
             // Waking clears `quietSince`, which storage must know too.
-            if outcome.needsSave || wasQuiet {
+            if outcome.needsSave || wasQuiet || promoted.requestsChanged {
                 actions.append(.save(save(outcome, command: nil)))
             }
-            if promoted.changed { actions.append(.broadcastRequests) }
+            if promoted.requestsChanged { actions.append(.broadcastRequests) }
         }
         connections.append(Connection(id: id, seat: seat))
         if seat.hosting != nil { actions += hostingChanged(at: now) }
@@ -268,12 +262,14 @@ public struct StationMachine: Sendable {
         // up in the same transaction, so the command and what followed from
         // it are saved (or refused) together.
         if !connections.isEmpty {
-            outcome.merge(
-                next.fill(
-                    at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                    artistOf: { robot.artists[$0] }, taste: taste, using: &rng))
+            outcome.merge(robotFill(&next, at: now, robot: robot, using: &rng))
         }
         station = next
+        // The DJ took a request that was lined up off the timeline: the
+        // host said no to it, so it goes.
+        if case .remove(let entryID) = command, let request = party.queue.request(linedUpAs: entryID) {
+            _ = try? party.queue.withdraw(request.id, by: "", isHost: true)
+        }
         var reactions: [HubAction] = []
         if !connections.isEmpty {
             if let skipped {
@@ -283,8 +279,8 @@ public struct StationMachine: Sendable {
             learnCompletions(outcome.played, robot: robot)
         }
         // The DJ may have taken the request that was up next off the timeline.
-        let promoted = connections.isEmpty ? StationState.Outcome() : promoteRequest(at: now, using: &rng)
-        outcome.merge(promoted)
+        let promoted = connections.isEmpty ? Promotion() : promoteRequest(at: now, using: &rng)
+        outcome.merge(promoted.outcome)
         ledger.record(commandID, revision: applied.revision)
         // A host's pick right after the song playing ends the vote on that place.
         let overruled = ballotTakenByTheHost(at: now, nextBefore: nextBefore, name: asker.name)
@@ -292,7 +288,7 @@ public struct StationMachine: Sendable {
         let ballot = openBallot(at: now, robot: robot, using: &rng)
         var actions: [HubAction] = [.save(save(outcome, command: applied))]
         if !connections.isEmpty { actions.append(.broadcastUpdate) }
-        if promoted.changed { actions.append(.broadcastRequests) }
+        if promoted.requestsChanged || party.takesRequests && skipped != nil { actions.append(.broadcastRequests) }
         actions += reactions + overruled + ballot + reschedule(at: now)
         return CommandResult(revision: applied.revision, duplicate: false, actions: actions)
     }
@@ -310,21 +306,19 @@ public struct StationMachine: Sendable {
         switch timer {
         case .tick:
             guard !connections.isEmpty else { return [] }
-            var outcome = station.fill(
-                at: now, robot: settings.robot, pool: robot.pool, fallback: robot.fallback,
-                artistOf: { robot.artists[$0] }, taste: taste, using: &rng)
+            var outcome = robotFill(at: now, robot: robot, using: &rng)
             let promoted = promoteRequest(at: now, using: &rng)
-            outcome.merge(promoted)
+            outcome.merge(promoted.outcome)
             learnCompletions(outcome.played, robot: robot)
             // A new song: the ballot for the one after it opens.
             let ballot = openBallot(at: now, robot: robot, using: &rng)
             var actions: [HubAction] = []
-            if outcome.needsSave || !tasteChange.isEmpty {
+            if outcome.needsSave || !tasteChange.isEmpty || promoted.requestsChanged {
                 actions.append(.save(save(outcome, command: nil)))
             }
             if outcome.changed { actions.append(.broadcastUpdate) }
             // A new song: its skip votes start from nothing.
-            if promoted.changed || party.mode == .requests && outcome.changed { actions.append(.broadcastRequests) }
+            if promoted.requestsChanged || party.mode == .requests && outcome.changed { actions.append(.broadcastRequests) }
             return actions + ballot + reschedule(at: now)
         case .ballot:
             return closeBallot(at: now, robot: robot, using: &rng)
@@ -398,11 +392,21 @@ public struct StationMachine: Sendable {
     /// holds changes at once. A co-DJ who loses the role loses the booth; a
     /// new co-DJ takes an empty booth (unless the grace period still waits
     /// for the DJ to come back).
-    public mutating func roleChanged(personID: String, to role: StationRole, at now: EpochMillis) -> [HubAction] {
+    ///
+    /// With `stillHosting` false the person no longer hosts any show (the
+    /// owner revoked them: a revocation wins over any show), so the role
+    /// given is all they have.
+    public mutating func roleChanged(
+        personID: String, to role: StationRole, stillHosting: Bool = true, at now: EpochMillis
+    ) -> [HubAction] {
         // A host keeps co-DJ until their show ends; the new role is theirs
         // apart from hosting.
         var effective = role
         for index in connections.indices where connections[index].seat.personID == personID {
+            guard stillHosting else {
+                connections[index].seat.hosting = nil
+                continue
+            }
             guard var window = connections[index].seat.hosting else { continue }
             window.baseRole = role
             connections[index].seat.hosting = window

@@ -5,6 +5,8 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     case notRequestsMode
     /// Requests come from the host's playlist, and this track isn't in it.
     case notAvailable
+    /// Requests come from the host's playlist, and the host hasn't chosen one.
+    case noPlaylist
     /// The track is already lined up to play next.
     case alreadyScheduled
     /// Only someone the station knows (signed in or a named guest) may
@@ -22,6 +24,8 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     case playedRecently(within: Int)
     /// The host vetoed this track.
     case vetoed
+    /// The host lifted a veto that isn't there.
+    case notVetoed
     /// The queue holds `RequestQueue.maxPending` requests already.
     case queueFull
     /// No waiting request has this id (it played, was withdrawn or vetoed).
@@ -44,14 +48,20 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .notRequestsMode: "This station isn't taking requests right now."
         case .notAvailable: "That song isn't on the host's playlist."
+        case .noPlaylist: "Requests are open only from the host's playlist, and the host hasn't chosen one yet."
         case .alreadyScheduled: "That song is already up next."
         case .needsName: "Join as a guest or sign in to request and vote."
         case .tooFast: "That's a lot of votes at once: wait a few seconds and try again."
         case .closed: "The host has closed requests for now."
-        case .tooManyPending(let limit): "You already have \(limit) requests waiting; wait for one to play."
+        case .tooManyPending(let limit):
+            limit == 1
+                ? "You already have a request waiting; wait for it to play."
+                : "You already have \(limit) requests waiting; wait for one to play."
         case .tooLong(let maxMillis): "That song is too long: the host allows up to \(maxMillis / 60_000) minutes."
-        case .playedRecently(let within): "That song played in the last \(within) songs; pick another."
+        case .playedRecently(let within):
+            within == 1 ? "That song is playing now; pick another." : "That song played in the last \(within) songs; pick another."
         case .vetoed: "The host said no to that song."
+        case .notVetoed: "That song isn't vetoed."
         case .queueFull: "The request queue is full."
         case .unknownRequest: "That request isn't waiting any more (it played, or was taken back)."
         case .notYours: "Only the person who asked (or the host) can take a request back."

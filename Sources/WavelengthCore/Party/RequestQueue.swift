@@ -2,21 +2,29 @@
 /// and the host's overrides. A value type with no clock and no I/O: every
 /// instant comes in as a parameter.
 ///
+/// A request stays here from the moment it is made until it starts playing.
+/// While it waits it moves with votes; once *lined up* (on the timeline as
+/// the song after the one playing) it keeps its place, still counts against
+/// its requester's cap and still shows as theirs. Its requester's turn is
+/// counted when it starts.
+///
 /// The order (`ordered()`):
-/// 1. The host's arrangement first: requests the host pinned or moved, in
-///    the order the host left them.
-/// 2. Then everyone else's requests, taking turns between requesters. A
+/// 1. The request lined up, if any.
+/// 2. The host's arrangement: requests the host pinned or moved, in the
+///    order the host left them.
+/// 3. Then everyone else's requests, taking turns between requesters. A
 ///    request's *round* is its requester's turn count plus its place among
-///    that requester's own waiting requests (best score first). Lower rounds
-///    play first, so one guest's five requests interleave with everyone
-///    else's one.
-/// 3. Within a round: the higher score (ups minus downs) first.
-/// 4. Ties: the earliest request first.
+///    that requester's own requests (the lined-up one first, then best score
+///    first). Lower rounds play first, so one guest's five requests
+///    interleave with everyone else's one.
+/// 4. Within a round: the higher score (ups minus downs) first.
+/// 5. Ties: the earliest request first.
 ///
 /// Turns: a requester's turn count goes up by one each time one of their
-/// requests is played. Someone who starts requesting (no request waiting)
-/// joins at the lowest turn count among those waiting, so arriving late
-/// earns a fair place in the rotation, not a run of catch-up turns.
+/// requests starts playing. Someone who starts requesting (no request of
+/// theirs here) joins at the lowest turn count among those waiting: arriving
+/// late earns a fair place in the rotation, neither a run of catch-up turns
+/// nor a wait behind everyone else's backlog.
 public struct RequestQueue: Sendable, Equatable, Codable {
     /// Waiting requests, in the order they were made.
     public private(set) var pending: [SongRequest] = []
@@ -53,28 +61,30 @@ public struct RequestQueue: Sendable, Equatable, Codable {
 
     /// `person` asks for `track`. Asking for a track that is already waiting
     /// is an upvote (seed 001), which no limit stops. A new request must pass
-    /// the host's settings: requests open, the person's cap, the longest
-    /// track, no repeat of a track among the last `recentPlays`, no veto.
+    /// the host's settings: requests open, the person's cap (their requests
+    /// lined up count until they start), the longest track, the repeat rule
+    /// over `recentPlays` (newest first), no veto.
     public mutating func request(
         _ track: Candidate, id: RequestID, by person: String, named name: String = "", at now: EpochMillis,
-        settings: RequestSettings, recentPlays: [TrackID]
+        settings: RequestSettings, recentPlays: [TrackID], repeats: RepeatRule? = nil
     ) throws(RequestError) -> Requested {
         guard settings.open else { throw .closed }
         if let index = pending.firstIndex(where: { $0.trackID == track.trackID }) {
+            guard !pending[index].isLinedUp else { throw .alreadyScheduled }
             pending[index].votes[person] = .up
             return .upvoted(pending[index])
         }
         guard !vetoed.contains(track.trackID) else { throw .vetoed }
         if let maxMillis = settings.maxTrackMillis, track.durationMs > maxMillis { throw .tooLong(maxMillis: maxMillis) }
-        if recentPlays.prefix(settings.noRepeatWithin).contains(track.trackID) {
-            throw .playedRecently(within: settings.noRepeatWithin)
+        let rule = repeats ?? RepeatRule(within: settings.noRepeatWithin, choices: .max)
+        if !rule.allows(track.trackID, latestPlays: recentPlays) {
+            throw .playedRecently(within: rule.window)
         }
         let mine = pending.count { $0.requester == person }
         guard mine < settings.maxPendingPerPerson else { throw .tooManyPending(limit: settings.maxPendingPerPerson) }
         guard pending.count < Self.maxPending else { throw .queueFull }
-        if mine == 0 {
-            let lowest = pending.map { turns[$0.requester] ?? 0 }.min() ?? turns[person] ?? 0
-            turns[person] = max(turns[person] ?? 0, lowest)
+        if mine == 0, let lowest = pending.map({ turns[$0.requester] ?? 0 }).min() {
+            turns[person] = lowest
         }
         let request = SongRequest(
             id: id, trackID: track.trackID, requester: person, requesterName: name, requestedAt: now,
@@ -87,6 +97,8 @@ public struct RequestQueue: Sendable, Equatable, Codable {
     /// first, and nil takes it back.
     public mutating func vote(_ vote: Vote?, on id: RequestID, by person: String) throws(RequestError) -> SongRequest {
         guard let index = pending.firstIndex(where: { $0.id == id }) else { throw .unknownRequest }
+        // Lined up, its place is settled: a vote would change nothing.
+        guard !pending[index].isLinedUp else { throw .alreadyScheduled }
         pending[index].votes[person] = vote
         return pending[index]
     }
@@ -100,14 +112,16 @@ public struct RequestQueue: Sendable, Equatable, Codable {
 
     // MARK: The host's overrides
 
-    /// Puts a request at `index` of the order (0 = next). Everything from the
-    /// top down to it becomes the host's arrangement, which plays first and
-    /// in that order; what follows stays ordered by turns and votes.
+    /// Puts a waiting request at `index` of the order (0 = next; a request
+    /// lined up keeps its place ahead). Everything from the top down to it
+    /// becomes the host's arrangement, which plays first and in that order;
+    /// what follows stays ordered by turns and votes.
     public mutating func move(_ id: RequestID, toIndex index: Int) throws(RequestError) {
-        guard pending.contains(where: { $0.id == id }) else { throw .unknownRequest }
-        var order = ordered().map(\.id)
+        guard let request = pending.first(where: { $0.id == id }) else { throw .unknownRequest }
+        guard !request.isLinedUp else { throw .alreadyScheduled }
+        var order = ordered().filter { !$0.isLinedUp }.map(\.id)
         order.removeAll { $0 == id }
-        let at = min(max(0, index), order.count)
+        let at = min(max(0, index - linedUp.count), order.count)
         order.insert(id, at: at)
         arranged = Array(order[...at])
     }
@@ -117,11 +131,24 @@ public struct RequestQueue: Sendable, Equatable, Codable {
         try move(id, toIndex: arranged.filter { $0 != id }.count)
     }
 
-    /// Refuses a request, and its track for the rest of the party.
+    /// Refuses a request, and its track for the rest of the party (the
+    /// caller takes a lined-up request's entry off the timeline).
     public mutating func veto(_ id: RequestID) throws(RequestError) -> SongRequest {
         guard let request = pending.first(where: { $0.id == id }) else { throw .unknownRequest }
         vetoed.insert(request.trackID)
         return remove(id)
+    }
+
+    /// The host refuses a track for the rest of the party, whether asked
+    /// for or not; a request waiting for it goes.
+    public mutating func veto(track trackID: TrackID) -> SongRequest? {
+        vetoed.insert(trackID)
+        return pending.first { $0.trackID == trackID }.map { remove($0.id) }
+    }
+
+    /// The host lifts a veto: the track may be asked for and picked again.
+    public mutating func liftVeto(_ trackID: TrackID) throws(RequestError) {
+        guard vetoed.remove(trackID) != nil else { throw .notVetoed }
     }
 
     /// Takes a request out of the queue to play it now; it counts as the
@@ -140,30 +167,67 @@ public struct RequestQueue: Sendable, Equatable, Codable {
         return mine
     }
 
-    /// Takes the request that plays next, if any, counting the requester's turn.
-    public mutating func next() -> SongRequest? {
-        guard let first = ordered().first else { return nil }
-        return played(remove(first.id))
+    /// The requests lined up on the timeline, oldest first.
+    public var linedUp: [SongRequest] { pending.filter(\.isLinedUp) }
+
+    /// Lines up the request that plays next, if any, as timeline entry
+    /// `entryID`. It stays here (and counts as its requester's) until it starts.
+    public mutating func lineUp(as entryID: EntryID) -> SongRequest? {
+        guard let first = ordered().first(where: { !$0.isLinedUp }),
+            let index = pending.firstIndex(where: { $0.id == first.id })
+        else { return nil }
+        arranged.removeAll { $0 == first.id }
+        pending[index].entryID = entryID
+        return pending[index]
     }
 
-    /// The waiting requests in the order they will play (see the type's comment).
+    /// The request lined up as `entryID` started playing: it leaves the
+    /// queue, and its requester's turn is counted.
+    @discardableResult
+    public mutating func started(_ entryID: EntryID) -> SongRequest? {
+        guard let request = pending.first(where: { $0.entryID == entryID }) else { return nil }
+        return played(remove(request.id))
+    }
+
+    /// The request lined up as `entryID` left the timeline without playing
+    /// (the station went quiet first): it waits again, in its place.
+    public mutating func unschedule(_ entryID: EntryID) {
+        guard let index = pending.firstIndex(where: { $0.entryID == entryID }) else { return }
+        pending[index].entryID = nil
+    }
+
+    /// The request lined up as `entryID`, if any.
+    public func request(linedUpAs entryID: EntryID) -> SongRequest? {
+        pending.first { $0.entryID == entryID }
+    }
+
+    /// The requests in the order they will play (see the type's comment).
     public func ordered() -> [SongRequest] {
         let byID = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0) })
-        let arrangedRequests = arranged.compactMap { byID[$0] }
+        let lined = linedUp
+        let arrangedRequests = arranged.compactMap { byID[$0] }.filter { !$0.isLinedUp }
+        let round = rounds()
+        let rotation = pending.filter { round[$0.id] != nil }.sorted { a, b in
+            let (ra, rb) = (round[a.id]!, round[b.id]!)
+            return ra != rb ? ra < rb : Self.byScoreThenAge(a, b)
+        }
+        return lined + arrangedRequests + rotation
+    }
+
+    /// The round of each waiting request that isn't the host's arrangement
+    /// (see the type's comment): what "turns alternate" is checked against.
+    public func rounds() -> [RequestID: Int] {
         let arrangedIDs = Set(arranged)
-        let free = pending.filter { !arrangedIDs.contains($0.id) }
+        let linedByRequester = Dictionary(grouping: linedUp, by: \.requester).mapValues(\.count)
         var round: [RequestID: Int] = [:]
+        let free = pending.filter { !arrangedIDs.contains($0.id) && !$0.isLinedUp }
         for (requester, theirs) in Dictionary(grouping: free, by: \.requester) {
-            let turn = turns[requester] ?? 0
+            let turn = (turns[requester] ?? 0) + (linedByRequester[requester] ?? 0)
             for (place, request) in theirs.sorted(by: Self.byScoreThenAge).enumerated() {
                 round[request.id] = turn + place
             }
         }
-        let rotation = free.sorted { a, b in
-            let (ra, rb) = (round[a.id] ?? 0, round[b.id] ?? 0)
-            return ra != rb ? ra < rb : Self.byScoreThenAge(a, b)
-        }
-        return arrangedRequests + rotation
+        return round
     }
 
     private static func byScoreThenAge(_ a: SongRequest, _ b: SongRequest) -> Bool {

@@ -21,6 +21,10 @@ public struct SongRequest: Sendable, Equatable, Codable {
     /// One vote per person (person id → vote): a second vote replaces the
     /// first. The requester's own request counts as their upvote.
     public internal(set) var votes: [String: Vote]
+    /// The timeline entry it is lined up as, once scheduled to play next.
+    /// It stays the requester's (counted against their cap, shown as theirs)
+    /// until that entry starts playing. Nil while it waits.
+    public internal(set) var entryID: EntryID?
 
     public init(
         id: RequestID, trackID: TrackID, requester: String, requesterName: String = "", requestedAt: EpochMillis,
@@ -34,6 +38,9 @@ public struct SongRequest: Sendable, Equatable, Codable {
         self.durationMs = durationMs
         self.votes = [requester: .up]
     }
+
+    /// Whether it is on the timeline, lined up to play.
+    public var isLinedUp: Bool { entryID != nil }
 
     public var upvotes: Int { votes.values.count { $0 == .up } }
     public var downvotes: Int { votes.values.count { $0 == .down } }

@@ -18,6 +18,13 @@ struct StationGate: Sendable {
         var decision: ListenDecision
         /// The episode the caller hosts now, or within a day.
         var hosting: HostingWindow? = nil
+
+        /// Whether the verdict allows `operation`: hosting the show on the
+        /// air lifts the role only for what `StationPermissions.onAir` lists.
+        func allows(_ operation: StationOperation) -> Bool {
+            guard let hosting else { return StationPermissions.allows(role, operation) }
+            return StationPermissions.allows(role, hosting: hosting.baseRole, operation)
+        }
     }
 
     func verdict(_ caller: Caller, on record: StationRecord) async throws -> Verdict {
@@ -30,7 +37,7 @@ struct StationGate: Sendable {
             facts.isMember = stored.memberRole != nil
             facts.isBanned = stored.banned
             facts.followsOwner = stored.followsOwner
-            if !facts.isOwner, !facts.isCoDJ, !facts.isBanned, let episode = try await hostedEpisode(personID, on: record) {
+            if ShowHosts.mayHost(facts), let episode = try await hostedEpisode(personID, on: record) {
                 let now = clock!.now()
                 hosting = HostingWindow(
                     start: episode.start, end: episode.end, baseRole: ListenPolicy.role(facts, visibility: record.visibility))
@@ -72,7 +79,7 @@ struct StationGate: Sendable {
             throw APIError(.unauthorized, code: .signInRequired, "Sign in to do that.")
         }
         let verdict = try await verdict(caller, on: record)
-        guard StationPermissions.allows(verdict.role, operation) else {
+        guard verdict.allows(operation) else {
             throw APIError(.forbidden, code: .forbidden, Self.refusal(operation))
         }
         return verdict.role

@@ -20,9 +20,7 @@ struct PartyController {
     @Sendable func party(_ request: Request, context: AppRequestContext) async throws -> PartyView {
         let hub = try await directory.hub(context)
         let role = try await gate.requireListener(context.caller, on: await hub.record)
-        let settings = await hub.partySettings
-        return try await hub.partyView(
-            showCounts: role >= .codj || settings.showVoteCounts, votesOf: context.caller.personID)
+        return try await hub.partyView(as: role, votesOf: context.caller.personID)
     }
 
     /// The owner changes the mode or the rules; everyone listening gets the
@@ -43,6 +41,6 @@ struct PartyController {
                 stationID: record.id, mode: patch.mode ?? record.mode, requestSettings: settings)
         else { throw APIError.notFound("No station with id \(record.id).") }
         await hub.replace(record: updated)
-        return try await hub.partyView(showCounts: true, votesOf: context.caller.personID)
+        return try await hub.partyView(as: .owner, votesOf: context.caller.personID)
     }
 }

@@ -13,6 +13,10 @@ struct StationAdminController {
     let gate: StationGate
     let attempts: AttemptGuard
     let clock: any ServerClock
+    /// The station's shows: a revoked co-DJ hosts none of them any more.
+    var schedule: (any ScheduleRepository)? = nil
+    /// Live sources: a banned or revoked person's is cut.
+    var sources: LiveSources? = nil
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.patch("/api/stations/{id}", use: updateSettings)
@@ -221,10 +225,13 @@ struct StationAdminController {
         } else {
             // Revoking from a stranger used to make them a listening member.
             try await access.revokeCoDJ(stationID: record.id, personID: target.id)
+            // A revocation wins over any show: they host none of them now.
+            try await removeHost(target.id, on: hub)
         }
         // Their live role follows: a new co-DJ gets the booth at once.
         let now = try await gate.verdict(Caller(person: target, sessionID: nil, viaCookie: false), on: record).role
-        await hub.setRole(of: target.id, to: now)
+        await hub.setRole(of: target.id, to: now, stillHosting: grant)
+        await sources?.revalidate(stationID: record.id)
         return try await memberList(hub)
     }
 
@@ -256,7 +263,19 @@ struct StationAdminController {
             try await access.leave(stationID: record.id, personID: target.id)
         }
         await hub.remove(personID: target.id, name: target.displayName, reason: operation == .ban ? "banned" : "kicked")
+        // A ban wins over the show they host: their live source goes too.
+        if operation == .ban { await sources?.revalidate(stationID: record.id) }
         return Response(status: .noContent)
+    }
+
+    /// Takes a person off the hosts of every show of the station.
+    private func removeHost(_ personID: String, on hub: StationHub) async throws {
+        guard let schedule else { return }
+        for var show in try await schedule.shows(stationID: hub.id) where show.hostIDs.contains(personID) {
+            show.hostIDs.removeAll { $0 == personID }
+            try await schedule.saveShow(show) { _ in }
+        }
+        await hub.scheduleChanged()
     }
 
     @Sendable func unban(_ request: Request, context: AppRequestContext) async throws -> Response {

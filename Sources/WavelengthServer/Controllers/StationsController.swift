@@ -124,7 +124,7 @@ enum CommandValidation {
         }
         let ids: [String] =
             switch request.command {
-            case .append(let id), .queueNext(let id), .remove(let id), .move(let id, _), .request(let id): [id]
+            case .append(let id), .queueNext(let id), .remove(let id), .move(let id, _), .request(let id), .liftVeto(let id): [id]
             case .vote(let id, _), .withdraw(let id), .moveRequest(let id, _), .vetoRequest(let id),
                 .playRequestNow(let id), .voteSkip(let id), .thumb(let id, _):
                 [id]

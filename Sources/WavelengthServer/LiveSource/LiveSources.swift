@@ -45,6 +45,8 @@ actor LiveSources {
     private let directory: StationDirectory
     private let keys: any StreamKeyRepository
     private let schedule: any ScheduleRepository
+    /// Bans: a banned host never goes live (nil in tests that need no bans).
+    private let access: (any StationAccessRepository)?
     private let attempts: AttemptGuard
     private let clock: any ServerClock
     private let stallTimeout: Duration
@@ -58,7 +60,7 @@ actor LiveSources {
 
     init(
         directory: StationDirectory, keys: any StreamKeyRepository, schedule: any ScheduleRepository,
-        attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, grace: Duration,
+        access: (any StationAccessRepository)? = nil, attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, grace: Duration,
         renewal: Duration = .seconds(12 * 3_600), spotter: LiveSongSpotter? = nil, metrics: ServerMetrics, logger: Logger
     ) {
         self.renewal = renewal
@@ -67,6 +69,7 @@ actor LiveSources {
         self.directory = directory
         self.keys = keys
         self.schedule = schedule
+        self.access = access
         self.attempts = attempts
         self.clock = clock
         self.stallTimeout = stallTimeout
@@ -258,19 +261,40 @@ actor LiveSources {
         return (personID, hub)
     }
 
-    /// The owner may go live at any time; a show's host while it airs.
+    /// The owner may go live at any time; a show's host while it airs,
+    /// unless banned (`ShowHosts.mayGoLive`).
     private func requireMayGoLive(_ personID: String, on hub: StationHub) async throws {
         let record = await hub.record
-        if record.ownerID == personID { return }
         let shows = try await schedule.shows(stationID: hub.id)
-        if let episode = StationSchedule(shows: shows).onAir(at: clock.now()),
-            shows.first(where: { $0.id == episode.showID })?.hostIDs.contains(personID) == true
-        {
-            return
+        let hostsOnAir =
+            StationSchedule(shows: shows).onAir(at: clock.now()).flatMap { episode in
+                shows.first { $0.id == episode.showID }?.hostIDs.contains(personID)
+            } ?? false
+        let banned =
+            record.ownerID != personID && hostsOnAir
+            ? try await access?.access(stationID: hub.id, personID: personID, ownerID: record.ownerID).banned ?? false
+            : false
+        guard ShowHosts.mayGoLive(isOwner: record.ownerID == personID, hostsShowOnAir: hostsOnAir, isBanned: banned) else {
+            throw Refusal(
+                decision: .refused(
+                    status: 403, reason: "Forbidden",
+                    message: banned
+                        ? "You were banned from this station."
+                        : "Only the station's owner, or a host of the show on the air now, may go live here."))
         }
-        throw Refusal(
-            decision: .refused(
-                status: 403, reason: "Forbidden",
-                message: "Only the station's owner, or a host of the show on the air now, may go live here."))
+    }
+
+    /// Who may be on the air changed on a station (a ban, a co-DJ revoked,
+    /// the schedule edited): a source whose person no longer may is cut at
+    /// once, as if it had left.
+    func revalidate(stationID: StationID) async {
+        guard let source = live[stationID] else { return }
+        do {
+            try await requireMayGoLive(source.personID, on: source.hub)
+        } catch {
+            logger.info("Live source on station \(stationID) cut: its person may no longer go live there")
+            source.close()
+            await ended(stationID, id: source.id)
+        }
     }
 }

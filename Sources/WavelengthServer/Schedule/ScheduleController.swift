@@ -18,6 +18,8 @@ struct ScheduleController {
     let gate: StationGate
     let links: LinkTokens
     let clock: any ServerClock
+    /// Live sources: one whose host is no longer on the air's show is cut.
+    var sources: LiveSources? = nil
 
     /// Live calendar links a person may hold on one station: one for each
     /// calendar they subscribe from; the eleventh revokes the oldest.
@@ -71,34 +73,36 @@ struct ScheduleController {
         return ScheduleView(
             shows: views, episodes: episodes, now: try await view(current), next: try await view(next), from: from, to: to,
             serverTime: now, calendarURL: "/api/stations/\(hub.id)/schedule.ics",
-            calendarLinkURL: Self.calendarLinkURL(await hub.record), canEdit: role >= .codj)
+            calendarLinkURL: Self.calendarLinkURL(await hub.record), canEdit: StationPermissions.allows(role, .editSchedule))
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ShowView> {
-        let hub = try await editing(context)
+        let (hub, isOwner) = try await editing(context)
         let spec = try await request.decode(as: ShowSpec.self, context: context)
         let id = "w" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        let show = try await save(spec, id: id, stationID: hub.id)
+        let show = try await save(spec, id: id, on: await hub.record, hostsBefore: [], isOwner: isOwner)
         await hub.scheduleChanged()
         var names = HostNames(people: people)
         return EditedResponse(status: .created, response: ShowView(show: show, hosts: try await names.hosts(of: show)))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> ShowView {
-        let hub = try await editing(context)
+        let (hub, isOwner) = try await editing(context)
         let existing = try await show(context, on: hub.id)
         let spec = try await request.decode(as: ShowSpec.self, context: context)
-        let show = try await save(spec, id: existing.id, stationID: hub.id)
+        let show = try await save(spec, id: existing.id, on: await hub.record, hostsBefore: existing.hostIDs, isOwner: isOwner)
         await hub.scheduleChanged()
+        await sources?.revalidate(stationID: hub.id)
         var names = HostNames(people: people)
         return ShowView(show: show, hosts: try await names.hosts(of: show))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let hub = try await editing(context)
+        let (hub, _) = try await editing(context)
         let show = try await show(context, on: hub.id)
         _ = try await schedule.deleteShow(id: show.id)
         await hub.scheduleChanged()
+        await sources?.revalidate(stationID: hub.id)
         return Response(status: .noContent)
     }
 
@@ -132,7 +136,7 @@ struct ScheduleController {
         return ShowPage(
             show: ShowView(show: show, hosts: hosts),
             upcoming: show.upcoming(after: now, count: 6).map { EpisodeView(episode: $0, show: show, hosts: hosts) },
-            past: past, reminded: reminded, canEdit: role >= .codj, serverTime: now,
+            past: past, reminded: reminded, canEdit: StationPermissions.allows(role, .editSchedule), serverTime: now,
             calendarLinkURL: Self.calendarLinkURL(await hub.record))
     }
 
@@ -215,8 +219,12 @@ struct ScheduleController {
     // MARK: Helpers
 
     /// Validates and saves, refusing an overlap with another show or a full
-    /// schedule inside the save's own transaction.
-    private func save(_ spec: ShowSpec, id: ShowID, stationID: StationID) async throws -> Show {
+    /// schedule inside the save's own transaction. Only the owner names
+    /// hosts (`ShowHosts`), and nobody banned from the station is named.
+    private func save(
+        _ spec: ShowSpec, id: ShowID, on record: StationRecord, hostsBefore: [String], isOwner: Bool
+    ) async throws -> Show {
+        let stationID = record.id
         guard (spec.hosts ?? []).count <= ScheduleLimits.maxHosts else {
             throw APIError.badRequest("A show has at most \(ScheduleLimits.maxHosts) hosts.")
         }
@@ -225,6 +233,13 @@ struct ScheduleController {
             guard handle.utf8.count <= 64, let person = try await people.person(handle: handle), person.kind != .guest
             else { throw APIError.badRequest("No one has the handle \(handle.prefix(64)): hosts are people with accounts.") }
             if !hostIDs.contains(person.id) { hostIDs.append(person.id) }
+        }
+        guard ShowHosts.mayName(hostIDs, existing: hostsBefore, actorIsOwner: isOwner) else {
+            throw APIError(.forbidden, code: .forbidden, "Only the station's owner names a show's hosts.")
+        }
+        for personID in Set(hostIDs).subtracting(hostsBefore)
+        where try await gate.access.access(stationID: stationID, personID: personID, ownerID: record.ownerID).banned {
+            throw APIError(.conflict, code: .conflict, "Someone banned from this station can't host its shows.")
         }
         let now = clock.now()
         let show = try ShowSpecReader.show(spec, id: id, stationID: stationID, hostIDs: hostIDs, updatedAt: now)
@@ -315,15 +330,21 @@ struct ScheduleController {
         return (hub, try await gate.requireListener(context.caller, on: await hub.record))
     }
 
-    private func editing(_ context: AppRequestContext) async throws -> StationHub {
+    /// The station, when the caller may edit its schedule (the owner and
+    /// co-DJs; a show's host may not, so a host can't stretch their own show),
+    /// and whether the caller is its owner (who alone names hosts).
+    private func editing(_ context: AppRequestContext) async throws -> (hub: StationHub, isOwner: Bool) {
         guard context.caller.person != nil else {
             throw APIError(.unauthorized, code: .signInRequired, "Sign in to edit the schedule.")
         }
-        let (hub, role) = try await listening(context)
-        guard role >= .codj else {
+        let hub = try await directory.hub(context)
+        let record = await hub.record
+        let verdict = try await gate.verdict(context.caller, on: record)
+        try StationGate.check(verdict.decision)
+        guard verdict.allows(.editSchedule) else {
             throw APIError(.forbidden, code: .forbidden, "Only the station's owner and co-DJs edit its schedule.")
         }
-        return hub
+        return (hub, verdict.role == .owner)
     }
 
     /// The `{showID}` of this station, or a 404.

@@ -116,17 +116,18 @@ actor StationHub {
             nowPlaying: track, createdAt: record.createdAt, mode: record.mode, sound: SoundView(machine.party.sound))
     }
 
-    /// The party as one connection may see it: vote counts for the host and
-    /// co-DJs (for everyone when the host shows them), and `personID`'s own
-    /// votes when given.
-    func partyView(showCounts: Bool, votesOf personID: String? = nil) async throws -> PartyView {
+    /// The party as one connection may see it: vote counts and vetoes for
+    /// the host and co-DJs (counts for everyone when the host shows them),
+    /// and `personID`'s own votes when given.
+    func partyView(showCounts: Bool, staff: Bool = false, votesOf personID: String? = nil) async throws -> PartyView {
         let party = machine.party
         let ordered = party.queue.ordered()
         // A crowd joining a party reads the queue's tracks from storage once,
         // not once per arrival: only tracks new to the queue are looked up,
         // and the cache holds no more than the queue does.
         let ballot = party.isLobby ? party.lobby.ballot : nil
-        let waiting = Set(ordered.map(\.trackID) + (ballot?.candidates.map(\.trackID) ?? []))
+        let vetoed = party.queue.vetoed.sorted()
+        let waiting = Set(ordered.map(\.trackID) + (ballot?.candidates.map(\.trackID) ?? []) + vetoed)
         let missing = waiting.filter { partyTracks[$0] == nil }
         if !missing.isEmpty {
             partyTracks.merge(try await context.catalog.summaries(for: Array(missing))) { _, fetched in fetched }
@@ -140,7 +141,7 @@ actor StationHub {
                 track: tracks[request.trackID] ?? .unavailable(request.trackID, duration: request.durationMs),
                 requesterID: request.requester, requesterName: request.requesterName, requestedAt: request.requestedAt,
                 arranged: arranged.contains(request.id), upvotes: showCounts ? request.upvotes : nil,
-                downvotes: showCounts ? request.downvotes : nil)
+                downvotes: showCounts ? request.downvotes : nil, linedUp: request.isLinedUp)
         }
         let state = machine.station
         var skip: SkipProgress?
@@ -186,7 +187,16 @@ actor StationHub {
         }
         return PartyView(
             mode: party.mode, settings: party.settings, requests: requests, skip: skip,
-            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView, standing: standing, volume: volume)
+            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView, standing: standing, volume: volume,
+            vetoed: staff ? vetoed.map { tracks[$0] ?? .unavailable($0, duration: 0) } : nil)
+    }
+
+    /// The party as someone with `role` may see it (the machine says what
+    /// that role sees), with `personID`'s own votes.
+    func partyView(as role: StationRole, votesOf personID: String?) async throws -> PartyView {
+        let seat = Seat(personID: personID, name: "", role: role)
+        return try await partyView(
+            showCounts: machine.showsVoteCounts(to: seat), staff: machine.isStaff(seat), votesOf: personID)
     }
 
     /// Summaries for the tracks of the timeline as it is now: from the cache
@@ -299,12 +309,11 @@ actor StationHub {
             if let trackID = request.command.trackID {
                 track = try await hub.context.catalog.poolTrack(trackID)
             }
-            if case .request(let trackID) = request.command, hub.machine.party.settings.poolOnly,
-                try await !hub.chosenPoolAllows(trackID)
-            {
-                throw HubError.request(.notAvailable)
-            }
-            let robot = hub.machine.listenerCount > 0 ? try await hub.robotInputs() : .none
+            // A request is judged by the rules against the pool and the host's
+            // playlist, listened to or not.
+            let robot =
+                hub.machine.listenerCount > 0 || request.command.operation == .request
+                ? try await hub.robotInputs() : .none
             var result: StationMachine.CommandResult?
             try await hub.run { machine, rng in
                 let outcome = try machine.command(
@@ -384,9 +393,12 @@ actor StationHub {
     }
 
     /// Changes the role of every connection a person holds, and tells them.
-    func setRole(of personID: String, to role: StationRole) async {
+    func setRole(of personID: String, to role: StationRole, stillHosting: Bool = true) async {
         await event { hub in
-            await hub.perform(hub.mutate { $0.roleChanged(personID: personID, to: role, at: hub.context.clock.now()) })
+            await hub.perform(
+                hub.mutate {
+                    $0.roleChanged(personID: personID, to: role, stillHosting: stillHosting, at: hub.context.clock.now())
+                })
         }
     }
 
@@ -551,16 +563,6 @@ actor StationHub {
         }
     }
 
-    /// Whether the host's playlist (the station's pool) holds a track; an
-    /// empty pool means the whole library.
-    private func chosenPoolAllows(_ trackID: TrackID) async throws -> Bool {
-        if chosenPool == nil {
-            chosenPool = Set(try await context.repository.pool(stationID: id))
-        }
-        guard let chosenPool, !chosenPool.isEmpty else { return true }
-        return chosenPool.contains(trackID)
-    }
-
     /// The station's pool, the fallback (the whole library) and the artists.
     /// A pool whose tracks have all left the library comes back empty, so
     /// the robot falls back.
@@ -572,18 +574,20 @@ actor StationHub {
         let artists = try await context.catalog.artistsByTrack()
         // The show on the air brings its own programming; between shows,
         // and when none of its tracks is in the library, the station's.
-        if let show = try await showOnAir(), !show.pool.isEmpty {
-            let pool = Set(show.pool)
-            let picks = library.filter { pool.contains($0.id) }
-            if !picks.isEmpty { return RobotInputs(pool: picks, fallback: library, artists: artists) }
-        }
         if chosenPool == nil {
             chosenPool = Set(try await context.repository.pool(stationID: id))
         }
-        guard let chosenPool, !chosenPool.isEmpty else {
-            return RobotInputs(pool: library, fallback: library, artists: artists)
+        let playlist = chosenPool ?? []
+        if let show = try await showOnAir(), !show.pool.isEmpty {
+            let pool = Set(show.pool)
+            let picks = library.filter { pool.contains($0.id) }
+            if !picks.isEmpty { return RobotInputs(pool: picks, fallback: library, artists: artists, playlist: playlist) }
         }
-        return RobotInputs(pool: library.filter { chosenPool.contains($0.id) }, fallback: library, artists: artists)
+        guard !playlist.isEmpty else {
+            return RobotInputs(pool: library, fallback: library, artists: artists, playlist: playlist)
+        }
+        return RobotInputs(
+            pool: library.filter { playlist.contains($0.id) }, fallback: library, artists: artists, playlist: playlist)
     }
 
     /// The show whose episode airs now, from the station's shows as read
@@ -758,7 +762,7 @@ actor StationHub {
                 guard let queue = queues[connection], let seat = machine.seat(of: connection) else { continue }
                 do {
                     let view = try await partyView(
-                        showCounts: seat.role >= .codj || machine.party.settings.showVoteCounts, votesOf: seat.personID)
+                        showCounts: machine.showsVoteCounts(to: seat), staff: machine.isStaff(seat), votesOf: seat.personID)
                     if !queue.offer(.text(try Self.encode(.party(view)))) { close(connection, reason: "the party") }
                 } catch {
                     context.logger.error("Station \(id) could not show its party: \(error)")
@@ -891,12 +895,12 @@ actor StationHub {
     /// and for listeners only when the host shows them. Each copy is
     /// encoded once.
     private func broadcastParty() async throws {
-        let staff = try Self.encode(.party(try await partyView(showCounts: true)))
-        let listeners =
-            machine.party.settings.showVoteCounts ? staff : try Self.encode(.party(try await partyView(showCounts: false)))
+        let staff = try Self.encode(.party(try await partyView(showCounts: true, staff: true)))
+        let listeners = try Self.encode(
+            .party(try await partyView(showCounts: machine.showsVoteCounts(to: .anonymous))))
         for connection in machine.connections {
             guard let queue = queues[connection.id] else { continue }
-            if !queue.offer(.text(connection.seat.role >= .codj ? staff : listeners)) {
+            if !queue.offer(.text(machine.isStaff(connection.seat) ? staff : listeners)) {
                 close(connection.id, reason: "the party")
             }
         }

@@ -82,11 +82,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public init(_ error: RequestError) {
         let status: HTTPResponse.Status =
             switch error {
-            case .unknownRequest: .notFound
+            case .unknownRequest, .notVetoed: .notFound
             case .notYours, .needsName: .forbidden
             case .invalidSettings: .badRequest
             case .tooFast: .tooManyRequests
-            case .notRequestsMode, .notAvailable, .alreadyScheduled, .closed, .tooManyPending, .tooLong,
+            case .notRequestsMode, .notAvailable, .noPlaylist, .alreadyScheduled, .closed, .tooManyPending, .tooLong,
                 .playedRecently, .vetoed, .queueFull, .notLobbyMode, .noBallot, .ballotClosed, .notACandidate,
                 .volumeVotingOff:
                 .conflict
