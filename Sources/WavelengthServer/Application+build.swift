@@ -122,7 +122,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
-        pingInterval: services.configuration.pingInterval, sockets: services.liveSockets
+        pingInterval: services.configuration.pingInterval, sockets: services.liveSockets,
+        slots: services.liveSocketSlots
     ).addRoutes(to: router)
     return router
 }
@@ -142,6 +143,8 @@ public struct ServerServices: Sendable {
     let libraryRoots: LibraryRoots
     /// Every open live WebSocket (a service: it closes them when the server stops).
     let liveSockets = LiveSockets()
+    /// The live sockets each address and person may hold.
+    let liveSocketSlots: LiveSocketSlots
     /// The background audio analysis (a service: it runs after the scan).
     let analysis: AudioAnalysis
     /// The stations' radio streams, made as people tune in by stream.
@@ -225,6 +228,7 @@ public struct ServerServices: Sendable {
             auth: try await AuthService.make(
                 people: database, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
             attempts: attempts, libraryRoots: LibraryRoots(roots),
+            liveSocketSlots: LiveSocketSlots(limits: configuration.liveSocketLimits),
             analysis: AudioAnalysis(
                 store: database, roots: LibraryRoots(roots), clock: clock, logger: logger,
                 enabled: configuration.analyzeAudio,

@@ -78,6 +78,9 @@ public struct ServerConfiguration: Sendable {
     /// How long chat messages are kept.
     public var chatRetention: Duration = .seconds(7 * 86_400)
     public var analyzeAudio = true
+    /// How many station WebSockets each address and person may hold, and
+    /// the server in all (from its file descriptor limit).
+    public var liveSocketLimits: SocketBudget.Limits = LiveSocketSlots.forThisProcess()
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,

@@ -69,6 +69,9 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case queueFull = "queue_full"
     case requestsClosed = "requests_closed"
     case tooManyRequests = "too_many_requests"
+    /// One address or person holds as many live sockets as it may, or the
+    /// server as many as it can.
+    case tooManyConnections = "too_many_connections"
     case trackTooLong = "track_too_long"
     case unknownRequest = "unknown_request"
     case vetoed = "vetoed"

@@ -23,7 +23,7 @@ struct BenchServer: Sendable {
         let port = try freePort()
         let arguments =
             ["serve", "--data", folder, "--port", String(port), "--bcrypt-cost", "4", "--source-port=-1", "--no-mdns",
-             "--signups-per-hour", "100000", "--guests-per-hour", "100000"] + extraArguments
+             "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--no-socket-limits"] + extraArguments
         let result = try await Subprocess.run(
             .path(FilePath(try selfExecutable())),
             arguments: Arguments(arguments),

@@ -66,6 +66,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a live show waits for its dropped source to come back before the robot DJ resumes (0…600).")
     var liveGrace: Int = 20
 
+    @Flag(help: "No limit on station WebSockets per address, per person or in all: for load generators measuring the server, never for a server people use.")
+    var noSocketLimits = false
+
     @Flag(help: "Don't announce stations on the LAN (mDNS) or look for other servers' there.")
     var noMdns = false
 
@@ -130,6 +133,7 @@ struct Serve: AsyncParsableCommand {
         guard (1...365).contains(chatRetentionDays) else { throw ValidationError("--chat-retention-days must be 1…365") }
         configuration.chatRetention = .seconds(chatRetentionDays * 86_400)
         configuration.mdns = !noMdns
+        if noSocketLimits { configuration.liveSocketLimits = .unbounded }
         guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
         configuration.clipQuotaBytes = clipQuotaMb << 20
         guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }

@@ -16,6 +16,8 @@ struct LiveController {
     let pingInterval: Duration
     /// Every open live connection, for a goodbye when the server stops.
     let sockets: LiveSockets
+    /// How many live sockets each address and person may hold.
+    let slots: LiveSocketSlots
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/stations/{id}/live", use: live)
@@ -35,14 +37,26 @@ struct LiveController {
         if let device = request.uri.queryParameters.get("listener"), DeviceKey(device) == nil {
             throw APIError.badRequest(Self.badDeviceKey)
         }
-        context.liveUpgrade.claim { channel in try start(channel, request: request, context: context) }
+        // A slot first: one address can't take every descriptor (and with
+        // them `/health`), and the slot is held until the socket closes.
+        let holder = SocketBudget.Holder(
+            address: context.remoteAddress, personID: context.caller.personID, signedIn: context.caller.isUser)
+        let slot: LiveSocketSlots.Slot
+        do {
+            slot = try slots.reserve(holder)
+        } catch {
+            throw APIError(.tooManyRequests, code: .tooManyConnections, error.message)
+        }
+        context.liveUpgrade.claim { channel in try start(channel, request: request, context: context, slot: slot) }
         return Response(status: .ok)
     }
 
     /// On the connection's event loop, right after the upgrade: installs the
     /// handlers that serve it from now on, then admits the listener in a
     /// short task. Nothing here keeps a task for the connection's life.
-    private func start(_ channel: any Channel, request: Request, context: AppRequestContext) throws {
+    private func start(
+        _ channel: any Channel, request: Request, context: AppRequestContext, slot: LiveSocketSlots.Slot
+    ) throws {
         let pipeline = channel.pipeline.syncOperations
         let replies = ReplyWindow()
         // A version it doesn't speak is refused in `admit`.
@@ -57,7 +71,9 @@ struct LiveController {
                 minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 64,
                 maxAccumulatedFrameSize: WireLimits.maxWebSocketFrameBytes),
             LiveSocketHandler(inbox: inbox, clock: clock, closeTimeout: TimeAmount(pingInterval)) {
-                // The connection closed: the listener is let go, once.
+                // The connection closed: the listener is let go, once, and
+                // its slot with the handler that holds this closure.
+                withExtendedLifetime(slot) {}
                 outbox.close()
                 replies.close()
                 if let session = inbox.end() {
