@@ -50,8 +50,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         // no-cache: browsers revalidate (ETag) so an upgraded app is never stale.
         router.add(
             middleware: FileMiddleware(
-                webRoot, cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true,
-                logger: services.logger))
+                fileProvider: ContainedFileSystem(rootFolder: webRoot, logger: services.logger),
+                cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
     }
     router.add(middleware: SessionAuthenticator(auth: services.auth))
     let database = services.database

@@ -95,6 +95,12 @@ struct CalendarLinkTests {
             let link = try await client.send("/api/stations/\(station)/calendar-link", .post, as: host).decode(CalendarLink.self)
             #expect(link == CalendarLink(schedule: "/api/stations/\(station)/schedule.ics", token: nil))
             #expect(try await client.execute(uri: link.schedule, method: .get).status == .ok)
+            // Asking as nobody, or with a token that names nobody, is refused.
+            let anonymous = try await client.execute(uri: "/api/stations/\(station)/calendar-link", method: .post)
+            #expect(anonymous.status == .unauthorized)
+            let badToken = try await client.execute(
+                uri: "/api/stations/\(station)/calendar-link", method: .post, headers: [.authorization: "Bearer nonsense"])
+            #expect(badToken.status == .unauthorized)
         }
     }
 }

@@ -123,3 +123,33 @@ final class ReadCounter: ChannelOutboundHandler {
 final class Closes: Sendable {
     let count = Mutex(0)
 }
+
+/// RFC 6455 §5.1: a server closes the connection on an unmasked client frame.
+@Suite("Unmasked client frames")
+struct MaskedFramesOnlyTests {
+    @Test func anUnmaskedFrameIsClosedWith1002AndAMaskedOneGoesThrough() throws {
+        for masked in [true, false] {
+            let channel = EmbeddedChannel()
+            let inbox = LiveInbox(channel: channel)
+            try channel.pipeline.syncOperations.addHandlers([
+                MaskedFramesOnly(),
+                LiveSocketHandler(inbox: inbox, clock: SystemClock(), closeTimeout: .seconds(5)) {},
+            ])
+            channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 9), promise: nil)
+            let key: WebSocketMaskingKey? = masked ? WebSocketMaskingKey([1, 2, 3, 4]) : nil
+            var data = ByteBuffer(string: "{}")
+            if let key { data.webSocketMask(key) }
+            try channel.writeInbound(WebSocketFrame(fin: true, opcode: .text, maskKey: key, data: data))
+            var frames: [WebSocketFrame] = []
+            while let frame = try channel.readOutbound(as: WebSocketFrame.self) { frames.append(frame) }
+            if masked {
+                #expect(frames.isEmpty)
+            } else {
+                var close = try #require(frames.first).unmaskedData
+                #expect(frames.first?.opcode == .connectionClose)
+                #expect(close.readWebSocketErrorCode() == .protocolError)
+            }
+            _ = try? channel.finish()
+        }
+    }
+}

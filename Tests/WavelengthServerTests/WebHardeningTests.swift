@@ -34,6 +34,27 @@ struct WebHardeningTests {
         }
     }
 
+    @Test func aSymlinkOutOfTheWebFolderIsNotFollowed() async throws {
+        let folder = try Self.webFolder()
+        let outside = NSTemporaryDirectory() + "wavelength-secret-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try "secret".write(toFile: outside + "/secret.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/escape", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/leak.txt", withDestinationPath: outside + "/secret.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/main.js", withDestinationPath: folder + "/js/app.js")
+        let server = try await TestServer.make(webRoot: folder)
+        try await server.application().test(.router) { client in
+            for uri in ["/escape/secret.txt", "/leak.txt"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .notFound, "\(uri)")
+                #expect(!String(buffer: response.body).contains("secret"), "\(uri)")
+            }
+            // A link that stays inside the folder is served.
+            #expect(try await client.execute(uri: "/main.js", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/js/app.js", method: .get).status == .ok)
+        }
+    }
+
     @Test func pathsWithANulOrALeadingDoubleSlashAreRefused() async throws {
         let server = try await TestServer.make(webRoot: try Self.webFolder())
         try await server.application().test(.router) { client in

@@ -67,6 +67,7 @@ struct LiveController {
         try ListenerLiveness.install(on: pipeline, interval: pingInterval)
         try outbox.stopAtCloseFrame(pipeline)
         try pipeline.addHandlers([
+            MaskedFramesOnly(),
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 64,
                 maxAccumulatedFrameSize: WireLimits.maxWebSocketFrameBytes),

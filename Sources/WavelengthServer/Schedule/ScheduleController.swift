@@ -285,13 +285,15 @@ struct ScheduleController {
     /// caller's, which lets a calendar app in for as long as the caller may
     /// listen and until it is revoked.
     @Sendable func issueCalendarLink(_ request: Request, context: AppRequestContext) async throws -> CalendarLink {
+        // Asking for a link is asking as someone: nobody, or a token that
+        // names nobody, is told to sign in, whatever the station.
+        guard let person = context.caller.person else {
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in, or join as a guest, to get a calendar link.")
+        }
         let (hub, _) = try await listening(context)
         let record = await hub.record
         let feed = "/api/stations/\(record.id)/schedule.ics"
         guard Self.calendarLinkURL(record) != nil else { return CalendarLink(schedule: feed, token: nil) }
-        guard let person = context.caller.person else {
-            throw APIError(.unauthorized, code: .signInRequired, "Sign in, or join as a guest, to get a calendar link.")
-        }
         let token = try await links.issue(
             .calendar, stationID: record.id, personID: person.id, keep: Self.calendarLinksKept, at: clock.now())
         return CalendarLink(schedule: "\(feed)?token=\(token)", token: token)
