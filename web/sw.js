@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v28";
+const VERSION = "wavelength-shell-v29";
 const SHELL = [
   "/",
   "/index.html",
@@ -135,6 +135,8 @@ const SHELL = [
   "/js/views/station/over.js",
   "/js/views/station/party-actions.js",
   "/js/views/station/party.js",
+  "/js/views/station/vetoed.js",
+  "/js/views/station/library-browse.js",
   "/js/views/station/lobby.js",
   "/js/views/station/song-search.js",
   "/js/views/station/guest-join.js",

@@ -321,6 +321,10 @@ extension AppDatabase {
             // Revoked tokens are deleted from now on; those kept so far go too.
             try db.execute(sql: "DELETE FROM streamToken WHERE revokedAt IS NOT NULL")
         }
+        migrator.registerMigration("v20: a session remembers the refresh token it replaced, so a replay ends it") { db in
+            try db.alter(table: "authSession") { t in t.add(column: "previousTokenHash", .text) }
+            try db.create(index: "authSession_previousTokenHash", on: "authSession", columns: ["previousTokenHash"])
+        }
         return migrator
     }
 }

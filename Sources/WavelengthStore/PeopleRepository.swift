@@ -20,8 +20,11 @@ public protocol PeopleRepository: Sendable {
     func session(tokenHash: String) async throws -> SessionRecord?
     func session(id: String) async throws -> SessionRecord?
     func revokeSession(id: String, at: EpochMillis) async throws
-    /// Replaces a session's secret (refresh-token rotation); false when the
-    /// old secret no longer matches a live session.
+    /// The session whose secret `previousTokenHash` was until its last
+    /// rotation: a refresh token used twice.
+    func session(previousTokenHash: String) async throws -> SessionRecord?
+    /// Replaces a session's secret (refresh-token rotation), remembering the
+    /// one it replaced; false when the old secret no longer matches a live session.
     func rotateSession(id: String, from oldHash: String, to newHash: String, expiresAt: EpochMillis, at: EpochMillis)
         async throws -> Bool
 

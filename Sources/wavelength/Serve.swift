@@ -60,7 +60,10 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Leave `Secure` off the session cookies, for plain HTTP on a host other than localhost.")
     var insecureCookies = false
 
-    @Option(help: "Port broadcast software (BUTT, Mixxx, ffmpeg) connects to, to go live; 0 picks a free one, -1 turns it off.")
+    // Unconditional: "-1" is the value, not another option.
+    @Option(
+        parsing: .unconditional,
+        help: "Port broadcast software (BUTT, Mixxx, ffmpeg) connects to, to go live; 0 picks a free one, -1 turns it off.")
     var sourcePort: Int = Environment.value("WAVELENGTH_SOURCE_PORT").flatMap { Int($0) } ?? 8000
 
     @Option(help: "Seconds a live show waits for its dropped source to come back before the robot DJ resumes (0…600).")

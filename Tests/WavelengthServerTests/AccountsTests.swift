@@ -53,6 +53,25 @@ struct AccountsTests {
         }
     }
 
+    /// A refresh token used twice was copied: the whole session ends, the
+    /// tokens its rotation gave included.
+    @Test func aReplayedRefreshTokenEndsItsSession() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let ana = try await client.signUp()
+            let rotated = try await client.send("/api/auth/refresh", .post, body: RefreshRequest(refreshToken: ana.refreshToken))
+                .decode(RefreshResponse.self).tokens
+            let replay = try await client.send("/api/auth/refresh", .post, body: RefreshRequest(refreshToken: ana.refreshToken))
+            #expect(replay.status == .unauthorized)
+            // The rotation's tokens stop working too.
+            var holder = ana
+            holder.token = rotated.accessToken
+            #expect(try await client.send("/api/auth/me", .get, as: holder).status == .unauthorized)
+            let next = try await client.send("/api/auth/refresh", .post, body: RefreshRequest(refreshToken: rotated.refreshToken))
+            #expect(next.status == .unauthorized)
+        }
+    }
+
     @Test func refreshRotatesAndLogoutRevokesAtOnce() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.router) { client in
@@ -64,9 +83,6 @@ struct AccountsTests {
             #expect(refreshed.status == .ok)
             let tokens = try refreshed.decode(RefreshResponse.self).tokens
             #expect(tokens.expiresIn == 900)
-            // The old refresh token is spent.
-            let replay = try await client.send("/api/auth/refresh", .post, body: RefreshRequest(refreshToken: ana.refreshToken))
-            #expect(replay.status == .unauthorized)
 
             var fresh = ana
             fresh.token = tokens.accessToken
@@ -82,6 +98,10 @@ struct AccountsTests {
             let forged = try await client.execute(
                 uri: "/api/auth/me", method: .get, headers: [.authorization: "Bearer not.a.jwt"])
             #expect(forged.status == .unauthorized)
+            // The old refresh token is spent (and a replay ends the session:
+            // `aReplayedRefreshTokenEndsItsSession`).
+            let replay = try await client.send("/api/auth/refresh", .post, body: RefreshRequest(refreshToken: ana.refreshToken))
+            #expect(replay.status == .unauthorized)
         }
     }
 

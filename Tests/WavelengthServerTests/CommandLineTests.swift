@@ -7,6 +7,18 @@ import WavelengthWire
 /// the real server, each a child process.
 @Suite("The command line", .timeLimit(.minutes(5)))
 struct CommandLineTests {
+    /// `--source-port -1` turns live sources off; it used to be read as a
+    /// missing value followed by an unknown option.
+    @Test func aSourcePortOfMinusOneIsAValue() async throws {
+        // A later option's refusal shows the port was taken.
+        let off = try await ServerProcess.command(["serve", "--source-port", "-1", "--bcrypt-cost", "99"])
+        #expect(off.status != 0)
+        #expect(off.output.contains("--bcrypt-cost must be 4…16"), "\(off.output)")
+        #expect(!off.output.contains("Missing value"), "\(off.output)")
+        let wrong = try await ServerProcess.command(["serve", "--source-port", "-2"])
+        #expect(wrong.output.contains("--source-port must be -1…65535"), "\(wrong.output)")
+    }
+
     @Test func aGuestThumbsTheSongPlayingAndTheOwnerSeesIt() async throws {
         let data = NSTemporaryDirectory() + "wavelength-cli-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: data) }

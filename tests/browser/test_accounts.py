@@ -401,8 +401,11 @@ def test_a_guest_creates_an_account_and_stays_the_same_person(demo_server, brows
     assert guest_person["kind"] == "guest", guest_person
     wait_for(d, lambda d: account_state(d) == "guest")
     link = find(d, "#account-link")
-    assert "Create an account" in link.get_attribute("textContent")
+    assert "create an account" in link.get_attribute("textContent")
+    # The header's link is the guest's own page (their liked songs), which offers the account.
     link.click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".btn-guest-signup"))
+    find(d, ".btn-guest-signup").click()
     wait_for(d, lambda d: text_of(d, ".auth-title") == "Keep your name")
     assert find(d, "#signup-name").get_attribute("value") == "Gia Guest"
     handle = unique_handle("gia")

@@ -135,6 +135,18 @@ MUTATIONS = [
      "party: rows keep the server's order, with your own votes and your own requests"),
     ("views/station/lobby.js", "standing.ballotID === ballot.id", "standing.ballotID !== ballot.id",
      "lobby: your vote counts only on the ballot it was cast on"),
+    # The TV showed the host's vote counts to the whole room.
+    ("views/station/room.js", "votes: !showCounts || r.upvotes == null ?", "votes: r.upvotes == null ?",
+     "party: the TV shows vote counts only when the host shows them to everyone"),
+    # A song without lyrics was asked for them (a 404 in every console).
+    ("views/station/lyrics-model.js", 'if (!about || about.hasLyrics !== true) return null;', "",
+     "lyrics: a track's words are asked for only when its details say it has them (no 404 for a song without)"),
+    # The robot station's pill said "Live".
+    ("views/station/state.js", 'live: "On air"', 'live: "Live"',
+     "station state: the connection pill's words, and the station's line"),
+    # A live show without a title read "Live: Live — Alice Adams".
+    ("views/station/live-model.js", 'return /^live$/i.test(text) ? "" : text;', "return text;",
+     "live takeover: a source with no title: the server's stand-in 'Live' is never a title, the show's or DJ's name is, once"),
     ("views/station/studio-model.js", "Math.max(0, Math.ceil((Number(ms) || 0) / 1000))", "Math.max(0, Math.round((Number(ms) || 0) / 1000))",
      "studio: time left counts whole seconds up: 0:01 until the end, never negative"),
     ("views/station/studio-model.js", "if (span > 0) peaks[span - 1] = Math.max(peaks[span - 1], Number(live) || 0);", "",

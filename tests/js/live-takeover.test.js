@@ -74,7 +74,11 @@ test("now playing for a live show: the LIVE label, its title and DJ as text, sai
 test("a live title with control characters and runs of space reads as one line; none at all is 'Live'", () => {
   equal(cleanText(" Late\u0000\u0007 \n Jazz  "), "Late Jazz");
   equal(liveNowText(liveEntry("l", T, DAY, { title: "\u0001" })).title, "Late Jazz");
-  equal(liveNowText({ ...liveEntry("l", T, DAY, { title: "" }), why: null }).title, "Live");
+  // No title from the source: the DJ's name, once (not "Live", not the DJ twice).
+  const untitled = liveNowText({ ...liveEntry("l", T, DAY, { title: "" }), why: null });
+  equal(untitled.title, "Night <i>Owl</i>");
+  equal(untitled.artist, "");
+  equal(liveNowText({ ...liveEntry("l", T, DAY, { title: "", artist: "" }), why: null }).title, "Live show");
   equal(liveNowText(liveEntry("l", T, DAY, { artist: "" })).announce, "Live now: <b>Late</b> Jazz.");
 });
 
@@ -107,6 +111,22 @@ test("history: a past live show reads 'Live: title — DJ' with how long it real
   equal(liveLengthMs(liveEntry("l", T), T + 60_000), 60_000);
   equal(liveHistorySub(liveEntry("l", T), T + 60_000), "Live on 98.3 Night FM · on the air now");
   equal(liveHistoryTitle(liveEntry("l", T, DAY, { artist: "" })), "Live: <b>Late</b> Jazz");
+});
+
+test("a source with no title: the server's stand-in 'Live' is never a title, the show's or DJ's name is, once", () => {
+  // As the server sends it: title and album "Live", the DJ as the artist, the stand-in in `why`.
+  const bare = { ...liveEntry("l", T, 3_725_000, { title: "Live", album: "Live", artist: "Alice Adams" }), why: "Live" };
+  const now = liveNowText(bare);
+  equal(now.title, "Alice Adams");
+  equal(now.artist, "");
+  equal(now.announce, "Live now: Alice Adams.");
+  equal(liveHistoryTitle(bare), "Live: Alice Adams");
+  equal(liveHistorySub(bare, T + DAY), "1:02:05");
+  // A scheduled show's name (in `why`) is the title, with the DJ beside it.
+  const show = { ...bare, why: "Sunday Soul" };
+  equal(liveNowText(show).title, "Sunday Soul");
+  equal(liveNowText(show).artist, "Alice Adams");
+  equal(liveHistoryTitle(show), "Live: Sunday Soul — Alice Adams");
 });
 
 test("the dropped status: only for a live show, while the listener wants sound and its source is gone", () => {

@@ -1,4 +1,5 @@
 import { countdownText, lobbyModel, weightText } from "/js/views/station/lobby.js";
+import { createQueue } from "/js/views/queue.js";
 import { deepEqual, equal, suite } from "./assert.js";
 
 const test = suite("lobby");
@@ -50,4 +51,15 @@ test("the countdown reads like a clock", () => {
 test("weights read as multipliers", () => {
   equal(weightText(1), "Your vote counts 1×");
   equal(weightText(2.384), "Your vote counts 2.38×");
+});
+
+test("Up Next says why a lobby's winner won, a tie too, as text", () => {
+  const queue = createQueue({ owner: false, onRemove() {}, onMove() {}, localTime: () => "21:00" });
+  const why = "A tie between 2 songs: the robot's taste broke it <b>";
+  const entry = { id: "e9", source: "elected", start: 1_000, expiration: 101_000, durationMs: 100_000, offsetMs: 0, why, track: track("w") };
+  queue.render([entry], null);
+  const row = queue.el.querySelector(".upnext-row");
+  equal(row.querySelector(".upnext-why").textContent, why);
+  equal(row.querySelector(".upnext-why b"), null);
+  equal(/Voted in/.test(row.textContent), true);
 });

@@ -3,6 +3,7 @@ import {
   PREFERENCE_KEY,
   hostAllowsLyrics,
   lineAt,
+  loadLyricsFor,
   lyricsClock,
   lyricsPanelModel,
   lyricsShown,
@@ -215,4 +216,23 @@ test("the cache: keeps the 20 most recently used tracks", async () => {
   for (let i = 21; i < 25; i++) await cache.want(`t${i}`);
   equal(cache.size, 20);
   equal(server.asked.length, 25);
+});
+
+test("a track's words are asked for only when its details say it has them (no 404 for a song without)", async () => {
+  const asked = [];
+  const details = async (id) => {
+    asked.push(`details:${id}`);
+    return { hasLyrics: id === "twords" };
+  };
+  const lines = async (id) => {
+    asked.push(`lines:${id}`);
+    return CAFE;
+  };
+  equal(await loadLyricsFor("tquiet", { details, lines }), null);
+  deepEqual(await loadLyricsFor("twords", { details, lines }), CAFE);
+  deepEqual(asked, ["details:tquiet", "details:twords", "lines:twords"]);
+  // Through the cache: none, and the words never asked for.
+  const cache = new LyricsCache({ load: (id) => loadLyricsFor(id, { details, lines }) });
+  equal((await cache.want("tquiet")).status, "none");
+  equal(asked.filter((a) => a === "lines:tquiet").length, 0);
 });

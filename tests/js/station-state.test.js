@@ -124,7 +124,10 @@ test("just played: the last five", () => {
 });
 
 test("the connection pill's words, and the station's line", () => {
-  equal(connectionText("live"), "Live");
+  // Connected is "On air" ("On hold" while held): "Live" is a live show's sign only.
+  equal(connectionText("live"), "On air");
+  equal(connectionText("live", { held: true }), "On hold");
+  equal(connectionText("reconnecting", { held: true }), "Reconnecting…");
   equal(connectionText("reconnecting"), "Reconnecting…");
   equal(connectionText("ended"), "Off air");
   equal(connectionText("strange"), "strange");

@@ -237,15 +237,17 @@ function renderAccountLink(person) {
       h("span", { class: "visually-hidden" }, ", your account"),
     );
   } else if (person && person.kind === "guest") {
-    link.href = authHref("signup", "/account");
+    // A guest's own page: their liked songs, and "Create an account" (which
+    // keeps their name and likes).
+    link.href = "#/account";
     link.dataset.state = "guest";
     fill(
       link,
       h("span", { class: "avatar avatar-sm", "aria-hidden": "true" }, initial(person.displayName)),
       // Short enough for any header ("Create an account" was cut to
       // "Create an acco…"); the full words are for screen readers.
-      h("span", { class: "account-name account-name-always", "aria-hidden": "true" }, "Sign up"),
-      h("span", { class: "visually-hidden" }, `Create an account, keeping the name ${person.displayName}`),
+      h("span", { class: "account-name account-name-always", "aria-hidden": "true" }, "Guest"),
+      h("span", { class: "visually-hidden" }, `${person.displayName}, listening as a guest: your liked songs, or create an account keeping your name`),
     );
   } else {
     link.href = "#/login";

@@ -107,12 +107,19 @@ struct AuthService: Sendable {
     }
 
     /// Swaps a refresh token for a new one and a fresh access token. The old
-    /// refresh token stops working.
+    /// refresh token stops working. One used again after its rotation was
+    /// copied: whoever holds the newer one may be the thief, so the session
+    /// ends, and every token of it with it (OAuth 2.0 Security BCP §4.14).
     func refresh(_ refreshToken: String) async throws -> TokenPair? {
-        guard refreshToken.utf8.count <= PeopleLimits.maxTokenLength,
-            let session = try await people.session(tokenHash: Secrets.hash(refreshToken)),
-            session.kind == .bearer, session.isValid(at: clock.now())
-        else { return nil }
+        guard refreshToken.utf8.count <= PeopleLimits.maxTokenLength else { return nil }
+        let hash = Secrets.hash(refreshToken)
+        guard let session = try await people.session(tokenHash: hash) else {
+            if let stolen = try await people.session(previousTokenHash: hash), stolen.isValid(at: clock.now()) {
+                try await people.revokeSession(id: stolen.id, at: clock.now())
+            }
+            return nil
+        }
+        guard session.kind == .bearer, session.isValid(at: clock.now()) else { return nil }
         let next = Secrets.token()
         let now = clock.now()
         guard

@@ -80,6 +80,12 @@ extension AppDatabase: PeopleRepository {
         }
     }
 
+    public func session(previousTokenHash: String) async throws -> SessionRecord? {
+        try await writer.read { db in
+            try SessionRecord.filter(Column("previousTokenHash") == previousTokenHash).fetchOne(db)
+        }
+    }
+
     public func session(id: String) async throws -> SessionRecord? {
         try await writer.read { db in try SessionRecord.fetchOne(db, key: id) }
     }
@@ -97,7 +103,7 @@ extension AppDatabase: PeopleRepository {
         try await writer.write { db in
             try db.execute(
                 sql: """
-                    UPDATE authSession SET tokenHash = ?, expiresAt = ?
+                    UPDATE authSession SET previousTokenHash = tokenHash, tokenHash = ?, expiresAt = ?
                     WHERE id = ? AND tokenHash = ? AND revokedAt IS NULL AND expiresAt > ?
                     """, arguments: [newHash, expiresAt, id, oldHash, at])
             return db.changesCount == 1

@@ -583,10 +583,12 @@ export function createAccountView(route = null) {
           h(
             "p",
             { class: "notice-actions" },
-            h("a", { class: "btn btn-primary", href: authHref("signup", "/account") }, "Create an account"),
+            h("a", { class: "btn btn-primary btn-guest-signup", href: authHref("signup", "/account") }, "Create an account"),
             logOutButton("Leave"),
           ),
         ),
+        // The songs they saved with ♥ as a guest.
+        h("div", { class: "account-col guest-liked" }, likedSongsCard(person)),
       );
       return;
     }

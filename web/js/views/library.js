@@ -18,8 +18,11 @@ const PAGE = 100;
  * }, addFromDetails?: (track: object) => ({label: string, isDone: () => boolean, run: () => Promise}|null)}} options
  * `addFromDetails` gives the details dialog its add button (the booth's
  * queue gives one by itself).
+ * `pick` ({verb, done, onPick: (track) => Promise}) gives every track row a
+ * button: "Request" at a party, "Suggest" in a lobby; it says `done` once
+ * `onPick` resolved (the same feedback as the panels' song search).
  */
-export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "songs"], initialTab = "search", queue = null, addFromDetails = null } = {}) {
+export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "songs"], initialTab = "search", queue = null, addFromDetails = null, pick = null } = {}) {
   const names = { search: "Search", artists: "Artists", albums: "Albums", songs: "Songs" };
   let tab = initialTab;
   let drill = null; // {kind:"artist", artist} | {kind:"album", artist, album}
@@ -27,6 +30,8 @@ export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "s
   let debounce = null;
   let query = "";
   const pending = new Set();
+  // The tracks picked from here (a row drawn again still says so).
+  const picked = new Set();
 
   const tabButtons = tabs.map((name) =>
     h(
@@ -376,7 +381,34 @@ export function createLibraryBrowser({ tabs = ["search", "artists", "albums", "s
       updateToggle(button);
       row.append(button);
     }
+    if (pick) row.append(pickButton(track));
     return row;
+  }
+
+  function pickButton(track) {
+    const verb = pick.verb;
+    const button = h(
+      "button",
+      {
+        class: `btn btn-secondary btn-pick btn-${verb.toLowerCase()}`,
+        type: "button",
+        dataset: { trackId: track.id },
+        "aria-label": `${verb} ${track.title} by ${track.artist}`,
+        disabled: picked.has(track.id),
+        onclick: async () => {
+          button.disabled = true;
+          try {
+            await pick.onPick(track);
+            picked.add(track.id);
+            button.textContent = pick.done;
+          } catch {
+            button.disabled = false;
+          }
+        },
+      },
+      picked.has(track.id) ? pick.done : verb,
+    );
+    return button;
   }
 
   function updateToggle(button) {

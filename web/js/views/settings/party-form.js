@@ -8,6 +8,7 @@ import { request } from "../../api/api.js";
 import { h } from "../../ui/dom.js";
 import { isOwner } from "./state.js";
 import { errorText, say, status } from "./widgets.js";
+import { createPlaylistPanel, playlistWords } from "./playlist-panel.js";
 
 const MODES = [
   { value: "dj", label: "The DJ", line: "You and your co-DJs pick; the robot DJ fills the gaps." },
@@ -66,11 +67,19 @@ export function createPartyForm(state) {
   const lyrics = h("input", { id: "party-lyrics", type: "checkbox" });
   const volumeVoting = h("input", { id: "party-volume-voting", type: "checkbox" });
   const target = h("select", { id: "party-target", class: "input" }, TARGETS.map((t) => h("option", { value: String(t.value) }, t.label)));
+  // Requests (or a lobby's suggestions) only from the station's playlist:
+  // the host's playlist at a party, the base playlist in a lobby.
+  const poolOnly = h("input", { id: "party-pool-only", type: "checkbox", "aria-describedby": "party-pool-only-line" });
+  const poolOnlyLabel = h("span", { class: "pool-only-label" });
+  const poolOnlyLine = h("p", { class: "hint", id: "party-pool-only-line" });
+  const playlist = createPlaylistPanel(state);
   const saveButton = h("button", { class: "btn btn-primary btn-wide", type: "submit" }, "Save");
   const partyStatus = status("party-status");
   const coNote = h("p", { class: "hint codj-note" }, "Only the owner can change these.");
-  const form = { modeInputs, perPerson, showCounts, open, kind, kindLine, chat, guestChat, guestClips, lyrics, volumeVoting, target, saveButton, partyStatus, coNote, party: null };
+  const form = { modeInputs, perPerson, showCounts, open, kind, kindLine, chat, guestChat, guestClips, lyrics, volumeVoting, target, poolOnly, poolOnlyLabel, poolOnlyLine, playlist, saveButton, partyStatus, coNote, party: null };
   kind.addEventListener("change", () => applyKind(state, form));
+  // The playlist's words follow the mode picked, saved or not.
+  for (const input of modeInputs) input.addEventListener("change", () => renderPlaylistWords(form));
   form.el = h(
     "form",
     { class: "panel party-form", "aria-labelledby": "party-form-heading", novalidate: true, onsubmit: (e) => saveParty(state, form, e) },
@@ -80,6 +89,8 @@ export function createPartyForm(state) {
     h("label", { class: "check-row", for: "party-open" }, open, " Take requests now"),
     h("label", { for: "party-per-person", class: "label" }, "Requests waiting per person"),
     perPerson,
+    h("label", { class: "check-row", for: "party-pool-only" }, poolOnly, " ", poolOnlyLabel),
+    poolOnlyLine,
     h("label", { class: "check-row", for: "party-show-counts" }, showCounts, " Show vote counts to everyone"),
     h("p", { class: "hint" }, "Hidden by default, so moving a song up doesn't look strange. You and your co-DJs always see them."),
     h("label", { for: "party-kind", class: "label" }, "Room type"),
@@ -97,6 +108,10 @@ export function createPartyForm(state) {
     saveButton,
     partyStatus,
   );
+  // The form, then the playlist it may limit requests to (a panel of its
+  // own: its search isn't part of the form's Save).
+  form.el = h("div", { class: "party-settings" }, form.el, playlist.el);
+  renderPlaylistWords(form);
   return form;
 }
 
@@ -109,12 +124,13 @@ export async function loadParty(state, form) {
     return;
   }
   renderParty(state, form);
+  form.playlist.load();
 }
 
 export function renderParty(state, form) {
   const owner = isOwner(state);
   form.coNote.hidden = owner;
-  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.open, form.kind, form.chat, form.guestChat, form.guestClips, form.lyrics, form.volumeVoting, form.target]) {
+  for (const input of [...form.modeInputs, form.perPerson, form.showCounts, form.poolOnly, form.open, form.kind, form.chat, form.guestChat, form.guestClips, form.lyrics, form.volumeVoting, form.target]) {
     input.disabled = !owner;
   }
   form.saveButton.hidden = !owner;
@@ -123,6 +139,7 @@ export function renderParty(state, form) {
   for (const input of form.modeInputs) input.checked = input.value === party.mode;
   form.open.checked = Boolean(party.settings.open);
   form.showCounts.checked = Boolean(party.settings.showVoteCounts);
+  form.poolOnly.checked = Boolean(party.settings.poolOnly);
   const per = String(party.settings.maxPendingPerPerson);
   if (![...form.perPerson.options].some((o) => o.value === per)) form.perPerson.append(h("option", { value: per }, per));
   form.perPerson.value = per;
@@ -138,18 +155,73 @@ export function renderParty(state, form) {
   const lufs = String(typeof settings.loudnessTarget === "number" ? settings.loudnessTarget : -14);
   if (![...form.target.options].some((o) => o.value === lufs)) form.target.append(h("option", { value: lufs }, `${lufs} LUFS`));
   form.target.value = lufs;
+  renderPlaylistWords(form);
 }
 
-/** A room type is a preset: it applies at once, and the form shows what it set. */
+/** The mode picked on the form (saved or not). */
+function pickedMode(form) {
+  const picked = form.modeInputs.find((i) => i.checked);
+  return picked ? picked.value : form.party ? form.party.mode : "dj";
+}
+
+/** "Requests only from the host's playlist" at a party, "…the base playlist" in a lobby. */
+function renderPlaylistWords(form) {
+  const words = playlistWords(pickedMode(form));
+  form.poolOnlyLabel.textContent = words.onlyLabel;
+  form.poolOnlyLine.textContent = words.onlyLine;
+  form.playlist.setMode(pickedMode(form));
+}
+
+/**
+ * The form's values for the settings a room type's preset leaves alone (the
+ * server's LobbyKind.preset sets chat, lyrics, the level vote and requests
+ * per person; the rest are the host's), as they are on screen now, saved or
+ * not: {name: value}.
+ */
+export function unpresetValues(form) {
+  const picked = form.modeInputs.find((i) => i.checked);
+  return {
+    mode: picked ? picked.value : null,
+    open: form.open.checked,
+    showCounts: form.showCounts.checked,
+    guestChat: form.guestChat.checked,
+    guestClips: form.guestClips.checked,
+    poolOnly: form.poolOnly ? form.poolOnly.checked : null,
+    target: form.target.value,
+  };
+}
+
+/** Puts `values` (from unpresetValues) back on the form; answers whether any differs from what the server holds. */
+function restoreUnpreset(form, values) {
+  const before = JSON.stringify(unpresetValues(form));
+  if (values.mode) for (const input of form.modeInputs) input.checked = input.value === values.mode;
+  form.open.checked = values.open;
+  form.showCounts.checked = values.showCounts;
+  form.guestChat.checked = values.guestChat;
+  form.guestClips.checked = values.guestClips;
+  if (form.poolOnly && values.poolOnly !== null) form.poolOnly.checked = values.poolOnly;
+  form.target.value = values.target;
+  return JSON.stringify(unpresetValues(form)) !== before;
+}
+
+/**
+ * A room type is a preset: it applies at once, and the form shows what it
+ * set. What the preset doesn't own (who picks the music, taking requests,
+ * vote counts, guests, the level) stays as the host left it on screen,
+ * saved or not: the Save button still saves it.
+ */
 async function applyKind(state, form) {
   if (!isOwner(state)) return;
   const kind = form.kind.value;
+  const unsaved = unpresetValues(form);
   say(form.partyStatus, "Saving…");
   try {
     form.party = await request(`${state.base}/party`, { method: "PATCH", body: { kind } });
     renderParty(state, form);
+    const pending = restoreUnpreset(form, unsaved);
+    renderPlaylistWords(form);
     const label = (KINDS.find((k) => k.value === kind) || KINDS[0]).label;
-    say(form.partyStatus, `Saved. ${label} defaults are set; change any of them below.`);
+    say(form.partyStatus, `Saved. ${label} defaults are set; change any of them below.${pending ? " Your other changes aren't saved yet: press Save." : ""}`);
   } catch (error) {
     say(form.partyStatus, errorText(error), "error");
   }
@@ -163,6 +235,7 @@ async function saveParty(state, form, event) {
     mode: picked ? picked.value : "dj",
     open: form.open.checked,
     showVoteCounts: form.showCounts.checked,
+    poolOnly: form.poolOnly.checked,
     maxPendingPerPerson: Number(form.perPerson.value),
     chat: form.chat.checked,
     guestChat: form.guestChat.checked,

@@ -17,10 +17,19 @@ import { allowReaction, readReactions } from "./room-reactions-model.js";
 import { isDJ } from "./state.js";
 
 /** Who is looking, and the clocks: what the chat is drawn for. */
+/** "party" or "lobby" while that panel shows its name form (you have no name yet), else null. */
+export function joinElsewhere(view) {
+  const person = (me && me.person) || null;
+  const party = view.state.session && view.state.session.party;
+  if (person || !party) return null;
+  return party.mode === "requests" ? "party" : party.mode === "lobby" ? "lobby" : null;
+}
+
 export function chatContext(view) {
   const person = (me && me.person) || null;
   return {
     person,
+    joinElsewhere: joinElsewhere(view),
     staff: isDJ(view.state),
     self: person ? person.id : null,
     handle: person && person.handle ? person.handle : null,

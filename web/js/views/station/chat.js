@@ -108,7 +108,25 @@ export function createChatPanel({ stationID, onSend, onModerate, onJoin, onRead 
   guestJoin.el.classList.replace("party-join", "chat-guest-join");
   // The party keeps its join form hidden until asked; here its box says when.
   guestJoin.el.hidden = false;
-  const anonymous = h("div", { class: "chat-anonymous", hidden: true }, signIn, guestJoin.el);
+  // At a party or in a lobby the panel there asks for your name (it is also
+  // your name here): one name form on the screen, and a way to it.
+  const joinThere = h(
+    "button",
+    {
+      class: "btn btn-small btn-secondary chat-join-there",
+      type: "button",
+      hidden: true,
+      onclick: () => {
+        const field = document.getElementById(joinThere.dataset.target || "");
+        if (field) {
+          field.scrollIntoView({ block: "center", behavior: "smooth" });
+          field.focus({ preventScroll: true });
+        }
+      },
+    },
+    "Join with a name",
+  );
+  const anonymous = h("div", { class: "chat-anonymous", hidden: true }, signIn, guestJoin.el, joinThere);
   const signUp = h("a", { class: "btn btn-small btn-secondary chat-sign-up", href: authHref("signup", `/${stationPath(stationID).join("/")}`), hidden: true }, "Create an account");
   const notice = h("div", { class: "chat-notice", role: "status" }, noticeText, anonymous, signUp);
 
@@ -187,7 +205,7 @@ export function createChatPanel({ stationID, onSend, onModerate, onJoin, onRead 
       panel.closeMenu = null;
     }
   });
-  Object.assign(panel, { jump, empty, slowChip, slowNote, noticeText, anonymous, signUp, badgeWords, body, send });
+  Object.assign(panel, { jump, empty, slowChip, slowNote, noticeText, anonymous, signUp, badgeWords, body, send, guestJoin, joinThere });
   return panel;
 }
 
@@ -379,8 +397,14 @@ export function renderChatPanel(panel, ctx) {
   }
   panel.notice.hidden = open;
   panel.notice.dataset.mode = comp.mode;
-  setText(panel.noticeText, comp.text);
+  // The party's (or lobby's) name form is on the screen: not a second one here.
+  const elsewhere = ctx.joinElsewhere || null;
+  const anonymousThere = elsewhere && comp.mode === "anonymous";
+  setText(panel.noticeText, anonymousThere ? `Sign in, or give your name for the ${elsewhere}, to chat.` : comp.text);
   panel.anonymous.hidden = comp.mode !== "anonymous";
+  panel.guestJoin.el.hidden = Boolean(elsewhere);
+  panel.joinThere.hidden = !elsewhere;
+  panel.joinThere.dataset.target = elsewhere === "lobby" ? "lobby-name" : "party-name";
   panel.signUp.hidden = comp.mode !== "guests-off";
   if (open) updateCount(panel);
 

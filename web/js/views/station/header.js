@@ -49,11 +49,14 @@ export function renderStationHeader(header, el, station, mode) {
 }
 
 /** The connection pill, and the banner for a lost signal or an outdated app. */
-export function renderConnection(header, el, connection) {
+export function renderConnection(header, el, connection, { held = false } = {}) {
   const { connPill, banner } = header;
   connPill.dataset.state = connection;
+  connPill.dataset.held = String(Boolean(held));
   el.dataset.connection = connection;
-  setText(connPill, connectionText(connection));
+  setText(connPill, connectionText(connection, { held }));
+  if (header.shownConnection === connection) return;
+  header.shownConnection = connection;
   if (connection === "outdated") {
     fill(
       banner,

@@ -15,6 +15,7 @@ import { createHistory } from "./history.js";
 import { createNowPlaying } from "./now-playing.js";
 import { createLobbyPanel } from "./lobby.js";
 import { createPartyPanel } from "./party.js";
+import { createVetoedPanel } from "./vetoed.js";
 import { joinParty, partyCommand, voteSkip } from "./party-actions.js";
 import { createPlaybackDetails } from "./playback-details.js";
 import { createReactions } from "./reactions.js";
@@ -84,6 +85,7 @@ export function createLayout(view) {
     onVote: (id, vote) => partyCommand(view, { op: "vote", requestID: id, vote: vote || "none" }),
     onWithdraw: (id) => partyCommand(view, { op: "withdraw", requestID: id }, "Request taken back."),
     onTop: (id) => partyCommand(view, { op: "moveRequest", requestID: id, toIndex: 0 }),
+    onMove: (id, toIndex) => partyCommand(view, { op: "moveRequest", requestID: id, toIndex }),
     onPlayNow: (id) => partyCommand(view, { op: "playRequestNow", requestID: id }),
     onVeto: (id) => partyCommand(view, { op: "vetoRequest", requestID: id }),
     onSkipVote: () => voteSkip(view),
@@ -99,6 +101,11 @@ export function createLayout(view) {
     },
     { serverNow: () => clock.now() },
   );
+  // The songs the host vetoed (vetoed.js), for the host and co-DJs in every
+  // mode, under the party's panel: each may be lifted.
+  const vetoed = createVetoedPanel({
+    onLift: (track) => partyCommand(view, { op: "liftVeto", trackID: track.id }, `${track.title || "The song"} may be asked for again.`),
+  });
   // The song's words, in time with the station (lyrics.js): first for a
   // listener, under the booth's studio board; beside now playing on wide
   // screens, under it on phones.
@@ -112,7 +119,7 @@ export function createLayout(view) {
     onJoin: (name) => joinChat(view, name),
     onRead: () => chatRead(view),
   });
-  const queueCol = h("div", { class: "queue-col" }, studio.el, clips.inbox.el, lyrics.el, chat.el, party.el, lobby.el, queue.el, history.panel, booth.ownerTools);
+  const queueCol = h("div", { class: "queue-col" }, studio.el, clips.inbox.el, lyrics.el, chat.el, party.el, lobby.el, vetoed.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -134,7 +141,7 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips });
+  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, vetoed, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips });
   // The palette, the song's totals and your recent sends (for the page's own limit).
   // `ids`: the reactions sent whose refusal may still come back, by id.
   view.roomReactionsState = { palette: [], reactions: null, sent: [], ids: new Set() };

@@ -32,13 +32,26 @@ export function liveForText(ms) {
   return rest ? `live for ${hours} h ${rest} min` : `live for ${hours} h`;
 }
 
-/** The show's title and DJ: {title, dj, album}. */
+/** "Live" (or "LIVE") is the sign's word, never a title: the server's stand-in when the source sent none. */
+function named(value) {
+  const text = cleanText(value);
+  return /^live$/i.test(text) ? "" : text;
+}
+
+/**
+ * The show's title and DJ: {title, dj, album}. A source that sent no title
+ * gets the show's name (the entry's `why`: the scheduled show), else the
+ * DJ's name, said once: then `dj` is empty, so nothing reads "Live — Live"
+ * or names the DJ twice. "Live show" only when there is neither.
+ */
 export function liveWords(entry) {
   const track = (entry && entry.track) || {};
+  const dj = cleanText(track.artist);
+  const title = named(track.title) || named(entry && entry.why);
   return {
-    title: cleanText(track.title) || cleanText(entry && entry.why) || "Live",
-    dj: cleanText(track.artist),
-    album: cleanText(track.album),
+    title: title || dj || "Live show",
+    dj: title ? dj : "",
+    album: named(track.album),
   };
 }
 

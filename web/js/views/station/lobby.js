@@ -8,6 +8,7 @@
 
 import { h, fill, artwork } from "../../ui/dom.js";
 import { createGuestJoin } from "./guest-join.js";
+import { createLibraryBrowse } from "./library-browse.js";
 import { createSongSearch } from "./song-search.js";
 
 /** What the panel shows, from the session's party and your standing. */
@@ -67,6 +68,7 @@ export function createLobbyPanel(actions, { serverNow }) {
   const waiting = h("p", { class: "hint lobby-waiting" });
   const join = createGuestJoin({ id: "lobby-name", label: "Your name, to vote and suggest", button: "Join the lobby", onJoin: actions.onJoin });
   const search = createSongSearch({ id: "lobby-search", resultsID: "lobby-results", label: "Suggest a song for the next vote", verb: "Suggest", done: "Suggested", onPick: actions.onSuggest });
+  const browse = createLibraryBrowse({ id: "lobby-browse", summary: "Browse the library to suggest", verb: "Suggest", done: "Suggested", onPick: actions.onSuggest });
   const el = h(
     "section",
     { class: "panel lobby-panel", "aria-labelledby": "lobby-heading", hidden: true },
@@ -76,6 +78,7 @@ export function createLobbyPanel(actions, { serverNow }) {
     weight,
     join.el,
     search.el,
+    browse.el,
     waiting,
   );
   let model = { visible: false };
@@ -132,6 +135,7 @@ export function createLobbyPanel(actions, { serverNow }) {
     weight.hidden = !model.weight;
     join.el.hidden = model.named;
     search.el.hidden = !model.named;
+    browse.el.hidden = !model.named;
     waiting.textContent = model.waiting ? `${model.waiting} suggestion${model.waiting === 1 ? "" : "s"} waiting for the next vote` : "";
     const key = JSON.stringify([model.ballotID, model.open, model.elected, model.candidates, model.staff, model.named]);
     if (key === signature) return;

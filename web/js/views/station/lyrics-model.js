@@ -126,6 +126,19 @@ export function rememberLyricsShown(storage, shown) {
  * kept. `load(trackID)` resolves with the server's JSON or throws an error
  * with its HTTP `status`.
  */
+/**
+ * A track's lyrics, asked for only when it has them. The timeline's track
+ * summaries don't say whether a track has lyrics; its details do
+ * (GET /api/tracks/{id}: `hasLyrics`), so those come first, and a song
+ * without words costs no 404 (one in every listener's console before).
+ * `details(id)` and `lines(id)` are the two requests; null: no lyrics.
+ */
+export async function loadLyricsFor(trackID, { details, lines }) {
+  const about = await details(trackID);
+  if (!about || about.hasLyrics !== true) return null;
+  return lines(trackID);
+}
+
 export class LyricsCache {
   constructor({ load, limit = 20, retryMs = 15_000, now = () => Date.now() }) {
     this.load = load;

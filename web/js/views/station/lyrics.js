@@ -15,13 +15,14 @@
 //
 // Words come from files: they go in as text (ui/dom.js), never as markup.
 
-import { request } from "../../api/api.js";
+import { api, request } from "../../api/api.js";
 import { h, fill } from "../../ui/dom.js";
 import { holdPlace } from "../../ui/hold-place.js";
 import { current } from "./actions.js";
 import {
   LyricsCache,
   hostAllowsLyrics,
+  loadLyricsFor,
   lyricsClock,
   lyricsPanelModel,
   lyricsShown,
@@ -31,7 +32,14 @@ import {
 const enc = encodeURIComponent;
 
 /** One cache for the page: a track's lyrics are asked for once, whichever station plays it. */
-const cache = new LyricsCache({ load: (trackID) => request(`/api/tracks/${enc(trackID)}/lyrics.json`), limit: 20 });
+const cache = new LyricsCache({
+  load: (trackID) =>
+    loadLyricsFor(trackID, {
+      details: (id) => api.track(id),
+      lines: (id) => request(`/api/tracks/${enc(id)}/lyrics.json`),
+    }),
+  limit: 20,
+});
 
 // A listener who scrolled the words themselves is left to read for this long.
 const HANDS_OFF_MS = 5000;

@@ -9,9 +9,11 @@ import { toast } from "../../ui/toast.js";
 import { command, current } from "./actions.js";
 import { lobbyModel } from "./lobby.js";
 import { partyModel } from "./party.js";
+import { vetoedModel } from "./vetoed.js";
 import { levelModel } from "./room-level.js";
 import { refreshLiked } from "./reaction-actions.js";
 import { isDJ } from "./state.js";
+import { joinElsewhere, renderChat } from "./chat-actions.js";
 
 /** A party command; toasts `success` once applied. Refusals are toasted by `command`. */
 export function partyCommand(view, cmd, success = null) {
@@ -59,8 +61,15 @@ export function renderParty(view) {
     named: Boolean(person),
     currentEntryID: entry ? entry.id : null,
   });
+  // One name form: the chat gives way to the party's or the lobby's.
+  const elsewhere = joinElsewhere(view);
+  if (view.chat && view.chat.ctx && view.chat.ctx.joinElsewhere !== elsewhere) renderChat(view);
   const requestsShape = [requests.visible, requests.rows, requests.staff, requests.named, requests.open, Boolean(requests.skip)];
   renderHeld(view, view.party, requests, requestsShape);
+  if (view.vetoed) {
+    const vetoed = vetoedModel(session.party, { staff: isDJ(state) });
+    renderHeld(view, view.vetoed, vetoed, [vetoed.visible, vetoed.count]);
+  }
   if (view.level) view.level.render(levelModel(session.party, { named: Boolean(person), staff: isDJ(state) }));
   if (view.lobby) {
     const ballot = lobbyModel(session.party, { standing: session.standing, staff: isDJ(state), named: Boolean(person), serverNow: view.clock.now() });

@@ -7,9 +7,10 @@
 // `partyModel` is pure (what to show); `createPartyPanel` builds the DOM and
 // `render` fills it. Everything from tags or people goes in as text.
 
-import { h, fill, artwork } from "../../ui/dom.js";
+import { h, fill, artwork, icon } from "../../ui/dom.js";
 import { createGuestJoin } from "./guest-join.js";
 import { createSongSearch } from "./song-search.js";
+import { createLibraryBrowse } from "./library-browse.js";
 
 /** What the panel shows, from the session's party and who you are. */
 export function partyModel(party, { myVotes = {}, staff = false, personID = null, named = false, currentEntryID = null } = {}) {
@@ -20,6 +21,8 @@ export function partyModel(party, { myVotes = {}, staff = false, personID = null
     track: request.track,
     by: request.requesterName || "Someone",
     arranged: Boolean(request.arranged),
+    // On the timeline already, next of the room's songs: it no longer moves.
+    linedUp: Boolean(request.linedUp),
     vote: myVotes[request.id] || null,
     ups: request.upvotes,
     downs: request.downvotes,
@@ -31,6 +34,15 @@ export function partyModel(party, { myVotes = {}, staff = false, personID = null
     settings.maxTrackMillis ? `songs up to ${Math.round(settings.maxTrackMillis / 60000)} min` : null,
     settings.poolOnly ? "from the host's playlist" : null,
   ].filter(Boolean);
+  // Where the host may move each request: up to just after the lined-up
+  // ones, down to the end (toIndex counts the whole list, as the server does).
+  const fixed = rows.filter((row) => row.linedUp).length;
+  rows.forEach((row, index) => {
+    row.up = !row.linedUp && index > fixed ? index - 1 : null;
+    row.down = !row.linedUp && index < rows.length - 1 ? index + 1 : null;
+    // "Next": first of the waiting ones, after those lined up.
+    row.top = !row.linedUp && index > fixed;
+  });
   return {
     visible: true,
     open: Boolean(settings.open),
@@ -52,7 +64,7 @@ export function skipText(skip) {
 
 /**
  * @param {{ onRequest: (track) => Promise, onVote: (id, vote) => Promise, onWithdraw: (id) => Promise,
- *           onTop: (id) => Promise, onPlayNow: (id) => Promise, onVeto: (id) => Promise,
+ *           onTop: (id) => Promise, onMove: (id, toIndex) => Promise, onPlayNow: (id) => Promise, onVeto: (id) => Promise,
  *           onSkipVote: () => Promise, onJoin: (name) => Promise }} actions
  */
 export function createPartyPanel(actions) {
@@ -65,6 +77,8 @@ export function createPartyPanel(actions) {
   // Joining as a guest (one vote per person), and finding a song to request.
   const join = createGuestJoin({ id: "party-name", label: "Your name, to request and vote", button: "Join the party", onJoin: actions.onJoin });
   const search = createSongSearch({ id: "party-search", resultsID: "party-results", label: "Request a song", verb: "Request", done: "Asked", onPick: actions.onRequest });
+  // Or find one by artist, album or song.
+  const browse = createLibraryBrowse({ id: "party-browse", summary: "Browse the library to request", verb: "Request", done: "Asked", onPick: actions.onRequest });
 
   // Vote to skip the song that plays.
   const skipButton = h("button", { class: "btn btn-secondary btn-skip-vote", type: "button", onclick: () => actions.onSkipVote() }, "Vote to skip");
@@ -79,6 +93,7 @@ export function createPartyPanel(actions) {
     skipRow,
     join.el,
     search.el,
+    browse.el,
     closed,
     list,
     empty,
@@ -106,10 +121,34 @@ export function createPartyPanel(actions) {
     );
   }
 
+  /**
+   * The host's move up and move down, by tap or keyboard; focus stays on
+   * the button pressed as the row moves (its focus key goes with it).
+   */
+  function moveButtons(row, index, model) {
+    const count = model.rows.length;
+    const move = (to, dir) =>
+      h(
+        "button",
+        {
+          class: `btn-move btn-move-${dir}`,
+          type: "button",
+          disabled: to === null,
+          dataset: { focusKey: `${row.id}:move-${dir}` },
+          "aria-label": dir === "up" ? `Move up: ${row.track.title}, now ${index + 1} of ${count}` : `Move down: ${row.track.title}, now ${index + 1} of ${count}`,
+          title: dir === "up" ? "Move up" : "Move down",
+          onclick: () => to !== null && actions.onMove(row.id, to).catch(() => {}),
+        },
+        icon(dir, { size: 18 }),
+      );
+    return h("span", { class: "request-move", role: "group", "aria-label": `Place of ${row.track.title}` }, move(row.up, "up"), move(row.down, "down"));
+  }
+
   function requestRow(row, index, model) {
     const tools = [];
     if (model.staff) {
-      if (index > 0) {
+      if (row.up !== null || row.down !== null) tools.push(moveButtons(row, index, model));
+      if (row.top) {
         tools.push(h("button", { class: "btn-text btn-top", type: "button", dataset: { focusKey: `${row.id}:top` }, "aria-label": `Play next: ${row.track.title}`, onclick: () => actions.onTop(row.id).catch(() => {}) }, "Next"));
       }
       tools.push(h("button", { class: "btn-text btn-play-now", type: "button", "aria-label": `Play now: ${row.track.title}`, onclick: () => actions.onPlayNow(row.id).catch(() => {}) }, "Play now"));
@@ -119,16 +158,19 @@ export function createPartyPanel(actions) {
     }
     return h(
       "li",
-      { class: `request-row${row.arranged ? " is-arranged" : ""}`, dataset: { requestId: row.id, trackId: row.track.id } },
+      { class: `request-row${row.arranged ? " is-arranged" : ""}${row.linedUp ? " is-lined-up" : ""}`, dataset: { requestId: row.id, trackId: row.track.id } },
       artwork(row.track, { size: "sm" }),
       h(
         "span",
         { class: "track-text" },
         h("span", { class: "track-title" }, row.track.title),
         h("span", { class: "track-artist" }, row.track.artist),
-        h("span", { class: "request-by" }, row.arranged ? `Host's pick · asked by ${row.by}` : `Asked by ${row.by}`),
+        row.linedUp
+          ? h("span", { class: "request-by" }, h("span", { class: "request-badge" }, "Up next"), ` · asked by ${row.by}${row.mine ? " (you)" : ""}`)
+          : h("span", { class: "request-by" }, row.arranged ? `Host's pick · asked by ${row.by}` : `Asked by ${row.by}`),
       ),
-      model.named ? h("span", { class: "votes", role: "group", "aria-label": `Votes for ${row.track.title}` }, voteButton(row, "up"), voteButton(row, "down")) : null,
+      // Lined up on the timeline: votes no longer move it (the server refuses them).
+      model.named && !row.linedUp ? h("span", { class: "votes", role: "group", "aria-label": `Votes for ${row.track.title}` }, voteButton(row, "up"), voteButton(row, "down")) : null,
       tools.length ? h("span", { class: "request-tools" }, tools) : null,
     );
   }
@@ -141,6 +183,7 @@ export function createPartyPanel(actions) {
     count.textContent = model.count ? String(model.count) : "";
     join.el.hidden = model.named;
     search.el.hidden = !model.named || !model.open;
+    browse.el.hidden = search.el.hidden;
     closed.hidden = model.open;
     skipRow.hidden = !model.named || !model.skip;
     if (model.skip) {
@@ -156,7 +199,9 @@ export function createPartyPanel(actions) {
     fill(list, model.rows.map((row, index) => requestRow(row, index, model)));
     empty.hidden = model.rows.length > 0;
     if (focusKey) {
-      const again = list.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      let again = list.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      // Moved to the top (or the end): its other arrow takes the focus.
+      if (again && again.disabled) again = again.parentElement.querySelector("button:not([disabled])");
       if (again) again.focus();
     }
   }

@@ -36,9 +36,17 @@ export async function roomInvite(stationID, now = Date.now()) {
   return invite;
 }
 
-/** What the room shows (pure): the song, up to six requests, the join line. */
+/**
+ * What the room shows (pure): the song, up to six requests, the join line.
+ * Vote counts only when the host shows them to everyone
+ * (settings.showVoteCounts): the TV is usually the host's own connection,
+ * which gets the counts staff see, but the whole room reads it. In DJ mode
+ * (and a lobby) the room takes no requests here: the words say what is true.
+ */
 export function roomModel({ entry, party, frequency }) {
-  const requests = party && party.mode === "requests" ? (party.requests || []).slice(0, 6) : [];
+  const mode = party ? party.mode : "dj";
+  const requests = mode === "requests" ? (party.requests || []).slice(0, 6) : [];
+  const showCounts = Boolean(party && party.settings && party.settings.showVoteCounts === true);
   // A voice clip between songs: whose it is, and their note.
   const voice = isVoice(entry) ? voiceWords(entry) : null;
   return {
@@ -51,11 +59,29 @@ export function roomModel({ entry, party, frequency }) {
       title: r.track.title,
       artist: r.track.artist,
       by: r.requesterName,
-      votes: r.upvotes == null ? null : r.upvotes - (r.downvotes || 0),
+      // On the timeline already, the next of the room's songs: votes no longer move it.
+      linedUp: Boolean(r.linedUp),
+      votes: r.linedUp || !showCounts || r.upvotes == null ? null : r.upvotes - (r.downvotes || 0),
     })),
+    mode,
     taking: Boolean(party && party.mode === "requests" && party.settings && party.settings.open),
     frequency: frequency || null,
   };
+}
+
+/** The room's words for its mode: the side's heading, its empty line and the join line (pure). */
+export function roomWords({ mode, taking }) {
+  if (mode === "requests") {
+    return {
+      heading: "Up next from the room",
+      empty: taking ? "No requests yet. Scan the code and ask for a song!" : "No requests waiting. The host has closed requests for now.",
+      join: taking ? "Scan to join and request a song" : "Scan to join",
+    };
+  }
+  if (mode === "lobby") {
+    return { heading: "The room votes", empty: "Scan the code to vote on the next song, or suggest one, from your phone.", join: "Scan to join, vote and suggest a song" };
+  }
+  return { heading: "On the air", empty: "The DJ picks the music tonight. Scan the code to tune in on your phone and listen along.", join: "Scan to tune in and listen along" };
 }
 
 export function createRoom({ backHref }) {
@@ -63,6 +89,7 @@ export function createRoom({ backHref }) {
   const title = h("h2", { class: "room-title" }, "…");
   const artist = h("p", { class: "room-artist" });
   const list = h("ol", { class: "room-requests", "aria-label": "Requests, in the order they will play" });
+  const heading = h("h2", { class: "room-heading" }, "Up next from the room");
   const empty = h("p", { class: "room-empty" }, "No requests yet. Scan the code and ask for a song!");
   const qr = h("div", { class: "room-qr" }, h("p", { class: "room-qr-wait" }, "Making the join code…"));
   const joinLine = h("p", { class: "room-join-line" }, "Scan to join");
@@ -80,7 +107,7 @@ export function createRoom({ backHref }) {
     h(
       "div",
       { class: "room-side" },
-      h("h2", { class: "room-heading" }, "Up next from the room"),
+      heading,
       list,
       empty,
       h("div", { class: "room-join" }, qr, h("div", { class: "room-join-text" }, joinLine, frequency, link)),
@@ -105,16 +132,26 @@ export function createRoom({ backHref }) {
         model.requests.map((r, index) =>
           h(
             "li",
-            { class: "room-request", dataset: { requestId: r.id } },
+            { class: `room-request${r.linedUp ? " is-lined-up" : ""}`, dataset: { requestId: r.id } },
             h("span", { class: "room-pos" }, String(index + 1)),
-            h("span", { class: "room-request-text" }, h("span", { class: "room-request-title" }, r.title), h("span", { class: "room-request-by" }, `${r.artist} · asked by ${r.by}`)),
+            h(
+              "span",
+              { class: "room-request-text" },
+              r.linedUp ? h("span", { class: "room-request-badge" }, "Playing next") : null,
+              h("span", { class: "room-request-title" }, r.title),
+              h("span", { class: "room-request-by" }, `${r.artist} · asked by ${r.by}`),
+            ),
             r.votes == null ? null : h("span", { class: "room-votes", "aria-label": `${r.votes} votes` }, r.votes > 0 ? `+${r.votes}` : String(r.votes)),
           ),
         ),
       );
       empty.hidden = model.requests.length > 0;
     }
-    setText(joinLine, model.taking ? "Scan to join and request a song" : "Scan to join");
+    const words = roomWords(model);
+    setText(heading, words.heading);
+    setText(empty, words.empty);
+    list.hidden = model.mode !== "requests";
+    setText(joinLine, words.join);
     setText(frequency, model.frequency ? `${model.frequency} FM` : "");
   }
 

@@ -128,10 +128,13 @@ export function historyItems(timeline) {
   return ((timeline && timeline.history) || []).slice(0, 5);
 }
 
-const CONNECTION_TEXT = { connecting: "Tuning…", live: "Live", reconnecting: "Reconnecting…", outdated: "Update", closed: "Off", removed: "Off", ended: "Off air", denied: "Off" };
+// Connected is "On air" (or "On hold" while the DJ holds the station):
+// "Live" is only a live show's, the red LIVE sign (live-show.js).
+const CONNECTION_TEXT = { connecting: "Tuning…", live: "On air", reconnecting: "Reconnecting…", outdated: "Update", closed: "Off", removed: "Off", ended: "Off air", denied: "Off" };
 
-/** The connection pill's word for a connection state. */
-export function connectionText(connection) {
+/** The connection pill's word for a connection state; `held`: the station is on hold. */
+export function connectionText(connection, { held = false } = {}) {
+  if (connection === "live" && held) return "On hold";
   return CONNECTION_TEXT[connection] || connection;
 }
 

@@ -101,7 +101,7 @@ function onChange(view, reason) {
   // Back after a drop: shout-outs sent meanwhile are in the list.
   if (reason === "snapshot" && isDJ(state)) loadInbox(view);
   if (reason === "thumbs" || reason === "role") renderReactions(view);
-  if (reason === "connection" || reason === "snapshot") renderConnection(view.header, view.el, session.connection);
+  if (reason === "connection" || reason === "snapshot" || reason === "timeline") renderConnection(view.header, view.el, session.connection, { held: isHeldNow(session) });
 }
 
 function openSession(view) {
@@ -146,19 +146,21 @@ export async function startStation(view) {
   showTuning(view.np);
   // Who we are: to tell a `removed` about us from one about someone else.
   if (me && typeof me.load === "function" && !me.person) Promise.resolve(me.load()).catch(() => {});
-  // The live connection and the player start while the station is looked
-  // up: the snapshot, the clock probes and the audio fetch don't wait on it.
+  // The player starts while the station is looked up; the live connection
+  // opens once the station is known to be there (a wrong link — a typo, a
+  // station that ended — gets its 404 and no WebSocket).
   state.session = openSession(view);
   view.onPlayerState = () => renderPlayer(view, () => togglePlay(view));
   view.onPlayerMode = () => renderPlaybackMode(view.details, player);
   player.addEventListener("state", view.onPlayerState);
   player.addEventListener("mode", view.onPlayerMode);
   player.start({ tunedAt: view.tunedAt });
-  state.session.start();
   const accessAnswer = fetchAccess(state.stationID).catch(() => null);
   let station;
   try {
     station = await api.station(state.stationID);
+    if (state.destroyed || state.over) return;
+    state.session.start();
   } catch (error) {
     if (state.destroyed || state.over) return;
     if (["sign_in_required", "not_a_member", "banned", "station_full"].includes(error.code)) {
@@ -190,7 +192,7 @@ export async function startStation(view) {
   renderClips(view);
   renderStation(view);
   renderListeners(view.header, session.listeners);
-  renderConnection(view.header, view.el, session.connection);
+  renderConnection(view.header, view.el, session.connection, { held: isHeldNow(session) });
   if (session.timeline) {
     renderHistory(view.history, session.timeline);
     view.el.dataset.revision = String(session.timeline.revision);
