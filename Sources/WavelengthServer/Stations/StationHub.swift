@@ -112,7 +112,7 @@ actor StationHub {
         return StationView(
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
-            revision: state.revision, listeners: machine.audience.counts.listeners, onAir: state.isOnAir && machine.listenerCount > 0,
+            revision: state.revision, listeners: machine.audience.counts.listeners, onAir: machine.isPlayingForSomeone,
             nowPlaying: track, createdAt: record.createdAt, mode: record.mode, sound: SoundView(machine.party.sound))
     }
 
@@ -133,62 +133,9 @@ actor StationHub {
             partyTracks.merge(try await context.catalog.summaries(for: Array(missing))) { _, fetched in fetched }
         }
         if partyTracks.count > waiting.count { partyTracks = partyTracks.filter { waiting.contains($0.key) } }
-        let tracks = partyTracks
-        let arranged = Set(party.queue.arranged)
-        let requests = ordered.map { request in
-            RequestView(
-                id: request.id,
-                track: tracks[request.trackID] ?? .unavailable(request.trackID, duration: request.durationMs),
-                requesterID: request.requester, requesterName: request.requesterName, requestedAt: request.requestedAt,
-                arranged: arranged.contains(request.id), upvotes: showCounts ? request.upvotes : nil,
-                downvotes: showCounts ? request.downvotes : nil, linedUp: request.isLinedUp)
-        }
-        let state = machine.station
-        var skip: SkipProgress?
-        if let current = state.timeline.current(at: state.timelineTime(at: context.clock.now())) {
-            let listening = machine.peopleListening
-            skip = SkipProgress(
-                entryID: current.id, votes: party.skips.votes(on: current.id, listening: listening),
-                needed: party.settings.skip.votesNeeded(listening: listening.count))
-        }
-        var ballotView: BallotView?
-        if let ballot {
-            let lobby = party.lobby
-            let tally = Dictionary(
-                ballot.tally(weight: { lobby.weight(of: $0) }).map { ($0.trackID, $0.votes) },
-                uniquingKeysWith: { a, _ in a })
-            ballotView = BallotView(
-                id: ballot.id, follows: ballot.follows,
-                candidates: ballot.candidates.map { candidate in
-                    BallotView.Candidate(
-                        track: tracks[candidate.trackID] ?? .unavailable(candidate.trackID, duration: 0),
-                        suggestions: candidate.suggestedBy.count,
-                        votes: showCounts ? (tally[candidate.trackID] ?? 0) : nil)
-                },
-                closesAt: ballot.closesAt, elected: lobby.elected, waitingSuggestions: lobby.suggestions.count)
-        }
-        var standing: StandingView?
-        if party.isLobby, let personID {
-            let credibility = party.lobby.credibility[personID] ?? Credibility()
-            let open = party.lobby.elected == nil ? ballot : nil
-            standing = StandingView(
-                ballotID: open?.id, vote: open?.votes[personID], weight: credibility.weight,
-                explanation: credibility.explanation)
-        }
-        var volume: VolumeView?
-        if party.settings.volumeVoting, party.mode != .dj {
-            let level = party.lobby.volume
-            let listening = machine.peopleListening
-            volume = VolumeView(
-                levelDb: level.levelDb, up: level.count(.up, listening: listening),
-                down: level.count(.down, listening: listening),
-                needed: SkipThreshold.automatic.votesNeeded(listening: listening.count),
-                mine: personID.flatMap { level.votes[$0] }, canGoUp: level.canMove(.up), canGoDown: level.canMove(.down))
-        }
         return PartyView(
-            mode: party.mode, settings: party.settings, requests: requests, skip: skip,
-            myVotes: personID.map { party.queue.votes(of: $0) }, ballot: ballotView, standing: standing, volume: volume,
-            vetoed: staff ? vetoed.map { tracks[$0] ?? .unavailable($0, duration: 0) } : nil)
+            machine: machine, at: context.clock.now(), tracks: partyTracks, showCounts: showCounts, staff: staff,
+            personID: personID)
     }
 
     /// The party as someone with `role` may see it (the machine says what
@@ -241,7 +188,7 @@ actor StationHub {
         seat: Seat = .anonymous
     ) async throws {
         try await event { hub in
-            let robot = hub.machine.listenerCount == 0 ? try await hub.robotInputs() : .none
+            let robot = hub.machine.arrivalNeedsRobot ? try await hub.robotInputs() : .none
             hub.queues[connection] = queue
             do {
                 let join: (inout StationMachine, inout AnyRandom) throws -> [HubAction] = { machine, rng in
@@ -311,9 +258,7 @@ actor StationHub {
             }
             // A request is judged by the rules against the pool and the host's
             // playlist, listened to or not.
-            let robot =
-                hub.machine.listenerCount > 0 || request.command.operation == .request
-                ? try await hub.robotInputs() : .none
+            let robot = hub.machine.commandNeedsRobot(request.command) ? try await hub.robotInputs() : .none
             var result: StationMachine.CommandResult?
             try await hub.run { machine, rng in
                 let outcome = try machine.command(
@@ -343,8 +288,7 @@ actor StationHub {
     func moderate(_ action: ChatModeration, from connection: ConnectionID) async throws {
         try await event { hub in
             var target: StationRole?
-            // A mute's length is checked first (by the machine), then who.
-            if case .mute(let personID, let minutes) = action, ChatRoom.muteMinutes.contains(minutes) {
+            if let personID = StationMachine.moderationTarget(action) {
                 target = try await hub.standing(of: personID)
             }
             try await hub.run { machine, _ in
@@ -497,15 +441,13 @@ actor StationHub {
         await event { hub in
             hub.record = record
             hub.publishNearby(force: true)
-            // A station becoming a lobby opens its first ballot at once.
-            let robot = record.mode == .lobby && hub.machine.listenerCount > 0 ? try? await hub.robotInputs() : nil
+            let robot = hub.machine.settingsNeedRobot(mode: record.mode) ? try? await hub.robotInputs() : nil
             let now = hub.context.clock.now()
             do {
                 try await hub.run { machine, rng in
                     machine.settingsChanged(
                         maxListeners: record.maxListeners, mode: record.mode,
-                        requests: record.requestSettings ?? RequestSettings())
-                        + (robot.map { machine.openBallot(at: now, robot: $0, using: &rng) } ?? [])
+                        requests: record.requestSettings ?? RequestSettings(), robot: robot, at: now, using: &rng)
                 }
             } catch {
                 hub.context.logger.error("Station \(hub.id) could not take its new settings: \(error)")
@@ -523,7 +465,7 @@ actor StationHub {
                 return
             }
             do {
-                let robot = timer == .tick || timer == .ballot || timer == .reactions ? try await hub.robotInputs() : .none
+                let robot = StationMachine.timerNeedsRobot(timer) ? try await hub.robotInputs() : .none
                 try await hub.run { machine, rng in
                     machine.timerFired(timer, due: due, at: hub.context.clock.now(), robot: robot, using: &rng)
                 }
