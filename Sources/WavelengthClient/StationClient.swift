@@ -359,7 +359,7 @@ public actor StationClient {
         case .role(let role, let epoch):
             releaseHeld()
             eventSink.yield(.role(isDJ: role == "dj", epoch: epoch))
-        case .dj(let epoch, let present):
+        case .dj(let epoch, let present, _):
             eventSink.yield(.dj(epoch: epoch, present: present))
         case .access(let role):
             eventSink.yield(.access(role))

@@ -74,7 +74,7 @@ public struct StationModel: Sendable, Equatable {
             isDJ = role == "dj"
             djEpoch = epoch
             roleKnown = true
-        case .dj(let epoch, _):
+        case .dj(let epoch, _, _):
             djEpoch = epoch
         case .access(let role):
             access = role

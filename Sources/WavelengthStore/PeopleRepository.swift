@@ -61,6 +61,8 @@ public protocol StationAccessRepository: Sendable {
     func people(ids: [String]) async throws -> [String: PersonRecord]
 
     func stations(ownedBy personIDs: Set<String>) async throws -> [StationRecord]
+    /// The stations where the person is a co-DJ, oldest first.
+    func stations(coDJ personID: String) async throws -> [StationRecord]
     func updateStation(id: StationID, name: String, visibility: StationVisibility, maxListeners: Int?) async throws
         -> StationRecord?
     /// Gives the station a free frequency (and a new access code), in one

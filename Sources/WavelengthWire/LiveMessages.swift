@@ -53,9 +53,9 @@ public enum ServerMessage: Sendable, Equatable {
     case pong(nonce: String?, serverTime: EpochMillis, serverReceived: Double, serverSent: Double)
     /// This connection's role, sent on connect and whenever it changes.
     case role(role: String, epoch: Int64)
-    /// The DJ role changed hands (`epoch` rose); `present` is false while
-    /// nobody holds it (the DJ dropped and the grace period runs).
-    case dj(epoch: Int64, present: Bool)
+    /// The DJ role changed hands (`epoch` rose) to `name`; `present` is
+    /// false while nobody holds it (the DJ dropped and the grace period runs).
+    case dj(epoch: Int64, present: Bool, name: String? = nil)
     /// What this connection's person may do on the station, sent on connect
     /// and when it changes (the owner grants or revokes co-DJ).
     case access(role: StationRole)
@@ -185,7 +185,7 @@ extension ClientMessage: Codable {
 extension ServerMessage: Codable {
     private enum Keys: String, CodingKey {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
-        case serverReceived, serverSent, role, epoch, present, person, reason
+        case serverReceived, serverSent, role, epoch, present, name, person, reason
         case party, votes, kind, trackID, requesterName, entryID, up, down, standing, sound
         case ref, room, messageIDs, all, reactions, clip
     }
@@ -244,7 +244,9 @@ extension ServerMessage: Codable {
         case "role":
             self = .role(role: try c.decode(String.self, forKey: .role), epoch: try c.decode(Int64.self, forKey: .epoch))
         case "dj":
-            self = .dj(epoch: try c.decode(Int64.self, forKey: .epoch), present: try c.decode(Bool.self, forKey: .present))
+            self = .dj(
+                epoch: try c.decode(Int64.self, forKey: .epoch), present: try c.decode(Bool.self, forKey: .present),
+                name: try c.decodeIfPresent(String.self, forKey: .name))
         case "access": self = .access(role: try c.decode(StationRole.self, forKey: .role))
         case "removed":
             self = .removed(
@@ -305,9 +307,10 @@ extension ServerMessage: Codable {
         case .role(let role, let epoch):
             try c.encode(role, forKey: .role)
             try c.encode(epoch, forKey: .epoch)
-        case .dj(let epoch, let present):
+        case .dj(let epoch, let present, let name):
             try c.encode(epoch, forKey: .epoch)
             try c.encode(present, forKey: .present)
+            try c.encodeIfPresent(name, forKey: .name)
         case .access(let role): try c.encode(role, forKey: .role)
         case .removed(let person, let reason):
             try c.encode(person, forKey: .person)

@@ -152,7 +152,7 @@ public struct MeResponse: Sendable, Codable, Equatable {
 
 public struct DialView: Sendable, Codable, Equatable {
     public struct Section: Sendable, Codable, Equatable {
-        /// `own`, `following-live`, `following-quiet`, `discover` (public,
+        /// `own`, `codj` (stations you co-DJ), `following-live`, `following-quiet`, `discover` (public,
         /// on the air), `quiet` (public, off the air).
         public var kind: String
         public var stations: [StationView]

@@ -103,7 +103,7 @@ struct StationMachineTests {
         #expect(actions.contains(.sendSnapshot(c1, reply: false)))
         #expect(actions.contains(.send(c1, .access(.owner))))
         #expect(actions.contains(.send(c1, .role(isDJ: true, epoch: 1))))
-        #expect(actions.contains(.broadcast(.dj(epoch: 1, present: true), except: nil)))
+        #expect(actions.contains(.broadcast(.dj(epoch: 1, present: true, name: "Owner"), except: nil)))
         let tick = try #require(machine.timers[.tick])
         #expect(actions.last == .startTimer(.tick, at: tick))
         #expect(tick == machine.station.timeline.current(at: t0)?.expiration)

@@ -58,6 +58,24 @@ struct HostRolesTests {
         }
     }
 
+    /// A co-DJ finds the station on their dial, right after their own.
+    @Test func aCoDJFindsTheStationOnTheirDial() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let owner = try await client.signUp()
+            let codj = try await client.signUp()
+            let before = try await client.send("/api/dial", .get, as: codj).decode(DialView.self)
+            #expect(!before.sections.contains { $0.kind == "codj" })
+            #expect(try await client.send("/api/stations/\(owner.stationID)/codjs/\(codj.id)", .put, as: owner).status == .ok)
+            let dial = try await client.send("/api/dial", .get, as: codj).decode(DialView.self)
+            #expect(dial.sections.prefix(2).map(\.kind) == ["own", "codj"])
+            #expect(dial.sections[1].stations.map(\.id) == [owner.stationID])
+            #expect(try await client.send("/api/stations/\(owner.stationID)/codjs/\(codj.id)", .delete, as: owner).status == .ok)
+            let after = try await client.send("/api/dial", .get, as: codj).decode(DialView.self)
+            #expect(!after.sections.contains { $0.kind == "codj" })
+        }
+    }
+
     @Test func aHostOnTheAirRunsTheSoundButNotTheStation() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.router) { client in

@@ -73,9 +73,12 @@ struct SessionControlRouteTests {
             #expect(try await member.access() == .codj)
 
             owner.close()
-            _ = try await member.next { if case .dj(1, false) = $0 { true } else { false } }
+            _ = try await member.next { if case .dj(1, false, _) = $0 { true } else { false } }
             // After the grace period the co-DJ is promoted, and can pause.
             _ = try await member.next { if case .role("dj", 2) = $0 { true } else { false } }
+            // Everyone is told who has the booth now, by name.
+            let name = friend.person.displayName
+            _ = try await member.next { if case .dj(2, true, name) = $0 { true } else { false } }
             try member.send(.command(CommandRequest(id: "m1", command: .pause, epoch: 2)))
             #expect(try await member.ack("m1").duplicate == false)
 
@@ -118,10 +121,10 @@ struct SessionControlRouteTests {
             _ = try await codj.next { if case .role("listener", 1) = $0 { true } else { false } }
 
             owner.close()
-            _ = try await listener.next { if case .dj(1, false) = $0 { true } else { false } }
+            _ = try await listener.next { if case .dj(1, false, _) = $0 { true } else { false } }
             // The role goes to the co-DJ, never to the longer-connected listener.
             _ = try await codj.next { if case .role("dj", 2) = $0 { true } else { false } }
-            _ = try await listener.next { if case .dj(2, true) = $0 { true } else { false } }
+            _ = try await listener.next { if case .dj(2, true, _) = $0 { true } else { false } }
             #expect(await !listener.hasPending { if case .role("dj", _) = $0 { true } else { false } })
             try listener.send(.command(CommandRequest(id: "l1", command: .pause, epoch: 2)))
             #expect(try await listener.error().code == "forbidden")
@@ -144,13 +147,13 @@ struct SessionControlRouteTests {
             _ = try await listener.next { if case .role("listener", 1) = $0 { true } else { false } }
 
             owner.close()
-            _ = try await listener.next { if case .dj(1, false) = $0 { true } else { false } }
+            _ = try await listener.next { if case .dj(1, false, _) = $0 { true } else { false } }
             // Nothing is sent when a grace period ends with nobody to promote,
             // so there is no event to wait for: give it the grace period
             // several times over.
             try await Task.sleep(for: grace * 5)
             #expect(await !listener.hasPending { if case .role("dj", _) = $0 { true } else { false } })
-            #expect(await !listener.hasPending { if case .dj(_, true) = $0 { true } else { false } })
+            #expect(await !listener.hasPending { if case .dj(_, true, _) = $0 { true } else { false } })
             try listener.send(.command(CommandRequest(id: "l1", command: .pause)))
             #expect(try await listener.error().code == "forbidden")
 

@@ -152,7 +152,7 @@ struct StationHubTests {
         guard case .role(let role, _) = try #require(try await codj.next("role")) else { return }
         #expect(role == "listener")
         await hub.disconnect(owner.id)
-        guard case .dj(_, let present) = try #require(try await codj.next("dj")) else { return }
+        guard case .dj(_, let present, _) = try #require(try await codj.next("dj")) else { return }
         #expect(!present)
         manual.advance(by: .seconds(20))
         guard case .role(let promoted, let epoch) = try #require(try await codj.next("role")) else { return }

@@ -67,8 +67,9 @@ public enum HubNotice: Sendable, Equatable {
     case access(StationRole)
     /// This connection holds the DJ booth, or not.
     case role(isDJ: Bool, epoch: Int64)
-    /// The DJ role changed hands, or is empty while the grace period runs.
-    case dj(epoch: Int64, present: Bool)
+    /// The DJ role changed hands (to `name`), or is empty while the grace
+    /// period runs.
+    case dj(epoch: Int64, present: Bool, name: String? = nil)
     case removed(personID: String, name: String, reason: String)
     case ended
     /// This connection may no longer listen (the station's visibility

@@ -384,7 +384,9 @@ public struct StationMachine: Sendable {
         }
         dj = id
         actions.append(.send(id, .role(isDJ: true, epoch: djEpoch)))
-        actions.append(.broadcast(.dj(epoch: djEpoch, present: true), except: nil))
+        // Everyone is told who has the booth: a co-DJ promoted after the
+        // DJ dropped, and the room, see the change.
+        actions.append(.broadcast(.dj(epoch: djEpoch, present: true, name: seat(of: id)?.name), except: nil))
         return actions
     }
 

@@ -58,7 +58,7 @@ struct PeopleController {
         return try await profile(of: person, for: context.caller)
     }
 
-    /// Your own stations first; then the stations of people you follow that
+    /// Your own stations first, then those you co-DJ; then the stations of people you follow that
     /// are on the air, busiest first; then their quiet ones; then public
     /// stations on the air to discover; then quiet public stations.
     @Sendable func dial(_ request: Request, context: AppRequestContext) async throws -> DialView {
@@ -73,6 +73,10 @@ struct PeopleController {
         if let me = caller.person {
             let own = try await access.stations(ownedBy: [me.id])
             add("own", try await directory.views(of: own).map { $0.seen(as: .owner) })
+            // The stations you co-DJ, right after your own: a co-DJ finds
+            // the booth they were given without knowing its frequency.
+            let coDJ = try await access.stations(coDJ: me.id).filter { $0.ownerID != me.id }
+            add("codj", try await directory.views(of: coDJ).map { $0.seen(as: .codj) })
             let followed = try await people.followeeIDs(of: me.id)
             var visible: [StationView] = []
             for record in try await access.stations(ownedBy: followed) {

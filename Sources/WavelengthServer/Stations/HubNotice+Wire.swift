@@ -13,8 +13,8 @@ extension HubNotice {
             .access(role: role)
         case .role(let isDJ, let epoch):
             .role(role: isDJ ? "dj" : "listener", epoch: epoch)
-        case .dj(let epoch, let present):
-            .dj(epoch: epoch, present: present)
+        case .dj(let epoch, let present, let name):
+            .dj(epoch: epoch, present: present, name: name)
         case .removed(let personID, let name, let reason):
             .removed(person: PersonRef(id: personID, name: name), reason: reason)
         case .ended:

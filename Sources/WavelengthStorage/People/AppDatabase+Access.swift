@@ -117,6 +117,17 @@ extension AppDatabase: StationAccessRepository {
         }
     }
 
+    public func stations(coDJ personID: String) async throws -> [StationRecord] {
+        try await writer.read { db in
+            try StationRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT station.* FROM station JOIN stationMember m ON m.stationID = station.id
+                    WHERE m.personID = ? AND m.role = 'codj' ORDER BY station.createdAt
+                    """, arguments: [personID])
+        }
+    }
+
     public func updateStation(id: StationID, name: String, visibility: StationVisibility, maxListeners: Int?)
         async throws -> StationRecord?
     {

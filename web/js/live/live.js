@@ -440,7 +440,7 @@ export class LiveConnection extends EventTarget {
         break;
       case "dj":
         if (Number.isInteger(message.epoch)) this.epoch = message.epoch;
-        this.emit("dj", { epoch: message.epoch, present: message.present });
+        this.emit("dj", { epoch: message.epoch, present: message.present, name: typeof message.name === "string" ? message.name : null });
         break;
       case "access":
         this.access = message.role;

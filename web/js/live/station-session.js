@@ -80,6 +80,8 @@ export class StationSession extends EventTarget {
     live.addEventListener("standing", (e) => this.set({ standing: e.detail.standing }, "party"));
     live.addEventListener("sound", (e) => this.set({ station: { ...this.station, sound: e.detail.sound } }, "sound"));
     live.addEventListener("override", (e) => this.emit("override", e.detail));
+    // The booth changed hands: who has it now (null while the grace runs).
+    live.addEventListener("dj", (e) => this.emit("handover", e.detail));
     live.addEventListener("clipwaiting", (e) => this.emit("clip", e.detail));
     live.addEventListener("thumbs", (e) => this.set({ thumbs: e.detail }, "thumbs"));
     live.addEventListener("chatroom", (e) => this.emit("room", { type: "room", ...e.detail }));

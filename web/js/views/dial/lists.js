@@ -10,6 +10,7 @@ import { isOwn, stationLink } from "./state.js";
 
 const SECTION_TITLES = {
   own: "Your station",
+  codj: "Stations you co-DJ",
   "following-live": "Friends on the air",
   "following-quiet": "Friends, quiet",
   discover: "On the air now",
@@ -17,6 +18,7 @@ const SECTION_TITLES = {
 };
 const SECTION_IDS = {
   own: "list-mine",
+  codj: "list-codj",
   "following-live": "list-friends-live",
   "following-quiet": "list-friends-quiet",
   discover: "list-live",

@@ -123,6 +123,15 @@ function openSession(view) {
     renderChat(view);
     renderClips(view);
   });
+  session.addEventListener("handover", (event) => {
+    if (state.destroyed || !state.ready) return;
+    const { present, name } = event.detail;
+    if (!present || !name) return;
+    // The owner takes the booth each time they arrive: no news to them.
+    const mine = session.live && session.live.role === "dj";
+    if (mine && session.role === "owner") return;
+    toast(mine ? "You're the DJ now: the booth is yours." : `${name} is the DJ now.`);
+  });
   session.addEventListener("override", (event) => {
     if (!state.destroyed && state.ready) announceOverride(view, event.detail);
   });
