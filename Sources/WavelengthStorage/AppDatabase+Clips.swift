@@ -5,9 +5,15 @@ import WavelengthStore
 extension AppDatabase: ClipRepository {
     public func insertClip(_ clip: VoiceClip, quotaBytes: Int, pendingLimit: Int) async throws {
         try await writer.write { db in
-            let held = try Int.fetchOne(
-                db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM voiceClip WHERE stationID = ?", arguments: [clip.stationID]) ?? 0
-            guard held + clip.bytes <= quotaBytes else { throw StorageError.clipQuota(quotaBytes) }
+            let pending = try Int.fetchOne(
+                db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM voiceClip WHERE stationID = ? AND status = 'pending'",
+                arguments: [clip.stationID]) ?? 0
+            let approved = try Int.fetchOne(
+                db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM voiceClip WHERE stationID = ? AND status != 'pending'",
+                arguments: [clip.stationID]) ?? 0
+            guard ClipLimits.fits(clip, approvedBytes: approved, pendingBytes: pending, quotaBytes: quotaBytes) else {
+                throw StorageError.clipQuota(quotaBytes)
+            }
             if clip.status == .pending {
                 let waiting = try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM voiceClip WHERE stationID = ? AND personID = ? AND status = 'pending'",

@@ -54,3 +54,15 @@ struct StationMachineClipTests {
         #expect(ClipTrack.parse("t1") == nil)
     }
 }
+
+/// The clip quota's rule: the room's waiting clips take at most half.
+@Test func waitingClipsFillHalfTheQuotaAndTheHostsTheWhole() {
+    func clip(_ status: VoiceClip.Status) -> VoiceClip {
+        VoiceClip(id: "c", stationID: "s", personID: "p", name: "P", note: "", durationMs: 2000, bytes: 10, status: status, createdAt: 0)
+    }
+    #expect(ClipLimits.fits(clip(.pending), approvedBytes: 0, pendingBytes: 40, quotaBytes: 100))
+    #expect(!ClipLimits.fits(clip(.pending), approvedBytes: 0, pendingBytes: 41, quotaBytes: 100))
+    #expect(!ClipLimits.fits(clip(.pending), approvedBytes: 60, pendingBytes: 35, quotaBytes: 100))
+    #expect(ClipLimits.fits(clip(.approved), approvedBytes: 40, pendingBytes: 50, quotaBytes: 100))
+    #expect(!ClipLimits.fits(clip(.approved), approvedBytes: 91, pendingBytes: 0, quotaBytes: 100))
+}

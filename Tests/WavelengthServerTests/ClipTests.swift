@@ -114,6 +114,47 @@ struct ClipTests {
         }
     }
 
+    /// Listeners' waiting clips fill at most half the quota: a room's
+    /// shout-outs never stop the host's own clip.
+    @Test func waitingClipsNeverUseUpTheHostsShare() async throws {
+        let tone = try await TestAudio.tone(seconds: 2)
+        // How much one such clip takes once stored, on a server of its own.
+        let measuring = try await TestServer.make()
+        let stored = try await measuring.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let uri = "/api/stations/\(owner.stationID)/clips"
+            // The host's clip goes on the air: someone must be listening.
+            let host = LiveClient(port: client.port!, path: "/api/stations/\(owner.stationID)/live?v=1", token: owner.token)
+            defer { host.close() }
+            _ = try await host.snapshot()
+            #expect(try await client.upload(uri, as: owner, bytes: tone).status == .created)
+            return try await client.send(uri, .get, as: owner).decode(ClipList.self).usedBytes
+        }
+        // Room for two clips waiting (half of five), and five in all: filled
+        // by the room alone, as before, the host's clip would not fit.
+        let server = try await TestServer.make(configure: { $0.clipQuotaBytes = stored * 5 })
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let station = owner.stationID
+            _ = try await client.send("/api/stations/\(station)/party", .patch, as: owner, body: PartySettingsPatch(guestClips: true))
+            let host = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?v=1", token: owner.token)
+            defer { host.close() }
+            _ = try await host.snapshot()
+            var refusal: TestResponse?
+            for n in 0..<8 {
+                let guest = try await client.guest("Guest \(n)")
+                let sent = try await client.upload("/api/stations/\(station)/clips", as: guest, bytes: tone)
+                guard sent.status == .accepted else {
+                    refusal = sent
+                    break
+                }
+            }
+            #expect(refusal?.status == .conflict && Self.code(refusal) == "clip_quota")
+            let own = try await client.upload("/api/stations/\(station)/clips", as: owner, bytes: tone)
+            #expect(own.status == .created, "\(String(buffer: own.body))")
+        }
+    }
+
     @Test func whatIsNotAShortPieceOfAudioIsRefused() async throws {
         let server = try await TestServer.make(configure: { $0.clipQuotaBytes = 60_000 })
         try await server.application().test(.live) { client in

@@ -53,6 +53,19 @@ public enum ClipLimits {
     public static let pendingPerPerson = 3
     /// A clip's note.
     public static let noteLength = 0...120
+
+    /// Whether a clip fits the station's quota: listeners' clips waiting for
+    /// the host may fill half of it, never the host's share, so a room's
+    /// shout-outs never stop the host's own clip; what is on its way to the
+    /// air fills the whole.
+    public static func fits(
+        _ clip: VoiceClip, approvedBytes: Int, pendingBytes: Int, quotaBytes: Int
+    ) -> Bool {
+        switch clip.status {
+        case .approved: approvedBytes + clip.bytes <= quotaBytes
+        case .pending: pendingBytes + clip.bytes <= quotaBytes / 2 && approvedBytes + pendingBytes + clip.bytes <= quotaBytes
+        }
+    }
 }
 
 /// The track id of a voice clip's entry: `clip:<id>`.
