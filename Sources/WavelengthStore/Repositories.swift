@@ -147,6 +147,14 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// An error a store's engine raised, which may say that storage itself is
+/// out of service (full, read-only, failing): then the server answers 503,
+/// not 500, and the request may be tried again later. Each store marks its
+/// engine's errors (SQLite's in `WavelengthStorage`).
+public protocol StorageFault: Error {
+    var isOutage: Bool { get }
+}
+
 /// The background audio analysis: which tracks wait, and their features.
 public protocol AnalysisRepository: Sendable {
     /// Playable tracks never analysed (or changed since), oldest first.

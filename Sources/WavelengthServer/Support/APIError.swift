@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import Synchronization
 import WavelengthCore
+import WavelengthStore
 import WavelengthWire
 
 /// A 4xx/5xx answer with a JSON body `{"error": {"message", "code"}}`.
@@ -119,6 +121,16 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 "The request body is larger than \(context.maxUploadSize) bytes.")
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)
+        } catch let fault as any StorageFault where fault.isOutage {
+            // One line a minute while it lasts, not one a request.
+            if OutageLog.shouldLog(at: ContinuousClock.now) {
+                context.logger.error("Storage is out of service (answering 503): \(fault)")
+            }
+            var refusal = APIError(
+                .serviceUnavailable, code: .serviceUnavailable,
+                "The server can't save anything right now (its storage is full or failing); try again later.")
+            refusal.headers[.retryAfter] = "60"
+            throw refusal
         } catch {
             context.logger.error("Unhandled error: \(error)")
             throw APIError(.internalServerError, code: .internal, "Something went wrong on the server.")
@@ -138,6 +150,20 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 429: .rateLimited
         case 503: .serviceUnavailable
         default: .httpError
+        }
+    }
+}
+
+/// When a storage outage was last logged: once a minute is enough to see
+/// it, and a log line per request would fill the disk that is already full.
+enum OutageLog {
+    private static let lastLogged = Mutex<ContinuousClock.Instant?>(nil)
+
+    static func shouldLog(at now: ContinuousClock.Instant) -> Bool {
+        lastLogged.withLock { last in
+            if let last, now - last < .seconds(60) { return false }
+            last = now
+            return true
         }
     }
 }
