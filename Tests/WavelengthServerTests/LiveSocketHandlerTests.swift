@@ -81,6 +81,15 @@ struct LiveSocketHandlerTests {
         #expect(closes.count.withLock { $0 } == 1)
     }
 
+    /// A client killed mid-listen sends a FIN and nothing more: the listener
+    /// is let go at once, not at the next ping.
+    @Test func aClientWhoseEndClosedIsLetGoAtOnce() throws {
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive)
+        #expect(closes.count.withLock { $0 } == 1)
+    }
+
     @Test func onlyOneCloseFrameIsSent() throws {
         channel.pipeline.fireUserInboundEventTriggered(LiveSocketEvent.end(.goingAway, reason: nil))
         channel.pipeline.fireUserInboundEventTriggered(LiveSocketEvent.end(.normalClosure, reason: nil))

@@ -88,6 +88,11 @@ final class LiveSocketHandler: ChannelDuplexHandler {
             }
         case LiveSocketEvent.end(let code, let reason):
             end(code, reason: reason, context: context)
+        case ChannelEvent.inputClosed:
+            // The client's end is gone (its process killed, its network
+            // down): the server allows half-closed connections for HTTP, so
+            // without this the listener stayed counted until the next ping.
+            context.close(promise: nil)
         default:
             context.fireUserInboundEventTriggered(event)
         }
