@@ -12,11 +12,15 @@ public struct ChatMessageView: Sendable, Codable, Equatable {
     /// The handles named with `@`, lower case: a client highlights the
     /// message when its own is among them.
     public var mentions: [String]
+    /// The handle to @mention the author by: theirs, or a guest's room
+    /// handle (`ChatText.guestHandle`).
+    public var mention: String
 
     public init(_ message: ChatMessage) {
         self.id = message.id
         self.person = PersonRef(id: message.personID, name: message.name)
         self.handle = message.handle
+        self.mention = message.handle ?? ChatText.guestHandle(name: message.name, personID: message.personID)
         self.text = message.text
         self.sentAt = message.sentAt
         self.mentions = message.mentions
@@ -72,12 +76,16 @@ public struct ChatRoomView: Sendable, Codable, Equatable {
     public var palette: [String]
     /// The longest message, in characters.
     public var maxLength: Int
+    /// The named people here now, with the handle to @mention them by (a
+    /// guest's room handle included), for suggestions.
+    public var people: [MentionableView]?
 
     public init(
         enabled: Bool, guestsMayPost: Bool, slowModeSeconds: Int, messages: [ChatMessageView], mutedUntil: EpochMillis?,
         muted: [MuteView]?, reactions: ReactionsView?, palette: [String] = Reactions.palette,
-        maxLength: Int = ChatText.maxCharacters
+        maxLength: Int = ChatText.maxCharacters, people: [MentionableView]? = nil
     ) {
+        self.people = people
         self.enabled = enabled
         self.guestsMayPost = guestsMayPost
         self.slowModeSeconds = slowModeSeconds
@@ -136,5 +144,18 @@ extension ChatModeration: Codable {
             try c.encode("slowMode", forKey: .action)
             try c.encode(seconds, forKey: .seconds)
         }
+    }
+}
+
+/// Someone in the room who can be @mentioned.
+public struct MentionableView: Sendable, Codable, Equatable {
+    public var id: String
+    public var name: String
+    public var handle: String
+
+    public init(id: String, name: String, handle: String) {
+        self.id = id
+        self.name = name
+        self.handle = handle
     }
 }

@@ -16,13 +16,17 @@ public struct PersonView: Sendable, Codable, Equatable {
     public var handle: String?
     public var displayName: String
     public var stationID: StationID?
+    /// The handle others @mention this person by in a chat: their
+    /// account's, or a guest's room handle.
+    public var mention: String?
 
-    public init(id: String, kind: String, handle: String?, displayName: String, stationID: StationID?) {
+    public init(id: String, kind: String, handle: String?, displayName: String, stationID: StationID?, mention: String? = nil) {
         self.id = id
         self.kind = kind
         self.handle = handle
         self.displayName = displayName
         self.stationID = stationID
+        self.mention = mention ?? handle ?? (kind == "guest" ? ChatText.guestHandle(name: displayName, personID: id) : nil)
     }
 }
 

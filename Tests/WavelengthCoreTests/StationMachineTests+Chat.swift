@@ -37,6 +37,20 @@ struct StationMachineChatTests {
         #expect(view.enabled && view.messages.isEmpty && view.muted == nil)
     }
 
+    /// A guest has no account handle, yet can be @mentioned: by a room
+    /// handle made of their name and id, which their messages carry and the
+    /// room's list of people names before they say a word.
+    @Test func aGuestCanBeMentionedBeforeAndAfterTheySpeak() throws {
+        var machine = try room()
+        let handle = ChatText.guestHandle(name: "Gus", personID: "p-guest")
+        #expect(handle == "gus_uest")
+        #expect(ChatText.mentions(in: "hi @\(handle)!") == [handle])
+        let people = try #require(machine.chatRoom(for: ConnectionID(3), at: t0)).people
+        #expect(people.map(\.handle) == ["owner", "cody", "lis", handle])
+        #expect(ChatText.guestHandle(name: "  ", personID: "X-9") == "guest_x9")
+        #expect(ChatText.guestHandle(name: "Ånne Marie-Lou Smith", personID: "g1234abcd") == "nne_marie_lo_abcd")
+    }
+
     @Test func aMessageIsSavedThenSentToEveryoneAndToItsAuthorWithItsRef() throws {
         var machine = try room()
         let actions = try say(&machine, "hello @cody", from: 3)

@@ -247,6 +247,8 @@ struct ChatTests {
                 throw TestFailure("a guest was refused")
             }
             #expect(message.handle == nil)
+            // A guest is mentioned by their room handle.
+            #expect(message.mention == ChatText.guestHandle(name: "Gus", personID: gus.id))
             let patched = try await client.send(
                 "/api/stations/\(owner.stationID)/party", .patch, as: owner, body: PartySettingsPatch(guestChat: false))
             #expect(patched.status == .ok)

@@ -136,7 +136,7 @@ MUTATIONS = [
     ("views/station/lobby.js", "standing.ballotID === ballot.id", "standing.ballotID !== ballot.id",
      "lobby: your vote counts only on the ballot it was cast on"),
     # The TV showed the host's vote counts to the whole room.
-    ("views/station/room.js", "votes: !showCounts || r.upvotes == null ?", "votes: r.upvotes == null ?",
+    ("views/station/room.js", "votes: r.linedUp || !showCounts || r.upvotes == null ?", "votes: r.linedUp || r.upvotes == null ?",
      "party: the TV shows vote counts only when the host shows them to everyone"),
     # A song without lyrics was asked for them (a 404 in every console).
     ("views/station/lyrics-model.js", 'if (!about || about.hasLyrics !== true) return null;', "",

@@ -206,6 +206,13 @@ test("autocomplete: authors seen, newest first, never yourself; starts-with befo
   deepEqual(handleSuggestions(seen, "ANA").map((p) => p.handle), ["ana", "zoe"], "zoe's name holds it");
   deepEqual(handleSuggestions(seen, "", { limit: 2 }).map((p) => p.handle), ["me_myself", "ana"]);
   deepEqual(handleSuggestions(seen, "q"), []);
+  // People here who haven't spoken yet (a guest by their room handle) come after.
+  const people = [{ handle: "gus_uest", name: "Gus" }, { handle: "ana", name: "Ana" }];
+  deepEqual(handleSuggestions(seen, "", { self: "me_myself", people }).map((p) => p.handle), ["ana", "Abba", "zoe", "bonnie", "gus_uest"]);
+  deepEqual(handleSuggestions([], "gu", { people }).map((p) => p.handle), ["gus_uest"]);
+  // A guest who spoke is suggested by their room handle.
+  const guest = readMessage(msg("8", { handle: null, mention: "gus_uest", person: { id: "p8", name: "Gus" } }));
+  deepEqual(handleSuggestions([guest], "g").map((p) => p.handle), ["gus_uest"]);
 });
 
 test("autocomplete: the pick replaces the @-word, adds a space and puts the caret after it", () => {

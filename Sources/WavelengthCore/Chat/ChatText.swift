@@ -50,6 +50,24 @@ public enum ChatText {
         return found
     }
 
+    /// The handle a guest is mentioned by in a room: their name folded to
+    /// a–z, 0–9 and _ (12 at most, "guest" when nothing is left), then _ and
+    /// the last four letters or digits of their person id, so two guests
+    /// called Ann are told apart. It reads like a handle, so `mentions`
+    /// finds it; an account's handle never has the suffix's shape alone.
+    public static func guestHandle(name: String, personID: String) -> String {
+        var slug = ""
+        for character in name.lowercased() {
+            if slug.count == 12 { break }
+            if character.isASCII, character.isLetter || character.isNumber { slug.append(character) }
+            else if character == " " || character == "_" || character == "-", !slug.isEmpty, slug.last != "_" { slug.append("_") }
+        }
+        while slug.last == "_" { slug.removeLast() }
+        if slug.isEmpty { slug = "guest" }
+        let tail = String(personID.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.suffix(4))
+        return slug + "_" + (tail.isEmpty ? "0000" : tail)
+    }
+
     private static func isHandleCharacter(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || character == "_")
     }

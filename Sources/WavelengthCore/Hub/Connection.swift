@@ -44,6 +44,12 @@ public struct Seat: Sendable, Equatable {
     /// A guest: a person with a name and no account (no handle).
     public var isGuest: Bool { personID != nil && handle == nil }
 
+    /// The handle others mention this person by in the chat: their
+    /// account's, or a guest's room handle (`ChatText.guestHandle`).
+    public var mentionHandle: String? {
+        handle ?? personID.map { ChatText.guestHandle(name: name, personID: $0) }
+    }
+
     public static let anonymous = Seat(personID: nil, name: "A listener", role: .listener)
 }
 

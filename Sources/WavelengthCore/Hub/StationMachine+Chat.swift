@@ -19,6 +19,26 @@ extension StationMachine {
         public var muted: [String: EpochMillis]?
         /// The reactions to the song playing so far.
         public var reactions: Reactions.Burst?
+        /// The named people here now, to suggest for @mentions before
+        /// they have said a word (at most `peopleShown`).
+        public var people: [ChatAuthor] = []
+    }
+
+    /// How many of the people here a chat room names.
+    public static let peopleShown = 50
+
+    /// The named people connected, each once, in arrival order.
+    func peopleHere() -> [ChatAuthor] {
+        var seen = Set<String>()
+        var people: [ChatAuthor] = []
+        for connection in connections where !connection.closing {
+            guard people.count < Self.peopleShown, let person = connection.seat.personID, seen.insert(person).inserted,
+                let handle = connection.seat.mentionHandle
+            else { continue }
+            people.append(
+                ChatAuthor(personID: person, name: connection.seat.name, handle: handle, isModerator: connection.seat.role >= .codj))
+        }
+        return people
     }
 
     /// A message from a connection: checked, saved, then sent to everyone
@@ -152,7 +172,7 @@ extension StationMachine {
             enabled: party.settings.chat, guestsMayPost: party.settings.guestChat, slowModeSeconds: chat.slowModeSeconds,
             messages: party.settings.chat ? chat.recent : [],
             mutedUntil: seat.personID.flatMap { chat.mutedUntil($0, at: now) },
-            muted: seat.role >= .codj ? chat.activeMutes(at: now) : nil, reactions: song)
+            muted: seat.role >= .codj ? chat.activeMutes(at: now) : nil, reactions: song, people: peopleHere())
     }
 
     /// Whether connection `id` sees the chat as everyone does (no mute of

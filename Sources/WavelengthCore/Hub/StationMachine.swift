@@ -85,6 +85,9 @@ public struct StationMachine: Sendable {
     public internal(set) var chat: ChatRoom
     /// The reactions to the song that plays.
     public internal(set) var reactions = Reactions()
+    /// Raised when a named person comes or goes: the chat room's list of
+    /// people to mention is made again then.
+    public private(set) var rosterVersion = 0
 
     public init(
         station: StationState, recentCommands: [AppliedCommand] = [], maxListeners: Int? = nil,
@@ -146,6 +149,7 @@ public struct StationMachine: Sendable {
             if promoted.requestsChanged { actions.append(.broadcastRequests) }
         }
         connections.append(Connection(id: id, seat: seat))
+        if seat.personID != nil { rosterVersion += 1 }
         if seat.hosting != nil { actions += hostingChanged(at: now) }
         let counted = seat.audience.map { arrived(Self.identity(of: seat, on: id), kind: $0, at: now) } ?? []
         if let since, since == station.revision {
@@ -183,6 +187,7 @@ public struct StationMachine: Sendable {
     public mutating func disconnect(_ id: ConnectionID, at now: EpochMillis) -> [HubAction] {
         guard let index = connections.firstIndex(where: { $0.id == id }) else { return [] }
         let seat = connections.remove(at: index).seat
+        if seat.personID != nil { rosterVersion += 1 }
         var actions: [HubAction] = [.close(id)]
         if let kind = seat.audience {
             actions += left(Self.identity(of: seat, on: id), kind: kind, at: now)

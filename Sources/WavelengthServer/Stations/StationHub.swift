@@ -43,7 +43,7 @@ actor StationHub {
     private var sharedTracks = SharedTracks()
     /// The chat as most connections see it, encoded once per change of the
     /// room (a crowd joining gets the same 50 messages).
-    private var commonChatRoom: (version: Int, entryID: EntryID?, text: EncodedMessage)?
+    private var commonChatRoom: (version: Int, roster: Int, entryID: EntryID?, text: EncodedMessage)?
 
     init(loaded: LoadedStation, context: StationContext) {
         self.id = loaded.record.id
@@ -739,13 +739,15 @@ actor StationHub {
         let text: EncodedMessage
         if machine.seesCommonChatRoom(connection, at: now) {
             let entryID = machine.station.timeline.current(at: machine.station.timelineTime(at: now))?.id
-            if let common = commonChatRoom, common.version == machine.chat.version, common.entryID == entryID {
+            if let common = commonChatRoom, common.version == machine.chat.version, common.roster == machine.rosterVersion,
+                common.entryID == entryID
+            {
                 text = common.text
             } else {
                 guard let room = machine.chatRoom(for: connection, at: now),
                     let encoded = try? Self.encode(.chatRoom(chatRoomView(room)))
                 else { return }
-                commonChatRoom = (machine.chat.version, entryID, encoded)
+                commonChatRoom = (machine.chat.version, machine.rosterVersion, entryID, encoded)
                 text = encoded
             }
         } else {
@@ -764,7 +766,10 @@ actor StationHub {
             muted: room.muted.map { mutes in
                 mutes.sorted { $0.value < $1.value }.map { MuteView(person: PersonRef(id: $0.key, name: name(of: $0.key)), until: $0.value) }
             },
-            reactions: room.reactions.map(ReactionsView.init))
+            reactions: room.reactions.map(ReactionsView.init),
+            people: room.people.compactMap { person in
+                person.handle.map { MentionableView(id: person.personID, name: person.name, handle: $0) }
+            })
     }
 
     /// A person's name as the station last saw it: a seat, then a message.

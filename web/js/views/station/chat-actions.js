@@ -32,7 +32,8 @@ export function chatContext(view) {
     joinElsewhere: joinElsewhere(view),
     staff: isDJ(view.state),
     self: person ? person.id : null,
-    handle: person && person.handle ? person.handle : null,
+    // A guest is mentioned by their room handle (`mention`).
+    handle: person ? person.handle || person.mention || null : null,
     now: view.clock.now(),
     offset: view.clock.offset || 0,
   };

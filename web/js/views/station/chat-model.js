@@ -50,6 +50,7 @@ export function readMessage(raw) {
     id: raw.id,
     person: { id: str(person.id), name: str(person.name) || (handle ? handle : "Someone") },
     handle,
+    mention: typeof raw.mention === "string" && raw.mention ? raw.mention : handle,
     text: str(raw.text),
     sentAt: Number.isFinite(raw.sentAt) ? raw.sentAt : 0,
     mentions: Array.isArray(raw.mentions) ? raw.mentions.filter((m) => typeof m === "string").map((m) => m.toLowerCase()) : [],
@@ -85,6 +86,13 @@ export function applyRoom(chat, room, { connection = null } = {}) {
           .sort((a, b) => a.until - b.until)
       : null,
     messages: dedupe(messages).slice(-KEEP),
+    // The named people here (guests with their room handle), to suggest
+    // before they have said a word.
+    people: Array.isArray(room.people)
+      ? room.people
+          .filter((p) => p && typeof p.handle === "string" && p.handle)
+          .map((p) => ({ handle: p.handle, name: str(p.name) }))
+      : chat.people || [],
   };
   const pending = [];
   const lost = [];
@@ -224,20 +232,27 @@ export function splitMentions(text) {
  * first, each once, never the viewer), those whose handle starts with the
  * query first, then those whose handle or name holds it; at most `limit`.
  */
-export function handleSuggestions(messages, query, { self = null, limit = 6 } = {}) {
+export function handleSuggestions(messages, query, { self = null, limit = 6, people = [] } = {}) {
   const q = str(query).toLowerCase();
   const me = self ? String(self).toLowerCase() : null;
   const seen = new Map();
+  // The authors, newest first (a guest by the room handle they are
+  // mentioned by), then whoever is here and hasn't spoken yet.
+  const authors = [];
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const m = messages[i];
-    if (!m || !m.handle) continue;
-    const key = m.handle.toLowerCase();
-    if (key === me || seen.has(key)) continue;
-    seen.set(key, { handle: m.handle, name: m.person ? m.person.name : "" });
+    if (m) authors.push({ handle: m.handle || m.mention, name: m.person ? m.person.name : "" });
   }
-  const people = [...seen.values()];
-  const starts = people.filter((p) => p.handle.toLowerCase().startsWith(q));
-  const holds = q ? people.filter((p) => !p.handle.toLowerCase().startsWith(q) && (p.handle.toLowerCase().includes(q) || p.name.toLowerCase().includes(q))) : [];
+  const here = (Array.isArray(people) ? people : []).filter(Boolean).map((p) => ({ handle: p.handle, name: str(p.name) }));
+  for (const person of [...authors, ...here]) {
+    if (typeof person.handle !== "string" || !person.handle) continue;
+    const key = person.handle.toLowerCase();
+    if (key === me || seen.has(key)) continue;
+    seen.set(key, person);
+  }
+  const offered = [...seen.values()];
+  const starts = offered.filter((p) => p.handle.toLowerCase().startsWith(q));
+  const holds = q ? offered.filter((p) => !p.handle.toLowerCase().startsWith(q) && (p.handle.toLowerCase().includes(q) || p.name.toLowerCase().includes(q))) : [];
   return [...starts, ...holds].slice(0, Math.max(0, limit));
 }
 

@@ -166,7 +166,8 @@ export function createChatPanel({ stationID, onSend, onModerate, onJoin, onRead 
   };
 
   panel.mentions = attachMentions(input, listbox, {
-    suggest: (query) => handleSuggestions(panel.model.messages, query, { self: panel.ctx && panel.ctx.handle }),
+    suggest: (query) =>
+      handleSuggestions(panel.model.messages, query, { self: panel.ctx && panel.ctx.handle, people: panel.model.people }),
     onPick: () => updateCount(panel),
   });
 
