@@ -210,6 +210,40 @@ struct LobbyMachineTests {
         }
     }
 
+    /// Two songs with one vote each: the robot's taste breaks the tie, and
+    /// the winner's line says so.
+    @Test func aTieIsSaidAndHowItWasBroken() throws {
+        var machine = try lobby()
+        let ballot = try #require(machine.party.lobby.ballot)
+        let (a, b) = (ballot.candidates[0].trackID, ballot.candidates[1].trackID)
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: a), id: "v1", from: 2)
+        _ = try send(&machine, .ballotVote(ballotID: ballot.id, trackID: b), id: "v2", from: 3)
+        _ = close(&machine)
+        let next = try #require(machine.station.timeline.upcoming(at: t0).first)
+        #expect([a, b].contains(next.trackID))
+        #expect(next.why == "A tie between 2 songs: the robot's taste broke it")
+    }
+
+    /// A ballot left from a song that ended, with no new one for the song
+    /// playing (it is too short to vote on), is not shown any more.
+    @Test func aStaleBallotIsClearedWhenNoNewOneOpens() throws {
+        var machine = try lobby()
+        let ballot = try #require(machine.party.lobby.ballot)
+        _ = close(&machine)
+        #expect(machine.party.lobby.elected != nil)
+        // The winner is a clip-length song: nothing to vote on after it.
+        let current = try #require(machine.station.timeline.current(at: t0))
+        var rng = SeededRandom(seed: 3)
+        let clip = VoiceClip(
+            id: "c1", stationID: "s1", personID: "host", name: "Host", note: "", durationMs: 3000, bytes: 10,
+            status: .approved, createdAt: t0)
+        _ = try machine.clipApproved(clip, at: t0, using: &rng)
+        let clipStart = current.expiration
+        _ = machine.timerFired(.tick, due: machine.timers[.tick]!, at: clipStart, robot: robot, using: &rng)
+        #expect(machine.station.timeline.current(at: clipStart)?.source == .voice)
+        #expect(machine.party.lobby.ballot == nil, "ballot \(ballot.id) still shown over a clip")
+    }
+
     @Test func aSongTooShortToVoteOnGetsNoBallot() throws {
         let short = [PoolTrack(id: "s1", artist: "A", duration: 6000), PoolTrack(id: "s2", artist: "B", duration: 6000)]
         let inputs = RobotInputs(pool: short, fallback: short, artists: ["s1": "A", "s2": "B"])

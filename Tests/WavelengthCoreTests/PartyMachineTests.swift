@@ -188,6 +188,27 @@ struct PartyMachineTests {
         }
     }
 
+    /// Requests limited to the host's playlist: none chosen is said
+    /// plainly, a song outside it is refused, a song in it is taken.
+    @Test func poolOnlyRequestsComeFromTheHostsPlaylist() throws {
+        var machine = try party(settings: RequestSettings(poolOnly: true))
+        let inside = trackNotPlaying(machine)
+        let outside = Self.library.map(\.id).last { $0 != inside && !machine.station.latestPlays(at: t0).contains($0) }!
+        #expect(throws: HubError.request(.noPlaylist)) { try send(&machine, .request(trackID: inside), id: "p1", from: 2) }
+        var rng = SeededRandom(seed: 4)
+        var withPlaylist = robot
+        withPlaylist.playlist = [inside]
+        #expect(throws: HubError.request(.notAvailable)) {
+            try machine.command(
+                .request(trackID: outside), id: "p2", epoch: nil, from: .connection(ConnectionID(2)), at: t0,
+                track: Self.library.first { $0.id == outside }, robot: withPlaylist, using: &rng)
+        }
+        _ = try machine.command(
+            .request(trackID: inside), id: "p3", epoch: nil, from: .connection(ConnectionID(2)), at: t0,
+            track: Self.library.first { $0.id == inside }, robot: withPlaylist, using: &rng)
+        #expect(machine.party.queue.pending.map(\.trackID) == [inside])
+    }
+
     @Test func playNowCutsTheSongAfterTheLeadAndPlaysTheRequest() throws {
         var machine = try party()
         _ = try send(&machine, .request(trackID: trackNotPlaying(machine)), id: "r1", from: 2)
