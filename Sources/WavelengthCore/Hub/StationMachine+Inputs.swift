@@ -37,6 +37,16 @@ extension StationMachine {
     /// Whether the station is on the air for the dial: awake, and listened to.
     public var isPlayingForSomeone: Bool { station.isOnAir && !connections.isEmpty }
 
+    /// Whether `trackID` is on the timeline still to play, or playing.
+    public func isScheduled(_ trackID: TrackID, at now: EpochMillis) -> Bool {
+        let time = station.timelineTime(at: now)
+        return station.timeline.entries.contains { $0.trackID == trackID && $0.expiration > time }
+    }
+
+    /// Whether anyone is connected: what the LAN and the audio cache are
+    /// told (a station nobody listens to is announced as quiet).
+    public var isListenedTo: Bool { !connections.isEmpty }
+
     /// New settings, and with them a lobby's first ballot when it becomes one
     /// (`robot` given when `settingsNeedRobot` said so).
     public mutating func settingsChanged(

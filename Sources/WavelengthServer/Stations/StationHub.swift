@@ -331,9 +331,7 @@ actor StationHub {
 
     /// Whether the clip's entry is on the timeline still to play (or playing).
     func isScheduled(clipID: String) -> Bool {
-        let trackID = ClipTrack.id(clipID)
-        let now = machine.station.timelineTime(at: context.clock.now())
-        return machine.station.timeline.entries.contains { $0.trackID == trackID && $0.expiration > now }
+        machine.isScheduled(ClipTrack.id(clipID), at: context.clock.now())
     }
 
     /// Changes the role of every connection a person holds, and tells them.
@@ -595,7 +593,7 @@ actor StationHub {
     /// Tells `OnAirTracks` what this station may be playing: its timeline and
     /// recent history while someone listens, nothing while nobody does.
     private func publishOnAir() {
-        let listening = machine.listenerCount > 0
+        let listening = machine.isListenedTo
         let now = (revision: machine.station.revision, listening: listening)
         guard published?.revision != now.revision || published?.listening != now.listening else { return }
         published = now
@@ -608,7 +606,7 @@ actor StationHub {
     /// listening changed or `force` (its settings changed).
     private func publishNearby(force: Bool = false) {
         guard let nearby = context.nearby else { return }
-        let listening = machine.listenerCount > 0
+        let listening = machine.isListenedTo
         guard force || announcedListening != listening else { return }
         announcedListening = listening
         nearby.set(id, nearby.announcement(for: record, listening: listening, at: context.clock.now()))
