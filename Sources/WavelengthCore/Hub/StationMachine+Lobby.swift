@@ -23,25 +23,12 @@ extension StationMachine {
         }
         let closesAt = Ballot.closingTime(
             songEndsAt: current.expiration, commitLead: settings.commitLead, prepare: LobbyState.prepareMillis)
-        let played = station.latestPlays(at: now)
-        let rules = rules
-        let repeats = rules.repeats(robot)
-        // A song someone already lined up (an earlier ballot's winner, the
-        // host's pick, a request) is not offered: it would play twice in a
-        // row. The robot's picks are fair game (a winner takes their place).
-        let linedUp = Set(station.timeline.upcoming(at: now).filter { $0.source != .robot }.map(\.trackID))
-        let allowedInputs = rules.robotInputs(robot)
-        let pool = settings.robot.effectivePool(allowedInputs.pool, fallback: allowedInputs.fallback)
-        let allowed = rules.robotDJ(robot).candidates(
-            from: pool, recent: played.reversed(), lastArtist: robot.artists[current.trackID]
-        ).filter { !linedUp.contains($0.id) && rules.mayOffer($0.id, repeats: repeats, inputs: robot, latestPlays: played) }
-        let refused = Set(
-            party.lobby.suggestions.map(\.trackID).filter { !rules.mayOffer($0, repeats: repeats, inputs: robot, latestPlays: played) })
-        let candidates = Ballot.candidates(
-            suggestions: party.lobby.suggestions.map { ($0.trackID, $0.personID) },
-            recommended: recommend(from: allowed, count: Ballot.maxCandidates, using: &rng),
-            recent: refused.union(linedUp))
-        guard closesAt - now >= LobbyState.minimumVotingMillis, !candidates.isEmpty else {
+        // Too short to vote on: no candidates are worked out (a crowd
+        // joining would work them out once per arrival).
+        let candidates =
+            closesAt - now >= LobbyState.minimumVotingMillis
+            ? ballotCandidates(current, at: now, robot: robot, using: &rng) : []
+        guard !candidates.isEmpty else {
             // No vote for this song: a ballot left from an earlier song must
             // not go on showing ("the winner plays next") over old candidates.
             guard party.lobby.ballot != nil else { return [] }
@@ -61,6 +48,32 @@ extension StationMachine {
         // Everyone's vote starts afresh.
         actions += standings(of: peopleListening)
         return actions
+    }
+
+    /// What a ballot for the song after `current` may offer: the room's
+    /// suggestions and the robot's recommendations that the rules allow,
+    /// none of them already lined up.
+    private func ballotCandidates(
+        _ current: TimelineEntry, at now: EpochMillis, robot: RobotInputs, using rng: inout some RandomNumberGenerator
+    ) -> [Ballot.Candidate] {
+        let played = station.latestPlays(at: now)
+        let rules = rules
+        let repeats = rules.repeats(robot)
+        // A song someone already lined up (an earlier ballot's winner, the
+        // host's pick, a request) is not offered: it would play twice in a
+        // row. The robot's picks are fair game (a winner takes their place).
+        let linedUp = Set(station.timeline.upcoming(at: now).filter { $0.source != .robot }.map(\.trackID))
+        let allowedInputs = rules.robotInputs(robot)
+        let pool = settings.robot.effectivePool(allowedInputs.pool, fallback: allowedInputs.fallback)
+        let allowed = rules.robotDJ(robot).candidates(
+            from: pool, recent: played.reversed(), lastArtist: robot.artists[current.trackID]
+        ).filter { !linedUp.contains($0.id) && rules.mayOffer($0.id, repeats: repeats, inputs: robot, latestPlays: played) }
+        let refused = Set(
+            party.lobby.suggestions.map(\.trackID).filter { !rules.mayOffer($0, repeats: repeats, inputs: robot, latestPlays: played) })
+        return Ballot.candidates(
+            suggestions: party.lobby.suggestions.map { ($0.trackID, $0.personID) },
+            recommended: recommend(from: allowed, count: Ballot.maxCandidates, using: &rng),
+            recent: refused.union(linedUp))
     }
 
     /// The ballot closes: its winner is lined up after the song playing.
