@@ -298,10 +298,18 @@ def stop_ffmpeg(process: subprocess.Popen | None) -> None:
 
 def click(d, selector: str) -> None:
     """Scrolls the element to the middle of the screen (clear of the sticky
-    header) and clicks it."""
-    element = find(d, selector)
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
+    header) and clicks it. A screen that redraws between the find and the
+    click (a list refreshed from the server) leaves a stale element: the
+    selector is found again, as a finger would land on the new one."""
+    for attempt in range(3):
+        element = find(d, selector)
+        try:
+            d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            element.click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 2:
+                raise
 
 
 def save_party(d, checks: dict[str, bool]) -> None:

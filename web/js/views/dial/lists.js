@@ -85,13 +85,22 @@ function stationCard(station, onFocus) {
   );
 }
 
+// What each list element shows now: the refresh every few seconds redraws
+// only when something changed, so a tap landing mid-redraw or a screen
+// reader's place in the list isn't thrown away for nothing.
+const drawn = new WeakMap();
+
 /**
- * Redraws the sections into `lists`, keeping focus on the card that had it.
+ * Redraws the sections into `lists` when they changed, keeping focus on the
+ * card that had it.
  * @param {HTMLElement} lists
  * @param {{sections: object[], all: object[]}} state
  * @param {(id: string) => void} onFocus
  */
 export function renderLists(lists, state, onFocus) {
+  const shown = JSON.stringify([state.sections, state.all.length, session.isUser]);
+  if (drawn.get(lists) === shown) return;
+  drawn.set(lists, shown);
   const focusedID = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.stationId : null;
   fill(
     lists,
