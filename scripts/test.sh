@@ -78,9 +78,9 @@ wait "$runner"
 
 export WAVELENGTH_BIN="${WAVELENGTH_BIN:-.build/debug/wavelength}"
 # The server against its OpenAPI document (schemathesis, about a minute).
-python3 -m pytest -q -p no:cacheprovider tests/api
+python3 -m pytest -q -p no:cacheprovider e2e/api
 # Three at a time: most of a browser test is waiting for audio and sockets
 # (6 min 51 s on this 2-core machine, against 9 min one at a time). Each
 # worker starts its own servers; the tests pass at load 20 too. The 30
 # slowest are listed at the end: where the browser part's time goes.
-python3 -m pytest -q -n 3 --durations=30 tests/browser
+python3 -m pytest -q -n 3 --durations=30 e2e/browser

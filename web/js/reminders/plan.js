@@ -5,7 +5,7 @@
 // (reminders.js) wakes for the soonest one, but never sleeps longer than
 // MAX_WAIT_MS at a time: long timers drift when a laptop sleeps, and the
 // list may have changed meanwhile. Unit-tested by
-// tests/browser/test_schedule_units.py.
+// e2e/browser/test_schedule_units.py.
 
 export const MAX_WAIT_MS = 5 * 60_000;
 /** Fired keys are forgotten a day after their episode started. */

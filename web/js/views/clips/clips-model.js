@@ -3,7 +3,7 @@
 // approved, deleted), the quota in megabytes, and how a clip's entry on the
 // timeline (source "voice") reads in now playing, Up Next and history.
 // Names and notes come from people: every value here is text, to be set
-// with textContent. Unit-tested in tests/js/clips.test.js.
+// with textContent. Unit-tested in e2e/js/clips.test.js.
 
 import { lengthText } from "./recorder-model.js";
 

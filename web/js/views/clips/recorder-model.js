@@ -2,7 +2,7 @@
 // the state machine the booth's "Voice clip" and a listener's "Send a
 // shout-out" share, the countdown and what it announces, the note, the
 // level bars and the recorded clip's waveform. Unit-tested in
-// tests/js/clips.test.js; recorder.js drives it with the clock and the
+// e2e/js/clips.test.js; recorder.js drives it with the clock and the
 // microphone's events.
 //
 //   idle ─record─▶ asking ─micOpen─▶ recording ─stop / tick at 30 s─▶ stopping ─stopped─▶ recorded

@@ -3,7 +3,7 @@
 // them (GET /api/nearby; a browser can't browse mDNS itself). Anything on
 // the LAN can announce, so every name is text to be set with textContent,
 // and a link is kept only when it is a plain http(s) address. Unit-tested
-// in tests/js/nearby.test.js.
+// in e2e/js/nearby.test.js.
 
 /** How often the dial asks again while it is open (ms). */
 export const NEARBY_REFRESH_MS = 10_000;

@@ -4,7 +4,7 @@
 // plain objects, the show's title, cutting a recorder chunk into frames the
 // server takes, the level meter's numbers, and when the music bed ducks
 // under the DJ's voice. Plain data and pure functions, unit-tested in
-// tests/js/broadcast.test.js; broadcast.js, broadcast-audio.js and
+// e2e/js/broadcast.test.js; broadcast.js, broadcast-audio.js and
 // broadcast-link.js do the rest.
 
 /** What the server decodes: Opus in WebM, as Chromium and Firefox record it. */

@@ -2,7 +2,7 @@
 // server's icecast:// source address into the fields BUTT and Mixxx ask for
 // (server, port, mount, user, password) and putting your station into it.
 // Plain data and pure functions: go-live/key-card.js renders them, and
-// tests/js/go-live tests them. (The station screen's live show comes from
+// e2e/js/go-live tests them. (The station screen's live show comes from
 // the timeline: station/live-model.js.)
 
 /** Icecast's own port when an address names none. */

@@ -1,7 +1,7 @@
 // The history screen's pure parts (no DOM, no fetch): the API addresses it
 // asks (GET …/history with at, q, before; a day's CSV or M3U), the values
 // its date pickers hold, merging freshly ended plays into the list shown,
-// and how a play's time reads. Unit-tested in tests/js.
+// and how a play's time reads. Unit-tested in e2e/js.
 
 export const PAGE = 20;
 

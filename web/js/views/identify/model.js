@@ -1,5 +1,5 @@
 // "What's this song?": the pure parts (no DOM, no microphone), unit-tested
-// in tests/js/identify.test.js. How long to listen, which recording format
+// in e2e/js/identify.test.js. How long to listen, which recording format
 // to ask MediaRecorder for, the countdown, "about 1:23 in", reading the
 // server's answer, and what to say when the microphone or the server says no.
 

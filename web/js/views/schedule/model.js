@@ -4,7 +4,7 @@
 // server sent, an episode's times, the local date of an instant in a show's
 // own zone, and the ShowSpec a show's page or the editor sends back. The
 // server computes every episode; nothing here works out a recurrence.
-// Unit-tested by tests/browser/test_schedule_units.py.
+// Unit-tested by e2e/browser/test_schedule_units.py.
 
 const DAY_MS = 86_400_000;
 const pad = (n) => String(n).padStart(2, "0");

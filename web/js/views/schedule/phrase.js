@@ -4,7 +4,7 @@
 // month, …", "Once, on Tuesday 22 September 2026, …". The words are
 // English, like the rest of the app, and so are its dates ("Tuesday 22
 // September 2026"), the same for every listener. Pure, and
-// unit-tested by tests/browser/test_schedule_units.py.
+// unit-tested by e2e/browser/test_schedule_units.py.
 
 import { WEEKDAYS } from "./model.js";
 

@@ -4,7 +4,7 @@
 // DJ), how long it has been live, what Up Next says of the songs queued
 // after it (their start times are a day away while the source is
 // connected), and how a past live show reads in history. Every value is
-// text, to be set with textContent. Unit-tested in tests/js.
+// text, to be set with textContent. Unit-tested in e2e/js.
 
 import { isLive } from "../../playback/timeline.js";
 import { formatDuration } from "../../ui/dom.js";

@@ -1,7 +1,7 @@
 // The studio board's numbers, apart from the DOM (studio.js shows them):
 // the last hour as one peak per minute, the chart's SVG path data, the
 // words a screen reader hears instead of the chart, and the countdown of
-// the song on the air. Pure functions, unit-tested in tests/js.
+// the song on the air. Pure functions, unit-tested in e2e/js.
 
 export const MINUTE_MS = 60_000;
 

@@ -1,5 +1,5 @@
 // Loads every test file, runs the tests and publishes the results for the
-// pytest driver (tests/browser/test_js_units.py) on window.__jsTests, and
+// pytest driver (e2e/browser/test_js_units.py) on window.__jsTests, and
 // for a person on the page. A file that fails to load is a failing test.
 
 import { runAll } from "./assert.js";

@@ -16,7 +16,7 @@ entry in now playing, Up Next and history, and the dial's "On this network"
 with only http(s) links) unit-tested in
 headless Chromium, in Europe/Oslo (a zone that isn't UTC, with clock changes).
 
-The tests are plain ES modules in tests/js (a tiny runner in assert.js, no
+The tests are plain ES modules in e2e/js (a tiny runner in assert.js, no
 npm). They live outside web/ so that the server never serves them to users:
 this file serves them from a test-only static server, with the app's own
 modules at /js/ (straight from web/js) and the shared fixtures at
@@ -41,12 +41,12 @@ import pytest
 from conftest import REPO, WEB
 from helpers import wait_for
 
-TESTS_JS = REPO / "tests" / "js"
+TESTS_JS = REPO / "e2e" / "js"
 FIXTURES = REPO / "Tests" / "Fixtures"
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    """Maps /js/ to the web app's modules, /tests/ to tests/js and
+    """Maps /js/ to the web app's modules, /tests/ to e2e/js and
     /fixtures/ to Tests/Fixtures; nothing else is served."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript", ".json": "application/json"}

@@ -34,7 +34,7 @@ fake microphone playing a generated tone (--use-fake-device-for-media-stream,
   code-protected one has its lock; an empty answer (asked again on focus)
   hides the section. The real server's /api/nearby answers its shape.
 
-The 30 s cap is the recorder state machine's (tests/js/clips.test.js), not
+The 30 s cap is the recorder state machine's (e2e/js/clips.test.js), not
 waited for here. Every wait is for a condition (helpers.wait_for, or a
 bounded poll of the API); no timing is asserted.
 """

@@ -3,7 +3,7 @@
 code-protected station on one through the join form (which used to refuse
 any frequency with two decimals), and the dial's "Know a frequency?" form
 reaches a public one typed with a decimal comma. The parsing itself is
-unit-tested in tests/js/frequency.test.js."""
+unit-tested in e2e/js/frequency.test.js."""
 
 from __future__ import annotations
 

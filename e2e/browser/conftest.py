@@ -2,7 +2,7 @@
 port with a fresh data folder, a generated library with hostile tags and a
 short track, and headless Chromium sessions driven by Selenium.
 
-Run from the repository root: python3 -m pytest -q tests/browser
+Run from the repository root: python3 -m pytest -q e2e/browser
 """
 
 from __future__ import annotations
