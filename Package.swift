@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "wavelength", targets: ["wavelength"]),
+        .executable(name: "wavelength-bench", targets: ["wavelength-bench"]),
         .library(name: "WavelengthCore", targets: ["WavelengthCore"]),
         .library(name: "WavelengthWire", targets: ["WavelengthWire"]),
         .library(name: "WavelengthServer", targets: ["WavelengthServer"]),
@@ -99,12 +100,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // What storage holds and the repository protocols, with no database
-        // types: SQLite implements them, PostgreSQL can follow. Also an
-        // in-memory implementation for tests.
+        // types: SQLite implements them, PostgreSQL can follow.
         .target(name: "WavelengthStore", dependencies: ["WavelengthCore", "WavelengthLibrary"], swiftSettings: strict),
         // SQLite through GRDB: stations, timelines, history, the library index.
         .target(
-            name: "WavelengthStorage",
+            name: "WavelengthSQLite",
             dependencies: [
                 "WavelengthCore", "WavelengthLibrary", "WavelengthStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "WavelengthServer",
             dependencies: [
-                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthStorage", "WavelengthQR", "WavelengthNearby",
+                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthSQLite", "WavelengthQR", "WavelengthNearby",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -151,7 +151,17 @@ let package = Package(
         .executableTarget(
             name: "wavelength",
             dependencies: [
-                "WavelengthServer", "WavelengthLibrary", "WavelengthStorage", "WavelengthClient",
+                "WavelengthServer", "WavelengthLibrary", "WavelengthSQLite", "WavelengthClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        // The benchmarks that print the README's figures, and the 10,000-socket
+        // load generator: a binary of their own, so the shipped one carries no test rigs.
+        .executableTarget(
+            name: "wavelength-bench",
+            dependencies: [
+                "WavelengthServer", "WavelengthLibrary", "WavelengthSQLite", "WavelengthClient", "WavelengthTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -163,6 +173,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What tests and benchmarks share and the shipped binary doesn't: the
+        // in-memory store and the generated library.
+        .target(
+            name: "WavelengthTestSupport",
+            dependencies: ["WavelengthCore", "WavelengthLibrary", "WavelengthStore"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WavelengthQRTests",
             dependencies: ["WavelengthQR", "CPNG", .product(name: "Subprocess", package: "swift-subprocess")],
@@ -171,13 +188,13 @@ let package = Package(
         .testTarget(name: "WavelengthCoreTests", dependencies: ["WavelengthCore"], swiftSettings: strict),
         .testTarget(
             name: "WavelengthLibraryTests",
-            dependencies: ["WavelengthLibrary", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: ["WavelengthLibrary", "WavelengthTestSupport", .product(name: "Subprocess", package: "swift-subprocess")],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "WavelengthStorageTests",
+            name: "WavelengthSQLiteTests",
             dependencies: [
-                "WavelengthStorage", "WavelengthLibrary", "WavelengthCore",
+                "WavelengthSQLite", "WavelengthLibrary", "WavelengthCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -193,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "WavelengthServerTests",
             dependencies: [
-                "WavelengthServer", "WavelengthQR",
+                "WavelengthServer", "WavelengthQR", "WavelengthTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

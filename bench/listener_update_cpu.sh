@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Where an update's time goes: the CPU the server and the load generator each
-# spend while `wavelength bench listeners` times its updates.
+# spend while `wavelength-bench listeners` times its updates.
 #
 #   bench/listener_update_cpu.sh [listeners] [updates]
 #
 # Needs a release build (swift build -c release --scratch-path .build-release
-# --product wavelength). Starts its own server on port 18082 with a fresh data
+# --product wavelength --product wavelength-bench). Starts its own server on port 18082 with a fresh data
 # folder, runs the bench against it with --server, reads both processes'
 # user+system CPU from /proc when the updates begin and when they end, and
 # prints the bench's output and the two figures.
@@ -13,6 +13,7 @@ set -euo pipefail
 listeners="${1:-10000}"
 updates="${2:-10}"
 bin="${WAVELENGTH_BIN:-$(dirname "$0")/../.build-release/release/wavelength}"
+bench="${WAVELENGTH_BENCH_BIN:-$(dirname "$bin")/wavelength-bench}"
 data="$(mktemp -d)"
 log="$(mktemp)"
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$data" "$log"' EXIT
@@ -26,7 +27,7 @@ for _ in $(seq 1 240); do
 done
 # utime + stime, in ms (clock ticks are 10 ms).
 cpu() { awk '{print ($14 + $15) * 10}' "/proc/$1/stat"; }
-stdbuf -oL "$bin" bench listeners --listeners "$listeners" --updates "$updates" \
+stdbuf -oL "$bench" listeners --listeners "$listeners" --updates "$updates" \
     --server http://127.0.0.1:18082 >"$log" 2>&1 &
 bench=$!
 until grep -q "this load generator" "$log"; do

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Builds the whole server: storage, the library, the stations and the routes.

@@ -150,7 +150,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
 /// An error a store's engine raised, which may say that storage itself is
 /// out of service (full, read-only, failing): then the server answers 503,
 /// not 500, and the request may be tried again later. Each store marks its
-/// engine's errors (SQLite's in `WavelengthStorage`).
+/// engine's errors (SQLite's in `WavelengthSQLite`).
 public protocol StorageFault: Error {
     var isOutage: Bool { get }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import WavelengthLibrary
 import WavelengthServer
-import WavelengthStorage
+import WavelengthSQLite
 
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Scan music folders into the library index.")

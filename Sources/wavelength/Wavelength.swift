@@ -5,6 +5,6 @@ struct Wavelength: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wavelength",
         abstract: "Self-hosted social radio: everyone gets a station.",
-        subcommands: [Serve.self, Scan.self, Tune.self, PartyCommand.self, Keys.self, Bench.self],
+        subcommands: [Serve.self, Scan.self, Tune.self, PartyCommand.self, Keys.self],
         defaultSubcommand: Serve.self)
 }

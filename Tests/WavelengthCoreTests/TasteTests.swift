@@ -151,7 +151,7 @@ struct TasteTests {
         var a = SeededRandom(seed: 6), b = SeededRandom(seed: 6)
         let learning = DJTrial.run(.learning, room: room, songs: 150, window: 50, using: &a)
         let random = DJTrial.run(.random, room: room, songs: 150, window: 50, using: &b)
-        // After 100 songs: the target of issue 11 (`wavelength bench dj`
+        // After 100 songs: the target of issue 11 (`wavelength-bench dj`
         // measures it over many rooms; this is one seeded room).
         #expect(learning.upRates[2] >= 1.5 * random.upRates[2])
         // It does not collapse to a handful of songs.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WavelengthLibrary
+import WavelengthTestSupport
 
 @Suite("Generated libraries")
 struct GeneratedLibraryTests {
@@ -49,7 +50,7 @@ struct GeneratedLibraryTests {
 
     @Test func benchLibraryHasDistinctTagsAndHeaderDurations() async throws {
         let directory = try TemporaryDirectory()
-        try await BenchLibrary.generate(count: 25, in: directory.path)
+        try await SyntheticLibrary.generate(count: 25, in: directory.path)
 
         let index = MemoryLibraryIndex()
         let report = try await LibraryScanner(index: index).scan(roots: [directory.path])

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `wavelength bench listeners` against the real server: the popular-station
+/// `wavelength-bench listeners` against the real server: the popular-station
 /// figures in the closing notes come from it, so it must keep measuring what
 /// it says it does. Small here: a check that it works, not a measurement.
 @Suite("The listeners bench", .timeLimit(.minutes(5)))
@@ -14,8 +14,8 @@ struct BenchCommandTests {
         // part of each round.
         _ = try await ServerProcess.run(dataDirectory: data, libraries: libraries, pingInterval: 30) { server in
             let bench = try await ServerProcess.command(
-                ["bench", "listeners", "--server", server.baseURL, "--listeners", "12", "--connecting", "12",
-                 "--updates", "2", "--quiet-readers", "--patience", "60"])
+                ["listeners", "--server", server.baseURL, "--listeners", "12", "--connecting", "12",
+                 "--updates", "2", "--quiet-readers", "--patience", "60"], program: "wavelength-bench")
             #expect(bench.status == 0, "\(bench.output)")
             #expect(bench.output.contains("joined:   12 of 12"), "\(bench.output)")
             // Each update reached every socket while nobody read, and every

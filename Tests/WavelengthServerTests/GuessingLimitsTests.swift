@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import WavelengthServer
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Guessing is slow, and the limits themselves are no weapon: a fumbled code

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 @testable import WavelengthServer

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Liked songs and thumbs over HTTP.

@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 @testable import WavelengthServer

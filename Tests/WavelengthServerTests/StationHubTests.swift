@@ -3,7 +3,8 @@ import Logging
 import Testing
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthStorage
+import WavelengthSQLite
+import WavelengthTestSupport
 import WavelengthWire
 @testable import WavelengthServer
 

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 import WavelengthWire
 
-@testable import WavelengthStorage
+@testable import WavelengthSQLite
 
 /// A full disk is an outage, not a bug: requests that must save are
 /// answered 503 with Retry-After, and what was saved stays.

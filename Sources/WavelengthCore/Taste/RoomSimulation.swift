@@ -1,5 +1,5 @@
 /// A room of simulated listeners with hidden tastes, for measuring how well
-/// a robot DJ learns (`wavelength bench dj`, and the core tests).
+/// a robot DJ learns (`wavelength-bench dj`, and the core tests).
 ///
 /// The library is generated: artists each have a genre and a decade, and
 /// their tracks an album, a quality, and a measured tempo and onset rate.

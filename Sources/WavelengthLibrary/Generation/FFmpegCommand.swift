@@ -1,11 +1,11 @@
 import Foundation
 
 /// The `ffmpeg` command line tool, used only to generate music (reading uses libavformat).
-struct FFmpegCommand: Sendable {
+package struct FFmpegCommand: Sendable {
     let executablePath: String
 
     /// Finds `ffmpeg` on `PATH`; `WAVELENGTH_FFMPEG` may name another binary.
-    static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(LibraryError) -> FFmpegCommand {
+    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws(LibraryError) -> FFmpegCommand {
         if let explicit = environment["WAVELENGTH_FFMPEG"], FileManager.default.isExecutableFile(atPath: explicit) {
             return FFmpegCommand(executablePath: explicit)
         }
@@ -22,7 +22,7 @@ struct FFmpegCommand: Sendable {
     /// Runs ffmpeg with `arguments` and waits for it without blocking a thread
     /// (see `ChildProcess`). Cancelling the calling task kills ffmpeg.
     /// Throws `.generationFailed` with ffmpeg's error output when it exits unsuccessfully.
-    func run(_ arguments: [String]) async throws {
+    package func run(_ arguments: [String]) async throws {
         try Task.checkCancellation()
         let finished: ChildProcess.Finished
         do {

@@ -1,7 +1,7 @@
 /// Runs async jobs with at most `limit` in flight: one ffmpeg per core keeps generation fast
 /// without oversubscribing the machine.
-enum LimitedConcurrency {
-    static func run(_ jobs: [@Sendable () async throws -> Void], limit: Int) async throws {
+package enum LimitedConcurrency {
+    package static func run(_ jobs: [@Sendable () async throws -> Void], limit: Int) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var pending = jobs.makeIterator()
             for _ in 0..<max(1, limit) {

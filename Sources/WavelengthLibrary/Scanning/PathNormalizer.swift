@@ -1,10 +1,10 @@
 import Foundation
 
 /// Makes scan roots comparable with the paths stored in the index.
-enum PathNormalizer {
+package enum PathNormalizer {
     /// Absolute, with `~` expanded and `.`/`..`/doubled/trailing slashes removed.
     /// Symlinks are deliberately not resolved: paths stay the way the user named them.
-    static func standardize(_ path: String) -> String {
+    package static func standardize(_ path: String) -> String {
         var absolute = path
         if absolute == "~" || absolute.hasPrefix("~/") {
             absolute = NSHomeDirectory() + absolute.dropFirst()
@@ -29,7 +29,7 @@ enum PathNormalizer {
         return path == root || (path.hasPrefix(root) && path.dropFirst(root.count).first == "/")
     }
 
-    static func join(_ directory: String, _ name: String) -> String {
+    package static func join(_ directory: String, _ name: String) -> String {
         directory == "/" ? "/" + name : directory + "/" + name
     }
 }

@@ -4,7 +4,7 @@ import HummingbirdBcrypt
 import JWTKit
 import NIOPosix
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Passwords, sessions, access tokens and CSRF tokens.

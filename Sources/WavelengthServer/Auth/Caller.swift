@@ -1,4 +1,4 @@
-import WavelengthStorage
+import WavelengthSQLite
 
 /// Who is asking: a person (user or guest) with the session they came in,
 /// or nobody; and from which address, for rate limits.

@@ -1,5 +1,5 @@
 import Foundation
-import WavelengthStorage
+import WavelengthSQLite
 
 /// The server's secret keys, kept in their own file
 /// (`<data>/keys/signing-keys.json`, 0600 in a 0700 folder) and never in the

@@ -1,5 +1,5 @@
 import Hummingbird
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Find-as-you-type search and browsing by artist, album and song.

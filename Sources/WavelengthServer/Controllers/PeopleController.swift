@@ -1,6 +1,6 @@
 import Hummingbird
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// People search, profiles, the follow graph, and the personal dial.

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Every station as a radio stream any player can play: `GET

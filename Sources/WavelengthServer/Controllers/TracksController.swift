@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Track details, the audio itself (with Range requests), artwork and lyrics.

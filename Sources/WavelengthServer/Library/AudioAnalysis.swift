@@ -16,7 +16,7 @@ import WavelengthWire
 /// while it waits. Incremental like the scan: a track is measured once, and
 /// again only after a scan rewrote its row (the file changed). A reading
 /// that can't be taken is left nil and not tried again. It stops when the
-/// server stops. Public for `wavelength bench analysis`, which times it.
+/// server stops. Public for `wavelength-bench analysis`, which times it.
 public actor AudioAnalysis: Service {
     private let store: any AnalysisRepository
     private let roots: LibraryRoots

@@ -1,5 +1,5 @@
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// The server's view of the music library: track lookups for timelines and

@@ -1,5 +1,5 @@
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 extension TrackSummary {

@@ -4,7 +4,7 @@ import NIOCore
 import Subprocess
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Converts tracks a client cannot play into a format it can, with the

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Stream keys (what broadcast software sends to go live) and each

@@ -1,6 +1,6 @@
 import Logging
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 
 /// What every station hub needs from the rest of the server.
 struct StationContext: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// Finds station hubs, loading each from storage the first time it is

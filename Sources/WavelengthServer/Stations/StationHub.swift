@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthWire
 
 /// The one authoritative owner of a station while the server runs: a thin

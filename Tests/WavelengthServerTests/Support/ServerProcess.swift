@@ -95,14 +95,15 @@ final class ServerProcess: Sendable {
         _ = await log.wait(until: { _ in false })
     }
 
-    /// Runs `wavelength` with `arguments` (a command-line client of this
+    /// Runs `wavelength` (or `program`, another executable of the package:
+    /// `wavelength-bench`) with `arguments` (a command-line client of this
     /// server, say) to its end, and answers its exit code and everything it
     /// printed, both pipes read while it runs.
-    static func command(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
-        status: Int32, output: String
-    ) {
+    static func command(
+        _ arguments: [String], program: String = "wavelength", environment: [String: String] = [:]
+    ) async throws -> (status: Int32, output: String) {
         let result = try await Subprocess.run(
-            ChildProcess.executable(atPath: try executable()),
+            ChildProcess.executable(atPath: try executable(program)),
             arguments: Arguments(arguments),
             environment: .inherit.updating(
                 Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })),
@@ -118,12 +119,12 @@ final class ServerProcess: Sendable {
         return (status, result.standardOutput + result.standardError)
     }
 
-    /// The `wavelength` binary built next to the test bundle.
-    private static func executable() throws -> String {
+    /// A binary of the package (`wavelength` by default) built next to the test bundle.
+    private static func executable(_ program: String = "wavelength") throws -> String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("wavelength").path }
+        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent(program).path }
         guard let executable = candidates.first(where: FileManager.default.isExecutableFile) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build the wavelength executable first"])
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build the \(program) executable first"])
         }
         return executable
     }

@@ -3,10 +3,13 @@ import Foundation
 import Logging
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthStorage
+import WavelengthTestSupport
+import WavelengthSQLite
 
-struct Bench: AsyncParsableCommand {
+@main
+struct WavelengthBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "wavelength-bench",
         abstract: "Benchmarks that print figures. Build with -c release for real numbers.",
         subcommands: [
             BenchScan.self, BenchSearch.self, BenchFrequencies.self, BenchListeners.self, BenchRobotDJ.self, BenchAnalysis.self, BenchIdentify.self,
@@ -30,7 +33,7 @@ struct BenchScan: AsyncParsableCommand {
         let library = folder + "/library"
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         let generateStart = Date()
-        try await BenchLibrary.generate(count: count, in: library)
+        try await SyntheticLibrary.generate(count: count, in: library)
         print("generated \(count) files in \(seconds(since: generateStart)) s")
 
         let database = try AppDatabase.open(path: folder + "/bench.sqlite")

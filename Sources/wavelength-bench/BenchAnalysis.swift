@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import WavelengthLibrary
+import WavelengthTestSupport
 import WavelengthServer
-import WavelengthStorage
+import WavelengthSQLite
 
 /// Generates a library of song-length tracks, scans it into a real SQLite
 /// index, then runs the server's background audio analysis over it to the
@@ -35,7 +36,7 @@ struct BenchAnalysis: AsyncParsableCommand {
         let library = folder + "/library"
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         let generateStart = Date()
-        try await BenchLibrary.generate(count: count, in: library, seconds: seconds)
+        try await SyntheticLibrary.generate(count: count, in: library, seconds: seconds)
         print("generated \(count) tracks of \(seconds) s in \(format(Date().timeIntervalSince(generateStart))) s")
 
         let database = try AppDatabase.open(path: folder + "/bench.sqlite")

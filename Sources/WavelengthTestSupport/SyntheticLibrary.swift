@@ -1,7 +1,9 @@
 import Foundation
+import WavelengthLibrary
 
-/// A large tagged library for the scan benchmark.
-public enum BenchLibrary {
+/// A large tagged library, generated with ffmpeg, for the scan benchmark and
+/// the library tests.
+public enum SyntheticLibrary {
     /// Tracks per album folder, and albums per artist folder.
     static let tracksPerAlbum = 10
     static let albumsPerArtist = 2
@@ -52,9 +54,9 @@ private struct BenchFile: Sendable {
     var number: Int
     var root: String
 
-    var albumNumber: Int { number / BenchLibrary.tracksPerAlbum }
-    var artistNumber: Int { albumNumber / BenchLibrary.albumsPerArtist }
-    var trackNumber: Int { number % BenchLibrary.tracksPerAlbum + 1 }
+    var albumNumber: Int { number / SyntheticLibrary.tracksPerAlbum }
+    var artistNumber: Int { albumNumber / SyntheticLibrary.albumsPerArtist }
+    var trackNumber: Int { number % SyntheticLibrary.tracksPerAlbum + 1 }
     var artist: String { String(format: "Bench Artist %03d", artistNumber) }
     var album: String { String(format: "Bench Album %04d", albumNumber) }
     var title: String { String(format: "Bench Track %05d", number) }
@@ -65,7 +67,7 @@ private struct BenchFile: Sendable {
         return [
             "-map", "0", "-c", "copy",
             "-metadata", "title=\(title)", "-metadata", "artist=\(artist)", "-metadata", "album=\(album)",
-            "-metadata", "album_artist=\(artist)", "-metadata", "track=\(trackNumber)/\(BenchLibrary.tracksPerAlbum)",
+            "-metadata", "album_artist=\(artist)", "-metadata", "track=\(trackNumber)/\(SyntheticLibrary.tracksPerAlbum)",
             "-metadata", "date=\(2000 + artistNumber % 25)", "-metadata", "genre=Benchmark",
             path,
         ]

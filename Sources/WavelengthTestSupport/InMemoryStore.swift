@@ -1,5 +1,6 @@
 import WavelengthCore
 import WavelengthLibrary
+import WavelengthStore
 
 /// Stations and library tracks kept in memory, behind the same protocols
 /// as the SQLite database: for tests of the station hub that need no

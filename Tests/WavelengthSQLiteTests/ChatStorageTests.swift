@@ -1,6 +1,6 @@
 import Testing
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 import WavelengthStore
 
 /// The chat in SQLite: each change one transaction, the retention kept as

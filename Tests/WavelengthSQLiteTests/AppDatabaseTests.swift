@@ -3,7 +3,7 @@ import GRDB
 import Testing
 import WavelengthCore
 import WavelengthLibrary
-@testable import WavelengthStorage
+@testable import WavelengthSQLite
 
 @Suite("Storage")
 struct AppDatabaseTests {

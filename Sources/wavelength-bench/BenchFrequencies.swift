@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import WavelengthCore
-import WavelengthStorage
+import WavelengthSQLite
 
 /// 100,000 stations in a real SQLite file: how long each creation takes
 /// while the band fills and after it is full (when the quietest station
