@@ -94,7 +94,7 @@ public struct InviteRecord: Sendable, Equatable, Codable {
 }
 
 /// Someone's standing on a station beyond what its visibility gives everyone.
-public struct MembershipRow: Sendable, Equatable {
+public struct Membership: Sendable, Equatable {
     public var person: PersonRecord
     public var role: StationRole?
     public var banned: Bool

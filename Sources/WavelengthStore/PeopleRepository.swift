@@ -57,7 +57,7 @@ public protocol StationAccessRepository: Sendable {
     func ban(stationID: StationID, personID: String, at: EpochMillis) async throws
     func unban(stationID: StationID, personID: String) async throws
     /// Members, co-DJs and banned people, with their person rows.
-    func memberships(stationID: StationID) async throws -> [MembershipRow]
+    func memberships(stationID: StationID) async throws -> [Membership]
     func people(ids: [String]) async throws -> [String: PersonRecord]
 
     func stations(ownedBy personIDs: Set<String>) async throws -> [StationRecord]

@@ -80,7 +80,7 @@ extension AppDatabase: StationAccessRepository {
         }
     }
 
-    public func memberships(stationID: StationID) async throws -> [MembershipRow] {
+    public func memberships(stationID: StationID) async throws -> [Membership] {
         try await writer.read { db in
             let rows = try Row.fetchAll(
                 db,
@@ -94,7 +94,7 @@ extension AppDatabase: StationAccessRepository {
                     LIMIT 1000
                     """, arguments: [stationID, stationID])
             return try rows.map { row in
-                MembershipRow(
+                Membership(
                     person: try PersonRecord(row: row),
                     role: (row["memberRole"] as String?).flatMap(StationRole.init(rawValue:)),
                     banned: row["banned"])

@@ -124,7 +124,7 @@ actor StationDirectory {
         guard let other, let otherHub = hubs[other], let fresh = try await context.repository.station(id: other) else {
             return
         }
-        await otherHub.replace(record: fresh)
+        await otherHub.applySettings(of: fresh)
     }
 
     /// A station going on the air needs a code people can tune to. One that
@@ -155,7 +155,7 @@ actor StationDirectory {
         } catch StorageError.noFrequency {
             throw APIError(.serviceUnavailable, code: .noFrequency, "No free frequency is left on the dial.")
         }
-        await hub.replace(record: result.record)
+        await hub.applySettings(of: result.record)
         try await refresh(reclaimedFrom: result.reclaimedFrom)
         return result.record
     }
@@ -163,7 +163,7 @@ actor StationDirectory {
     /// Reloads a station's record after storage changed it (settings, claim, release).
     func reload(_ id: StationID) async throws {
         guard let hub = hubs[id], let fresh = try await context.repository.station(id: id) else { return }
-        await hub.replace(record: fresh)
+        await hub.applySettings(of: fresh)
     }
 
     static func newAccessCode() -> String {

@@ -40,7 +40,7 @@ struct PartyController {
             let updated = try await stations.updateParty(
                 stationID: record.id, mode: patch.mode ?? record.mode, requestSettings: settings)
         else { throw APIError.notFound("No station with id \(record.id).") }
-        await hub.replace(record: updated)
+        await hub.applySettings(of: updated)
         return try await hub.partyView(as: .owner, votesOf: context.caller.personID)
     }
 }

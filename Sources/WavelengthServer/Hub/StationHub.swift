@@ -187,7 +187,7 @@ actor StationHub {
         _ connection: ConnectionID, queue: any ListenerQueue, since: Int64?,
         seat: Seat = .anonymous
     ) async throws {
-        try await event { hub in
+        try await inTurn { hub in
             let robot = hub.machine.arrivalNeedsRobot ? try await hub.robotInputs() : .none
             hub.queues[connection] = queue
             do {
@@ -196,9 +196,9 @@ actor StationHub {
                         connection, seat: seat, since: since, at: hub.context.clock.now(), robot: robot, using: &rng)
                 }
                 if hub.machine.arrivalMaySave {
-                    try await hub.run(join)
+                    try await hub.commit(join)
                 } else {
-                    try await hub.runInPlace(join)
+                    try await hub.commit(inPlace: true, join)
                 }
             } catch {
                 hub.queues[connection] = nil
@@ -210,15 +210,15 @@ actor StationHub {
     /// Removes a connection. Never fails: a listener that left is never left
     /// counted, even when saving "gone quiet" fails.
     func disconnect(_ connection: ConnectionID) async {
-        await event { hub in
+        await inTurn { hub in
             do {
                 let leave: (inout StationMachine, inout AnyRandom) -> [HubAction] = { machine, _ in
                     machine.disconnect(connection, at: hub.context.clock.now())
                 }
                 if hub.machine.departureMaySave {
-                    try await hub.run(leave)
+                    try await hub.commit(leave)
                 } else {
-                    try await hub.runInPlace(leave)
+                    try await hub.commit(inPlace: true, leave)
                 }
             } catch {
                 hub.context.logger.error("Could not save station \(hub.id) going quiet: \(error)")
@@ -233,22 +233,22 @@ actor StationHub {
 
     /// A stream listener came or went (from the station's stream).
     func streamAudience(_ change: StationMachine.StreamAudienceChange) async {
-        await event { hub in
-            await hub.perform(hub.mutate { $0.streamAudience(change, at: hub.context.clock.now()) })
+        await inTurn { hub in
+            await hub.perform(hub.machine.streamAudience(change, at: hub.context.clock.now()))
         }
     }
 
     /// Queues a fresh snapshot for one connection, in order with the
     /// broadcasts (the caller counts it against the client's reply window).
     func resync(_ connection: ConnectionID) async {
-        await event { hub in await hub.perform(hub.machine.resync(connection)) }
+        await inTurn { hub in await hub.perform(hub.machine.resync(connection)) }
     }
 
     /// Applies a DJ command once; a command id seen before is acknowledged
     /// with the revision it produced. Over a connection its seat's current
     /// role counts; over HTTP, the role the gate found.
     func apply(_ request: CommandRequest, from origin: StationMachine.Origin) async throws -> CommandAck {
-        try await event { hub in
+        try await inTurn { hub in
             let appliedBefore =
                 hub.machine.ledger.revision(for: request.id) == nil
                 ? try await hub.context.repository.appliedRevision(stationID: hub.id, commandID: request.id) : nil
@@ -260,7 +260,7 @@ actor StationHub {
             // playlist, listened to or not.
             let robot = hub.machine.commandNeedsRobot(request.command) ? try await hub.robotInputs() : .none
             var result: StationMachine.CommandResult?
-            try await hub.run { machine, rng in
+            try await hub.commit { machine, rng in
                 let outcome = try machine.command(
                     request.command, id: request.id, epoch: request.epoch, from: origin,
                     at: hub.context.clock.now(), appliedBefore: appliedBefore, track: track, robot: robot, using: &rng)
@@ -277,8 +277,8 @@ actor StationHub {
 
     /// A chat message from a connection: kept before anyone sees it.
     func chat(_ text: String, ref: String?, from connection: ConnectionID) async throws {
-        try await event { hub in
-            try await hub.run { machine, rng in
+        try await inTurn { hub in
+            try await hub.commit { machine, rng in
                 try machine.chat(text, ref: ref, from: connection, at: hub.context.clock.now(), using: &rng)
             }
         }
@@ -286,12 +286,12 @@ actor StationHub {
 
     /// A moderator's action on the chat.
     func moderate(_ action: ChatModeration, from connection: ConnectionID) async throws {
-        try await event { hub in
+        try await inTurn { hub in
             var target: StationRole?
             if let personID = StationMachine.moderationTarget(action) {
-                target = try await hub.standing(of: personID)
+                target = try await hub.storedRole(of: personID)
             }
-            try await hub.run { machine, _ in
+            try await hub.commit { machine, _ in
                 try machine.moderate(action, from: connection, at: hub.context.clock.now(), targetRole: target)
             }
         }
@@ -299,7 +299,7 @@ actor StationHub {
 
     /// A person's role on the station as storage knows it, connected or
     /// not; refuses an id that names nobody.
-    private func standing(of personID: String) async throws -> StationRole {
+    private func storedRole(of personID: String) async throws -> StationRole {
         if personID == record.ownerID { return .owner }
         guard let access = context.access else { return .none }
         guard try await access.people(ids: [personID])[personID] != nil else { throw HubError.chat(.unknownPerson) }
@@ -308,8 +308,8 @@ actor StationHub {
 
     /// A reaction to the song playing; saves nothing, so it runs in place.
     func react(_ emoji: String, on entryID: EntryID, from connection: ConnectionID) async throws {
-        try await event { hub in
-            try await hub.runInPlace { machine, _ in
+        try await inTurn { hub in
+            try await hub.commit(inPlace: true) { machine, _ in
                 try machine.react(emoji, on: entryID, from: connection, at: hub.context.clock.now())
             }
         }
@@ -319,14 +319,14 @@ actor StationHub {
 
     /// An approved clip goes on the air next, between songs.
     func playClip(_ clip: VoiceClip) async throws {
-        try await event { hub in
-            try await hub.run { machine, rng in try machine.clipApproved(clip, at: hub.context.clock.now(), using: &rng) }
+        try await inTurn { hub in
+            try await hub.commit { machine, rng in try machine.clipApproved(clip, at: hub.context.clock.now(), using: &rng) }
         }
     }
 
     /// A guest's clip waits: the owner and co-DJs listening are told.
     func clipWaiting(_ clip: VoiceClip) async {
-        await event { hub in await hub.perform(hub.machine.clipWaiting(clip)) }
+        await inTurn { hub in await hub.perform(hub.machine.clipWaiting(clip)) }
     }
 
     /// Whether the clip's entry is on the timeline still to play (or playing).
@@ -336,25 +336,23 @@ actor StationHub {
 
     /// Changes the role of every connection a person holds, and tells them.
     func setRole(of personID: String, to role: StationRole, stillHosting: Bool = true) async {
-        await event { hub in
+        await inTurn { hub in
             await hub.perform(
-                hub.mutate {
-                    $0.roleChanged(personID: personID, to: role, stillHosting: stillHosting, at: hub.context.clock.now())
-                })
+                hub.machine.roleChanged(personID: personID, to: role, stillHosting: stillHosting, at: hub.context.clock.now()))
         }
     }
 
     /// Removes a person from every connection they hold, and tells everyone why.
     func remove(personID: String, name: String, reason: String) async {
-        await event { hub in
-            await hub.perform(hub.mutate { $0.remove(personID: personID, name: name, reason: reason) })
+        await inTurn { hub in
+            await hub.perform(hub.machine.remove(personID: personID, name: name, reason: reason))
         }
     }
 
     /// `personID` joined another lobby; see `StationMachine.leftForAnotherLobby`.
     func leftForAnotherLobby(personID: String, name: String) async {
-        await event { hub in
-            await hub.perform(hub.mutate { $0.leftForAnotherLobby(personID: personID, name: name) })
+        await inTurn { hub in
+            await hub.perform(hub.machine.leftForAnotherLobby(personID: personID, name: name))
         }
     }
 
@@ -362,11 +360,8 @@ actor StationHub {
     /// told why and closed. `allowed` holds the people who still may; an
     /// anonymous connection stays only when `anonymousMayStay`.
     func accessChanged(allowed: Set<String>, anonymousMayStay: Bool) async {
-        await event { hub in
-            await hub.perform(
-                hub.mutate { machine in
-                    machine.accessChanged { seat in seat.personID.map(allowed.contains) ?? anonymousMayStay }
-                })
+        await inTurn { hub in
+            await hub.perform(hub.machine.accessChanged { seat in seat.personID.map(allowed.contains) ?? anonymousMayStay })
         }
     }
 
@@ -374,9 +369,9 @@ actor StationHub {
     /// the timeline, or carries on when the same person is back within
     /// the grace.
     func liveStarted(personID: String, title: String) async throws {
-        try await event { hub in
+        try await inTurn { hub in
             let now = hub.context.clock.now()
-            try await hub.run { machine, rng in
+            try await hub.commit { machine, rng in
                 machine.liveStarted(
                     TimelineEntry(
                         id: EntryIDs.make(using: &rng), trackID: LiveTrack.id(stationID: hub.id, personID: personID),
@@ -388,9 +383,9 @@ actor StationHub {
 
     /// A song recognised in the live show, heard from `start`.
     func heardOnLive(trackID: TrackID, start: EpochMillis, duration: Int64) async {
-        await event { hub in
+        await inTurn { hub in
             do {
-                try await hub.run { machine, rng in
+                try await hub.commit { machine, rng in
                     machine.heardOnLive(
                         TimelineEntry(
                             id: EntryIDs.make(using: &rng), trackID: trackID, start: start, duration: duration,
@@ -405,8 +400,8 @@ actor StationHub {
 
     /// The person's source is still on the air: its show is scheduled on.
     func liveRenewed(personID: String) async throws {
-        try await event { hub in
-            try await hub.run { machine, _ in
+        try await inTurn { hub in
+            try await hub.commit { machine, _ in
                 machine.liveRenewed(
                     trackID: LiveTrack.id(stationID: hub.id, personID: personID), at: hub.context.clock.now())
             }
@@ -416,9 +411,9 @@ actor StationHub {
     /// The live source left: the show ends `grace` ms from now unless it
     /// comes back.
     func liveLeft(personID: String, grace: Int64) async {
-        await event { hub in
+        await inTurn { hub in
             do {
-                try await hub.run { machine, _ in
+                try await hub.commit { machine, _ in
                     machine.liveLeft(
                         trackID: LiveTrack.id(stationID: hub.id, personID: personID), grace: grace,
                         at: hub.context.clock.now())
@@ -431,18 +426,18 @@ actor StationHub {
 
     /// The owner ended the session: everyone is told, then every connection closes.
     func end() async {
-        await event { hub in await hub.perform(hub.mutate { $0.end() }) }
+        await inTurn { hub in await hub.perform(hub.machine.end()) }
     }
 
     /// Takes new settings or a new code, and sends everyone a fresh snapshot.
-    func replace(record: StationRecord) async {
-        await event { hub in
+    func applySettings(of record: StationRecord) async {
+        await inTurn { hub in
             hub.record = record
             hub.publishNearby(force: true)
             let robot = hub.machine.settingsNeedRobot(mode: record.mode) ? try? await hub.robotInputs() : nil
             let now = hub.context.clock.now()
             do {
-                try await hub.run { machine, rng in
+                try await hub.commit { machine, rng in
                     machine.settingsChanged(
                         maxListeners: record.maxListeners, mode: record.mode,
                         requests: record.requestSettings ?? RequestSettings(), robot: robot, at: now, using: &rng)
@@ -454,7 +449,7 @@ actor StationHub {
     }
 
     private func timerFired(_ timer: HubTimer, due: EpochMillis) async {
-        await event { hub in
+        await inTurn { hub in
             guard hub.machine.timers[timer] == due else {
                 if timer == .ballot {
                     hub.context.logger.info(
@@ -464,7 +459,7 @@ actor StationHub {
             }
             do {
                 let robot = StationMachine.timerNeedsRobot(timer) ? try await hub.robotInputs() : .none
-                try await hub.run { machine, rng in
+                try await hub.commit { machine, rng in
                     machine.timerFired(timer, due: due, at: hub.context.clock.now(), robot: robot, using: &rng)
                 }
                 if timer == .ballot, let elected = hub.machine.party.lobby.elected {
@@ -497,7 +492,7 @@ actor StationHub {
         if let unknown = trackIDs.first(where: { known[$0] == nil }) {
             throw HubError.timeline(.unknownTrack(unknown))
         }
-        try await event { hub in
+        try await inTurn { hub in
             try await hub.context.repository.setPool(stationID: hub.id, trackIDs: trackIDs)
             hub.chosenPool = Set(trackIDs)
         }
@@ -577,7 +572,7 @@ actor StationHub {
     /// a task keeps every stack slab it ever grew until it ends: an event's
     /// deep call chain (storage, snapshots) left there would cost each idle
     /// listener tens of KB.
-    private func event<T: Sendable, Failure: Error>(
+    private func inTurn<T: Sendable, Failure: Error>(
         _ body: @escaping @Sendable (isolated StationHub) async throws(Failure) -> T
     ) async throws(Failure) -> T {
         if !turnstile.enter() {
@@ -612,33 +607,30 @@ actor StationHub {
         nearby.set(id, nearby.announcement(for: record, listening: listening, at: context.clock.now()))
     }
 
-    /// Runs an event that cannot fail and needs no randomness.
-    private func mutate(_ change: (inout StationMachine) -> [HubAction]) -> [HubAction] {
-        change(&machine)
-    }
-
-    /// Runs an event on a copy of the machine; performs its saves; keeps the
-    /// copy only when they all succeeded; then performs the rest.
-    private func run(
-        _ change: (inout StationMachine, inout AnyRandom) throws -> [HubAction]
+    // Every change goes one of two ways. An event that saves nothing and
+    // can't fail is `perform(machine.x(…))`. One that may save is
+    // `commit { machine, rng in … }`: it runs on a copy of the machine,
+    // makes its saves, keeps the copy only when they all succeeded, then
+    // performs the rest.
+    //
+    // `inPlace` runs it on the machine itself, for the events the machine
+    // says save nothing (a listener joining a station already on the air,
+    // or leaving one that stays on): a copy per event would copy the roster
+    // of thousands each time, and a crowd's arrival would be quadratic. A
+    // save it asks for after all is still made, with nothing to roll back to.
+    private func commit(
+        inPlace: Bool = false, _ change: (inout StationMachine, inout AnyRandom) throws -> [HubAction]
     ) async throws {
+        if inPlace {
+            let actions = try change(&machine, &random)
+            try await performSaves(actions)
+            await perform(actions)
+            return
+        }
         var next = machine
         let actions = try change(&next, &random)
         try await performSaves(actions)
         machine = next
-        await perform(actions)
-    }
-
-    /// Runs an event on the machine itself, for the events the machine says
-    /// save nothing (a listener joining a station already on the air, or
-    /// leaving one that stays on): a copy per event would copy the roster of
-    /// thousands each time, and a crowd's arrival would be quadratic. A save
-    /// it asks for after all is still made, with nothing to roll back to.
-    private func runInPlace(
-        _ change: (inout StationMachine, inout AnyRandom) throws -> [HubAction]
-    ) async throws {
-        let actions = try change(&machine, &random)
-        try await performSaves(actions)
         await perform(actions)
     }
 
@@ -653,7 +645,7 @@ actor StationHub {
         }
     }
 
-    /// Performs everything but saves (which `run` did first).
+    /// Performs everything but saves (which `commit` made first).
     private func perform(_ actions: [HubAction]) async {
         // Before any message goes out: a player that hears of a track asks
         // for its audio at once, and may need it converted.

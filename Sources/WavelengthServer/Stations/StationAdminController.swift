@@ -59,16 +59,16 @@ struct StationAdminController {
             // Going code-protected with no frequency to keep: a frequency
             // and an access code, both at once. The hub learns the new
             // visibility first: rotateCode reads it to decide on a code.
-            await hub.replace(record: updated)
+            await hub.applySettings(of: updated)
             updated = try await directory.rotateCode(hub, expiresAt: updated.codeExpiresAt)
         } else if visibility == .code, updated.accessCode == nil {
             // Going code-protected on the air: an access code at once, and
             // the frequency people already tuned to stays.
             guard let coded = try await access.setAccessCode(stationID: record.id, accessCode: StationDirectory.newAccessCode())
             else { throw APIError.notFound("No station with id \(record.id).") }
-            await hub.replace(record: coded)
+            await hub.applySettings(of: coded)
         } else {
-            await hub.replace(record: updated)
+            await hub.applySettings(of: updated)
         }
         if visibility != record.visibility { try await dropWhoMayNoLongerListen(hub) }
         return try await hub.view().seen(as: .owner)
@@ -320,7 +320,7 @@ struct StationAdminController {
             }
             return record
         }
-        await hub.replace(record: record)
+        await hub.applySettings(of: record)
         return try await hub.view().seen(as: .owner)
     }
 
