@@ -13,7 +13,9 @@ extension AppDatabase: StationRepository {
                 guard owned < ownerLimit else { throw StorageError.stationLimit(ownerLimit) }
             }
             var record = record
-            let allocation = try FrequencyAllocation.allocate(db, now: now, band: band)
+            let allocation = try frequencyDraw.draw { rng in
+                try FrequencyAllocation.allocate(db, now: now, band: band, using: &rng)
+            }
             record.frequency = allocation.frequency
             try record.insert(db)
             return (record, allocation.reclaimedFrom)

@@ -8,6 +8,9 @@ import GRDB
 /// on open, and intention-revealing methods that each run in one transaction.
 public struct AppDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// Where a new station's frequency is drawn from: the system's
+    /// generator, or a seeded one in a test that wants the same codes twice.
+    public var frequencyDraw = FrequencyDraw.system
 
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer

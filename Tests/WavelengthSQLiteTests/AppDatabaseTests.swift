@@ -184,6 +184,28 @@ struct AppDatabaseTests {
         #expect(loaded.state.timeline.entries.first?.why == "Because the room liked Ada")
     }
 
+    /// The frequency draw takes the database's injected generator: two
+    /// databases seeded alike hand out the same codes in the same order, and
+    /// another seed a different order.
+    @Test func frequenciesAreDrawnFromTheInjectedGenerator() async throws {
+        let band = FrequencyBand(tiers: [(0..<40).map { "9\($0 / 10).\($0 % 10)" }])
+        func codes(seed: UInt64) async throws -> [String] {
+            var db = try AppDatabase.inMemory()
+            db.frequencyDraw = .seeded(seed)
+            var drawn: [String] = []
+            for n in 0..<8 {
+                let record = StationRecord(
+                    id: "s\(n)", name: "s\(n)", owner: "me", frequency: nil, visibility: .public, quietSince: nil, createdAt: 1)
+                drawn.append(try #require(try await db.insertStation(record, now: 5, band: band, ownerLimit: nil).record.frequency))
+            }
+            return drawn
+        }
+        let first = try await codes(seed: 7)
+        #expect(Set(first).count == 8)
+        #expect(try await codes(seed: 7) == first)
+        #expect(try await codes(seed: 8) != first)
+    }
+
     @Test func codesAreUniqueAmongLiveStationsAndQuietOnesGiveThemBack() async throws {
         let db = try AppDatabase.inMemory()
         func station(_ id: String, quietSince: EpochMillis?, visibility: StationVisibility = .public) -> StationRecord {

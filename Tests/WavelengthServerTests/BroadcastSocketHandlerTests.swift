@@ -33,7 +33,8 @@ struct BroadcastSocketHandlerTests {
         let channel = NIOAsyncTestingChannel()
         try await channel.testingEventLoop.executeInContext {
             try channel.pipeline.syncOperations.addHandler(BroadcastSocketHandler(
-                personID: "p1", stationID: "s1", address: "127.0.0.1", sources: desk, logger: Logger(label: "broadcast-test")))
+                personID: "p1", stationID: "s1", address: "127.0.0.1", sources: desk, clock: SystemClock(),
+                logger: Logger(label: "broadcast-test")))
         }
         try await channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
         return channel

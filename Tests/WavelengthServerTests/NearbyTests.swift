@@ -101,20 +101,28 @@ struct NearbyTests {
             extraArguments: ["--host", "0.0.0.0"]
         ) { early in
             // No bus yet: it can't be used.
-            while !early.log.text.contains("mDNS: Avahi could not be used") { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(await early.log.wait { $0.contains("mDNS: Avahi could not be used") })
             try await AvahiDaemon.with(busFolder: folder) { _ in
-                // Until its last word on mDNS is that it can be used (the bus
-                // may be up a moment before the daemon is). Bounded by the
-                // suite's time limit; the retries wait 2, 4, 8… s.
-                while Self.mdnsLines(early).components(separatedBy: " | ").last?.contains("can be used now") != true {
-                    try await Task.sleep(for: .milliseconds(100))
+                // Until its last word on mDNS is that it announces: "can be
+                // used now", or, when the client came up with the bus a moment
+                // before the daemon (a loaded machine), "no Avahi daemon" then
+                // "the Avahi daemon is back". Bounded by the suite's time
+                // limit; the retries wait 2, 4, 8… s, at most 60.
+                let announcing = await early.log.wait { text in
+                    let last = text.split(separator: "\n").last { $0.contains("mDNS:") } ?? ""
+                    return last.contains("can be used now") || last.contains("the Avahi daemon is back")
                 }
+                #expect(announcing, "\(Self.mdnsLines(early))")
                 // Each time it could not be used was said once, not at every
-                // retry: one "can be used now" ends each.
+                // retry: one "can be used now" ends each, and one "is back"
+                // each "no Avahi daemon".
                 let lines = early.log.text.split(separator: "\n")
                 let down = lines.filter { $0.contains("could not be used") }.count
                 let up = lines.filter { $0.contains("can be used now") }.count
                 #expect(down == up, "\(Self.mdnsLines(early))")
+                let gone = lines.filter { $0.contains("no Avahi daemon is running") }.count
+                let back = lines.filter { $0.contains("the Avahi daemon is back") }.count
+                #expect(gone == back, "\(Self.mdnsLines(early))")
                 let list = try await Self.nearby(early)
                 #expect(list.browsing)
             }

@@ -13,7 +13,7 @@ struct SourceBodyHandlerTests {
     /// A decision the test hands over when it chooses.
     let decisions = AsyncStream<LiveSources.Decision>.makeStream()
 
-    func connect() async throws -> NIOAsyncTestingChannel {
+    func connect(clock: any ServerClock = SystemClock()) async throws -> NIOAsyncTestingChannel {
         let request = SourceRequest.stream(SourceStream(
             stationID: "s1", key: "k", contentType: "audio/mpeg", expectsContinue: true, legacy: false,
             name: nil, genre: nil, description: nil, audioInfo: nil, url: nil))
@@ -26,7 +26,8 @@ struct SourceBodyHandlerTests {
         try await channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
         try await channel.testingEventLoop.executeInContext {
             try channel.pipeline.syncOperations.addHandler(
-                SourceBodyHandler(request: .success(request), decide: decide, logger: Logger(label: "source-test")))
+                SourceBodyHandler(
+                    request: .success(request), decide: decide, clock: clock, logger: Logger(label: "source-test")))
         }
         return channel
     }
@@ -68,5 +69,29 @@ struct SourceBodyHandlerTests {
         #expect(answer.hasPrefix("HTTP/1.0 401 Unauthorized\r\n"))
         #expect(answer.hasSuffix("\r\n\r\nWrong key.\n"))
         try await channel.closeFuture.get()
+    }
+
+    /// The bitrate cap is measured on the handler's clock: 15 chunks of
+    /// 60 kB with the clock standing still are over it, and the connection
+    /// closes; the same chunks a second apart are at 480 kbps, and it stays.
+    @Test(arguments: [true, false])
+    func theBitrateCapIsMeasuredOnTheHandlersClock(clockStandsStill: Bool) async throws {
+        let clock = ManualClock()
+        let channel = try await connect(clock: clock.wall)
+        let (_, sink) = AsyncStream<ByteBuffer>.makeStream()
+        decisions.continuation.yield(.accepted(sink))
+        let answer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+        #expect(String(buffer: answer) == "HTTP/1.1 100 Continue\r\n\r\n")
+        for n in 0..<15 {
+            let chunk = (n == 0 ? Array("ID3".utf8) : []) + [UInt8](repeating: 0, count: 60_000 - (n == 0 ? 3 : 0))
+            try await channel.writeInbound(ByteBuffer(bytes: chunk))
+            if !clockStandsStill { clock.advance(by: .seconds(1)) }
+        }
+        if clockStandsStill {
+            try await channel.closeFuture.get()
+        } else {
+            #expect(channel.isActive)
+            _ = try await channel.finish()
+        }
     }
 }

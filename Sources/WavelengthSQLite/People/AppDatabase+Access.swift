@@ -146,7 +146,9 @@ extension AppDatabase: StationAccessRepository {
             guard var record = try StationRecord.fetchOne(db, key: stationID) else { throw StorageError.noSuchStation }
             // The old code stays held while the new one is picked, so it
             // can't come straight back; then it is let go.
-            let allocation = try FrequencyAllocation.allocate(db, now: now, band: band)
+            let allocation = try frequencyDraw.draw { rng in
+                try FrequencyAllocation.allocate(db, now: now, band: band, using: &rng)
+            }
             record.frequency = allocation.frequency
             record.accessCode = accessCode
             record.codeExpiresAt = expiresAt

@@ -15,7 +15,9 @@ extension AppDatabase: PeopleRepository {
                     try person.insert(db)
                 }
                 var station = station
-                let allocation = try FrequencyAllocation.allocate(db, now: now, band: band)
+                let allocation = try frequencyDraw.draw { rng in
+                    try FrequencyAllocation.allocate(db, now: now, band: band, using: &rng)
+                }
                 station.frequency = allocation.frequency
                 try station.insert(db)
                 return (station, allocation.reclaimedFrom)

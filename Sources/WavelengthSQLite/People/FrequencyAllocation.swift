@@ -20,7 +20,9 @@ enum FrequencyAllocation {
         var reclaimedFrom: StationID?
     }
 
-    static func allocate(_ db: Database, now: EpochMillis, band: FrequencyBand) throws -> Allocation {
+    static func allocate(
+        _ db: Database, now: EpochMillis, band: FrequencyBand, using rng: inout some RandomNumberGenerator
+    ) throws -> Allocation {
         // Which of these codes are held and not expired (an expired code
         // is free again): one query along the unique index on `frequency`.
         let takenAmong = { (codes: [String]) throws -> Set<String> in
@@ -35,7 +37,6 @@ enum FrequencyAllocation {
                             AND (codeExpiresAt IS NULL OR codeExpiresAt > ?)
                         """, arguments: arguments))
         }
-        var rng = SystemRandomNumberGenerator()
         if let code = try band.pick(using: &rng, takenAmong: takenAmong) {
             return try take(db, code: code)
         }
@@ -67,5 +68,22 @@ enum FrequencyAllocation {
         guard let row, let id: String = row["id"], let code: String = row["frequency"] else { return nil }
         try db.execute(sql: "UPDATE station SET frequency = NULL WHERE id = ?", arguments: [id])
         return Allocation(frequency: code, reclaimedFrom: id)
+    }
+}
+
+/// The randomness a frequency is drawn with: the system's, or a seed (each
+/// draw then starts from the seed, so a test sees the same codes again).
+public enum FrequencyDraw: Sendable, Equatable {
+    case system
+    case seeded(UInt64)
+
+    /// Draws with a fresh generator of this kind.
+    func draw<T>(_ body: (inout any RandomNumberGenerator) throws -> T) rethrows -> T {
+        var rng: any RandomNumberGenerator
+        switch self {
+        case .system: rng = SystemRandomNumberGenerator()
+        case .seeded(let seed): rng = SeededRandom(seed: seed)
+        }
+        return try body(&rng)
     }
 }

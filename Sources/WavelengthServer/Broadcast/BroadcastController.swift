@@ -29,7 +29,8 @@ struct BroadcastController {
                 NIOWebSocketFrameAggregator(
                     minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 64,
                     maxAccumulatedFrameSize: WireLimits.maxWebSocketFrameBytes),
-                BroadcastSocketHandler(personID: personID, stationID: id, address: address, sources: sources, logger: logger),
+                BroadcastSocketHandler(
+                    personID: personID, stationID: id, address: address, sources: sources, clock: sources.clock, logger: logger),
             ])
         }
         return Response(status: .ok)

@@ -31,12 +31,18 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
     private let stationID: StationID
     private let address: String
     private let sources: any BrowserSourceDesk
+    /// The wall clock the bitrate cap is measured on.
+    private let clock: any ServerClock
     private let logger: Logger
     /// How many binary messages may wait for the transcoder; more means the
     /// browser sends faster than real time can take.
     static let maxWaiting = 256
 
-    init(personID: String?, stationID: StationID, address: String, sources: any BrowserSourceDesk, logger: Logger) {
+    init(
+        personID: String?, stationID: StationID, address: String, sources: any BrowserSourceDesk, clock: any ServerClock,
+        logger: Logger
+    ) {
+        self.clock = clock
         self.personID = personID
         self.stationID = stationID
         self.address = address
@@ -142,7 +148,7 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
         guard case .onAir(let feed) = state else {
             return refuse(.badMessage, "Send start, and wait for onAir, before any audio.", context: context)
         }
-        let now = EpochMillis(Date.now.timeIntervalSince1970 * 1000)
+        let now = clock.now()
         if bitrate.add(data.readableBytes, at: now) {
             logger.info("Browser broadcast on station \(stationID) went over the \(bitrate.capBytesPerSecond * 8 / 1000) kbps cap; closed")
             return refuse(.badMessage, "The audio comes faster than a live show can: at most \(bitrate.capBytesPerSecond * 8 / 1000) kbps.", context: context)

@@ -48,7 +48,10 @@ actor LiveSources {
     /// Bans: a banned host never goes live (nil in tests that need no bans).
     private let access: (any StationAccessRepository)?
     private let attempts: AttemptGuard
-    private let clock: any ServerClock
+    /// The wall clock (read by the source handlers too, for their bitrate caps).
+    let clock: any ServerClock
+    /// What renewals and the relays' sweeps sleep on.
+    private let pacing: Pacing
     private let stallTimeout: Duration
     private let grace: Duration
     /// How often a show on the air is scheduled on for another day.
@@ -61,8 +64,10 @@ actor LiveSources {
     init(
         directory: StationDirectory, keys: any StreamKeyRepository, schedule: any ScheduleRepository,
         access: (any StationAccessRepository)? = nil, attempts: AttemptGuard, clock: any ServerClock, stallTimeout: Duration, grace: Duration,
-        renewal: Duration = .seconds(12 * 3_600), spotter: LiveSongSpotter? = nil, metrics: ServerMetrics, logger: Logger
+        renewal: Duration = .seconds(12 * 3_600), spotter: LiveSongSpotter? = nil, metrics: ServerMetrics, logger: Logger,
+        pacing: Pacing = .system
     ) {
+        self.pacing = pacing
         self.renewal = renewal
         self.grace = grace
         self.spotter = spotter
@@ -151,7 +156,8 @@ actor LiveSources {
             report: { change in Task { await hub.streamAudience(change) } },
             // The "encoder" is the source itself: nothing to start; the
             // relay lives until the source leaves.
-            start: { _ in Task { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } } })
+            start: { _ in Task {} },
+            pacing: pacing, wall: clock)
         let (chunks, sink) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         live[hub.id] = Live(
             id: id, personID: personID, hub: hub, request: request, relay: relay, since: clock.now(), title: nil, close: close)
@@ -171,9 +177,9 @@ actor LiveSources {
             // A live entry is scheduled a day ahead (its real length is known
             // when the source leaves): a marathon is scheduled on, or after
             // 24 h the robot would take the air back from a show still on.
-            let renewal = self.renewal, logger = self.logger
+            let renewal = self.renewal, logger = self.logger, sleep = self.pacing.sleep
             let renewing = Task {
-                while (try? await Task.sleep(for: renewal)) != nil {
+                while (try? await sleep(renewal)) != nil {
                     do {
                         try await hub.liveRenewed(personID: personID)
                     } catch {

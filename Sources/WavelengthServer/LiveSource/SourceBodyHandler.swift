@@ -41,13 +41,19 @@ final class SourceBodyHandler: ChannelInboundHandler {
 
     private let request: Result<SourceRequest, SourceRequest.Refusal>
     private let decide: Decide
+    /// The wall clock the bitrate cap is measured on.
+    private let clock: any ServerClock
     private let logger: Logger
     private var state = State.deciding(pending: [], bytes: 0, idle: 0)
     private var bitrate = SourceBitrate()
     private var sniff = MP3Sniff()
     private var station = "?"
 
-    init(request: Result<SourceRequest, SourceRequest.Refusal>, decide: @escaping Decide, logger: Logger) {
+    init(
+        request: Result<SourceRequest, SourceRequest.Refusal>, decide: @escaping Decide, clock: any ServerClock,
+        logger: Logger
+    ) {
+        self.clock = clock
         self.request = request
         self.decide = decide
         self.logger = logger
@@ -117,7 +123,7 @@ final class SourceBodyHandler: ChannelInboundHandler {
 
     private func take(_ chunk: ByteBuffer, context: ChannelHandlerContext) {
         guard case .streaming(let sink) = state else { return }
-        let now = EpochMillis(Date.now.timeIntervalSince1970 * 1000)
+        let now = clock.now()
         if bitrate.add(chunk.readableBytes, at: now) {
             logger.info("Source for station \(station) went over the \(bitrate.capBytesPerSecond * 8 / 1000) kbps cap; closed")
             return close(context)

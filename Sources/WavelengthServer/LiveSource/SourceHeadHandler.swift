@@ -34,7 +34,8 @@ final class SourceHeadHandler: ChannelInboundHandler, RemovableChannelHandler {
                 method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
             let sources = self.sources
             let body = SourceBodyHandler(
-                request: request, decide: { await sources.open($0, address: $1, channel: $2) }, logger: logger)
+                request: request, decide: { await sources.open($0, address: $1, channel: $2) }, clock: sources.clock,
+                logger: logger)
             do {
                 let pipeline = context.pipeline.syncOperations
                 try pipeline.addHandler(body, position: .after(self))

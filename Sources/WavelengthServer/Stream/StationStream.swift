@@ -48,7 +48,8 @@ actor StationStream {
         let identity: ListenerIdentity
         let kind: ListenerKind
         /// When its current write began; nil while it waits for audio.
-        var writingSince: ContinuousClock.Instant?
+        /// When its write began, on `pacing`'s clock.
+        var writingSince: Duration?
         /// It stopped counting: its write stalled.
         var stalled = false
     }
@@ -61,6 +62,10 @@ actor StationStream {
     private var sweeper: Task<Void, Never>?
     private let grace: Duration
     private let stallTimeout: Duration
+    /// The clock the grace and the stall sweep run on, and the wall clock
+    /// `startedAt` is read from.
+    private let pacing: Pacing
+    private let wall: any ServerClock
     private let start: @Sendable (StationStream) -> Task<Void, Never>
     private let report: @Sendable (StationMachine.StreamAudienceChange) -> Void
     private let logger: Logger
@@ -84,8 +89,11 @@ actor StationStream {
         stationID: StationID, grace: Duration, stallTimeout: Duration, logger: Logger, metrics: ServerMetrics,
         report: @escaping @Sendable (StationMachine.StreamAudienceChange) -> Void,
         start: @escaping @Sendable (StationStream) -> Task<Void, Never>,
-        retire: (@Sendable (StationStream) -> Void)? = nil
+        retire: (@Sendable (StationStream) -> Void)? = nil,
+        pacing: Pacing = .system, wall: any ServerClock = SystemClock()
     ) {
+        self.pacing = pacing
+        self.wall = wall
         self.retire = retire
         self.stationID = stationID
         self.grace = grace
@@ -113,12 +121,13 @@ actor StationStream {
         if encoder == nil {
             logger.info("Stream of station \(stationID) starts its encoder")
             encoder = start(self)
-            startedAt = Date()
+            startedAt = Date(timeIntervalSince1970: Double(wall.now()) / 1000)
         }
         if sweeper == nil {
             let every = min(stallTimeout / 4, .seconds(5))
+            let sleep = pacing.sleep
             sweeper = Task { [weak self] in
-                while (try? await Task.sleep(for: every)) != nil {
+                while (try? await sleep(every)) != nil {
                     await self?.sweep()
                 }
             }
@@ -133,16 +142,16 @@ actor StationStream {
         sweeper?.cancel()
         sweeper = nil
         guard stopping == nil else { return }
-        let grace = self.grace
+        let (grace, sleep) = (self.grace, pacing.sleep)
         stopping = Task { [weak self] in
-            guard (try? await Task.sleep(for: grace)) != nil else { return }
+            guard (try? await sleep(grace)) != nil else { return }
             await self?.stopIfNobodyListens()
         }
     }
 
     /// Listeners whose write has not finished for `stallTimeout` stop counting.
     private func sweep() {
-        let now = ContinuousClock.now
+        let now = pacing.elapsed()
         for (ticket, listener) in listeners where !listener.stalled {
             guard let since = listener.writingSince, now - since > stallTimeout else { continue }
             listeners[ticket]?.stalled = true
@@ -240,7 +249,7 @@ actor StationStream {
             case .chunks(let stored, let skip):
                 var chunks = stored.map(\.chunk)
                 chunks[0].buffer.moveReaderIndex(forwardBy: skip)
-                listeners[ticket]?.writingSince = .now
+                listeners[ticket]?.writingSince = pacing.elapsed()
                 return .chunks(chunks, end: ring.end)
             case .upToDate:
                 await withCheckedContinuation { waiters.append($0) }

@@ -17,6 +17,7 @@ final class StreamDirectory: Sendable {
     private let clock: any ServerClock
     private let grace: Duration
     private let stallTimeout: Duration
+    private let pacing: Pacing
     /// The live sources a station's stream plays during a live show.
     private let sources: LiveSources?
     private let clips: ClipStore?
@@ -26,8 +27,9 @@ final class StreamDirectory: Sendable {
     init(
         tracks: any TrackRepository, roots: LibraryRoots, clock: any ServerClock, grace: Duration,
         stallTimeout: Duration, sources: LiveSources? = nil, clips: ClipStore? = nil, metrics: ServerMetrics,
-        logger: Logger
+        logger: Logger, pacing: Pacing = .system
     ) {
+        self.pacing = pacing
         self.sources = sources
         self.clips = clips
         self.metrics = metrics
@@ -50,12 +52,12 @@ final class StreamDirectory: Sendable {
             if let stream = streams[id] { return stream }
             let encoder = StreamEncoder(
                 stationID: id, hub: hub, tracks: tracks, roots: roots, sources: sources, clips: clips, clock: clock,
-                logger: logger)
+                logger: logger, pacing: pacing)
             let stream = StationStream(
                 stationID: id, grace: grace, stallTimeout: stallTimeout, logger: logger, metrics: metrics,
                 report: { change in Task { await hub.streamAudience(change) } },
                 start: { stream in Task { await encoder.run(into: stream) } },
-                retire: { [weak self] stream in self?.forget(stream, of: id) })
+                retire: { [weak self] stream in self?.forget(stream, of: id) }, pacing: pacing, wall: clock)
             streams[id] = stream
             return stream
         }

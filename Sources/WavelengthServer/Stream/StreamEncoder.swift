@@ -43,6 +43,8 @@ struct StreamEncoder: Sendable {
     let clips: ClipStore?
     let clock: any ServerClock
     let logger: Logger
+    /// What the encoder waits on: its pace ahead of `clock`, and its look at a live show ending.
+    var pacing: Pacing = .system
 
     /// Runs until cancelled (the last stream listener left) or ffmpeg fails.
     func run(into stream: StationStream) async {
@@ -212,7 +214,7 @@ struct StreamEncoder: Sendable {
             "-nostdin", "-hide_banner", "-loglevel", "error", "-probesize", "32768", "-analyzeduration", "0",
             "-f", "mp3", "-i", "pipe:0", "-vn", "-f", "s16le", "-ar", "\(Self.sampleRate)", "-ac", "2", "pipe:1",
         ]
-        let clock = self.clock
+        let (clock, sleep) = (self.clock, pacing.sleep)
         let decoded = try await Subprocess.run(
             .name("ffmpeg"), arguments: Arguments(arguments), input: .inputWriter, output: .sequence, error: .discarded
         ) { execution -> Bool in
@@ -233,7 +235,7 @@ struct StreamEncoder: Sendable {
                 group.addTask {
                     // The show ended, or the DJ took it off: stop at once.
                     while let window = follower.window(), Self.entry(in: window, at: clock.now())?.id == entry.id {
-                        try await Task.sleep(for: .milliseconds(250))
+                        try await sleep(.milliseconds(250))
                     }
                     return .showEnded
                 }
@@ -280,7 +282,7 @@ struct StreamEncoder: Sendable {
     /// Waits until the stream is no more than `lead` ahead of the clock.
     private func pace(_ position: EpochMillis) async throws {
         let ahead = position - clock.now() - Self.lead
-        if ahead > 0 { try await Task.sleep(for: .milliseconds(ahead)) }
+        if ahead > 0 { try await pacing.sleep(.milliseconds(ahead)) }
     }
 
     private func at(_ start: EpochMillis, _ frames: Int64) -> EpochMillis {

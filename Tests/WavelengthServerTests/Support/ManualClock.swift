@@ -24,6 +24,15 @@ final class ManualClock: Clock {
         var now = Instant(offset: .zero)
         var sleepers: [UInt64: Sleeper] = [:]
         var nextID: UInt64 = 0
+        /// Tests waiting for a sleeper with this deadline to be registered.
+        var watchers: [(deadline: Instant, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The watchers a new sleeper with `deadline` satisfies, taken out.
+        mutating func watchers(for deadline: Instant) -> [CheckedContinuation<Void, Never>] {
+            let due = watchers.filter { $0.deadline == deadline }.map(\.continuation)
+            watchers.removeAll { $0.deadline == deadline }
+            return due
+        }
     }
 
     private let state = Mutex(State())
@@ -52,11 +61,12 @@ final class ManualClock: Clock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if deadline <= state.now { return true }
+                let (resumeNow, watching) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    if deadline <= state.now { return (true, []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
+                    return (false, state.watchers(for: deadline))
                 }
+                for watcher in watching { watcher.resume() }
                 if resumeNow { continuation.resume() }
                 // Cancelled before the sleeper was registered: onCancel found
                 // nothing to resume, so resume it here.
@@ -69,6 +79,21 @@ final class ManualClock: Clock {
             sleeper?.continuation.resume(throwing: CancellationError())
         }
         try Task.checkCancellation()
+    }
+
+    /// Returns once something sleeps until `offset` from the clock's start
+    /// (at once if something already does): a test moves time only after
+    /// the timer it means to fire is set.
+    func untilSleeping(until offset: Duration) async {
+        let deadline = Instant(offset: offset)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let already = state.withLock { state -> Bool in
+                if state.sleepers.values.contains(where: { $0.deadline == deadline }) { return true }
+                state.watchers.append((deadline, continuation))
+                return false
+            }
+            if already { continuation.resume() }
+        }
     }
 
     /// Moves time on and wakes every timer that came due.
