@@ -79,7 +79,7 @@ extension AppDatabase: TrackRepository {
         }
     }
 
-    public func artists() async throws -> [ArtistRow] {
+    public func artists() async throws -> [ArtistSummary] {
         try await writer.read { db in
             try Row.fetchAll(
                 db,
@@ -87,11 +87,11 @@ extension AppDatabase: TrackRepository {
                     SELECT albumArtist AS name, COUNT(DISTINCT album) AS albumCount, COUNT(*) AS trackCount
                     FROM track GROUP BY albumArtist ORDER BY albumArtist COLLATE NOCASE
                     """
-            ).map { ArtistRow(name: $0["name"], albumCount: $0["albumCount"], trackCount: $0["trackCount"]) }
+            ).map { ArtistSummary(name: $0["name"], albumCount: $0["albumCount"], trackCount: $0["trackCount"]) }
         }
     }
 
-    public func albums(artist: String?) async throws -> [AlbumRow] {
+    public func albums(artist: String?) async throws -> [AlbumSummary] {
         try await writer.read { db in
             let filter = artist == nil ? "" : "WHERE albumArtist = ?"
             let arguments: StatementArguments = artist.map { [$0] } ?? []
@@ -106,7 +106,7 @@ extension AppDatabase: TrackRepository {
                     """,
                 arguments: arguments
             ).map {
-                AlbumRow(
+                AlbumSummary(
                     title: $0["title"], artist: $0["artist"], year: $0["year"], trackCount: $0["trackCount"],
                     artworkTrackID: $0["artworkTrackID"])
             }

@@ -81,41 +81,12 @@ public protocol TrackRepository: Sendable {
     /// Find-as-you-type: every word of `query` must prefix-match a word of
     /// the title, artist or album; best matches first.
     func search(_ query: String, limit: Int) async throws -> [TrackRecord]
-    func artists() async throws -> [ArtistRow]
-    func albums(artist: String?) async throws -> [AlbumRow]
+    func artists() async throws -> [ArtistSummary]
+    func albums(artist: String?) async throws -> [AlbumSummary]
     func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord]
     /// Every playable track, with what the robot DJ needs.
     func poolTracks() async throws -> [PoolTrack]
     func trackCount() async throws -> Int
-}
-
-public struct ArtistRow: Sendable, Equatable, Codable {
-    public var name: String
-    public var albumCount: Int
-    public var trackCount: Int
-
-    public init(name: String, albumCount: Int, trackCount: Int) {
-        self.name = name
-        self.albumCount = albumCount
-        self.trackCount = trackCount
-    }
-}
-
-public struct AlbumRow: Sendable, Equatable, Codable {
-    public var title: String
-    public var artist: String
-    public var year: Int?
-    public var trackCount: Int
-    /// A track of the album that has artwork, to show as the album's cover.
-    public var artworkTrackID: TrackID?
-
-    public init(title: String, artist: String, year: Int?, trackCount: Int, artworkTrackID: TrackID?) {
-        self.title = title
-        self.artist = artist
-        self.year = year
-        self.trackCount = trackCount
-        self.artworkTrackID = artworkTrackID
-    }
 }
 
 /// A station saved with its new frequency, and the station whose code was

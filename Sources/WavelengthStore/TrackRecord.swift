@@ -1,26 +1,17 @@
+import WavelengthCore
 import WavelengthLibrary
 
-/// A row of the library index: one audio file and what its tags say.
-public struct TrackRecord: Sendable, Equatable, Codable {
+/// A row of the library index: one audio file, what its tags say
+/// (`metadata`, read through as `record.title`, …) and what the analysis
+/// measured. Its columns are flat: the metadata's fields beside its own.
+@dynamicMemberLookup
+public struct TrackRecord: Sendable, Equatable {
     public var id: String
     public var path: String
     public var size: Int64
     public var mtimeNs: Int64
     public var fingerprint: String
-    public var title: String
-    public var artist: String
-    public var album: String
-    public var albumArtist: String
-    public var trackNumber: Int?
-    public var discNumber: Int?
-    public var year: Int?
-    public var genre: String?
-    public var durationMs: Int64
-    public var isrc: String?
-    public var musicBrainzRecordingID: String?
-    public var format: String
-    public var codec: String
-    public var hasEmbeddedArt: Bool
+    public var metadata: TrackMetadata
     public var artworkPath: String?
     public var lyricsPath: String?
     public var addedAt: Int64
@@ -37,31 +28,72 @@ public struct TrackRecord: Sendable, Equatable, Codable {
     public var analyzedAt: Int64?
 
     public init(id: String, file: ScannedFile, addedAt: Int64) {
-        let m = file.metadata
         self.id = id
         self.path = file.path
         self.size = file.stamp.size
         self.mtimeNs = file.stamp.mtimeNs
         self.fingerprint = file.fingerprint
-        self.title = m.title
-        self.artist = m.artist
-        self.album = m.album
-        self.albumArtist = m.albumArtist
-        self.trackNumber = m.trackNumber
-        self.discNumber = m.discNumber
-        self.year = m.year
-        self.genre = m.genre
-        self.durationMs = m.durationMs
-        self.isrc = m.isrc
-        self.musicBrainzRecordingID = m.musicBrainzRecordingID
-        self.format = m.format.rawValue
-        self.codec = m.codec
-        self.hasEmbeddedArt = m.hasEmbeddedArt
+        self.metadata = file.metadata
         self.artworkPath = file.artworkPath
         self.lyricsPath = file.lyricsPath
         self.addedAt = addedAt
     }
 
-    public var audioFormat: AudioFormat? { AudioFormat(rawValue: format) }
-    public var hasArtwork: Bool { hasEmbeddedArt || artworkPath != nil }
+    public subscript<T>(dynamicMember field: WritableKeyPath<TrackMetadata, T>) -> T {
+        get { metadata[keyPath: field] }
+        set { metadata[keyPath: field] = newValue }
+    }
+
+    public subscript<T>(dynamicMember field: WritableKeyPath<TrackTags, T>) -> T {
+        get { metadata.tags[keyPath: field] }
+        set { metadata.tags[keyPath: field] = newValue }
+    }
+
+    public var audioFormat: AudioFormat? { metadata.format }
+    public var hasArtwork: Bool { metadata.hasEmbeddedArt || artworkPath != nil }
+}
+
+extension TrackRecord: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, path, size, mtimeNs, fingerprint, artworkPath, lyricsPath, addedAt
+        case loudness, loudnessRange, truePeak, tempo, onsetRate, analyzedAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        path = try c.decode(String.self, forKey: .path)
+        size = try c.decode(Int64.self, forKey: .size)
+        mtimeNs = try c.decode(Int64.self, forKey: .mtimeNs)
+        fingerprint = try c.decode(String.self, forKey: .fingerprint)
+        metadata = try TrackMetadata(from: decoder)
+        artworkPath = try c.decodeIfPresent(String.self, forKey: .artworkPath)
+        lyricsPath = try c.decodeIfPresent(String.self, forKey: .lyricsPath)
+        addedAt = try c.decode(Int64.self, forKey: .addedAt)
+        loudness = try c.decodeIfPresent(Double.self, forKey: .loudness)
+        loudnessRange = try c.decodeIfPresent(Double.self, forKey: .loudnessRange)
+        truePeak = try c.decodeIfPresent(Double.self, forKey: .truePeak)
+        tempo = try c.decodeIfPresent(Double.self, forKey: .tempo)
+        onsetRate = try c.decodeIfPresent(Double.self, forKey: .onsetRate)
+        analyzedAt = try c.decodeIfPresent(Int64.self, forKey: .analyzedAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(path, forKey: .path)
+        try c.encode(size, forKey: .size)
+        try c.encode(mtimeNs, forKey: .mtimeNs)
+        try c.encode(fingerprint, forKey: .fingerprint)
+        try metadata.encode(to: encoder)
+        try c.encodeIfPresent(artworkPath, forKey: .artworkPath)
+        try c.encodeIfPresent(lyricsPath, forKey: .lyricsPath)
+        try c.encode(addedAt, forKey: .addedAt)
+        try c.encodeIfPresent(loudness, forKey: .loudness)
+        try c.encodeIfPresent(loudnessRange, forKey: .loudnessRange)
+        try c.encodeIfPresent(truePeak, forKey: .truePeak)
+        try c.encodeIfPresent(tempo, forKey: .tempo)
+        try c.encodeIfPresent(onsetRate, forKey: .onsetRate)
+        try c.encodeIfPresent(analyzedAt, forKey: .analyzedAt)
+    }
 }

@@ -249,16 +249,16 @@ public actor InMemoryStore: StationRepository, TrackRepository {
             }.prefix(limit))
     }
 
-    public func artists() async throws -> [ArtistRow] {
+    public func artists() async throws -> [ArtistSummary] {
         Dictionary(grouping: sortedTracks, by: \.albumArtist).map { name, tracks in
-            ArtistRow(name: name, albumCount: Set(tracks.map(\.album)).count, trackCount: tracks.count)
+            ArtistSummary(name: name, albumCount: Set(tracks.map(\.album)).count, trackCount: tracks.count)
         }.sorted { $0.name < $1.name }
     }
 
-    public func albums(artist: String?) async throws -> [AlbumRow] {
+    public func albums(artist: String?) async throws -> [AlbumSummary] {
         let tracks = sortedTracks.filter { artist == nil || $0.albumArtist == artist }
         return Dictionary(grouping: tracks, by: { "\($0.albumArtist)\u{0}\($0.album)" }).values.map { tracks in
-            AlbumRow(
+            AlbumSummary(
                 title: tracks[0].album, artist: tracks[0].albumArtist, year: tracks[0].year, trackCount: tracks.count,
                 artworkTrackID: tracks.first(where: \.hasArtwork)?.id)
         }.sorted { ($0.artist, $0.title) < ($1.artist, $1.title) }

@@ -47,10 +47,9 @@ public struct KnownTracks: Sendable, Equatable {
     static let unknownPrefix = "Unknown track named by id"
 }
 
-extension TrackSummary {
+extension TrackSummary: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, title, artist, album, albumArtist, trackNumber, discNumber, year, genre, durationMs, format
-        case audioURL, artworkURL, gainDb, headroomDb, tempo
+        case id, title, format, audioURL, artworkURL, gainDb, headroomDb, tempo
     }
 
     public init(from decoder: any Decoder) throws {
@@ -66,12 +65,7 @@ extension TrackSummary {
             return
         }
         self.init(
-            id: id, title: try c.decode(String.self, forKey: .title), artist: try c.decode(String.self, forKey: .artist),
-            album: try c.decode(String.self, forKey: .album), albumArtist: try c.decode(String.self, forKey: .albumArtist),
-            trackNumber: try c.decodeIfPresent(Int.self, forKey: .trackNumber),
-            discNumber: try c.decodeIfPresent(Int.self, forKey: .discNumber),
-            year: try c.decodeIfPresent(Int.self, forKey: .year), genre: try c.decodeIfPresent(String.self, forKey: .genre),
-            durationMs: try c.decode(Int64.self, forKey: .durationMs), format: try c.decode(String.self, forKey: .format),
+            id: id, tags: try TrackTags(from: decoder), format: try c.decode(String.self, forKey: .format),
             audioURL: try c.decode(String.self, forKey: .audioURL),
             artworkURL: try c.decodeIfPresent(String.self, forKey: .artworkURL),
             gainDb: try c.decodeIfPresent(Double.self, forKey: .gainDb),
@@ -83,15 +77,7 @@ extension TrackSummary {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         if let known = encoder.userInfo[KnownTracks.key] as? KnownTracks, known[id] == self { return }
-        try c.encode(title, forKey: .title)
-        try c.encode(artist, forKey: .artist)
-        try c.encode(album, forKey: .album)
-        try c.encode(albumArtist, forKey: .albumArtist)
-        try c.encodeIfPresent(trackNumber, forKey: .trackNumber)
-        try c.encodeIfPresent(discNumber, forKey: .discNumber)
-        try c.encodeIfPresent(year, forKey: .year)
-        try c.encodeIfPresent(genre, forKey: .genre)
-        try c.encode(durationMs, forKey: .durationMs)
+        try tags.encode(to: encoder)
         try c.encode(format, forKey: .format)
         try c.encode(audioURL, forKey: .audioURL)
         try c.encodeIfPresent(artworkURL, forKey: .artworkURL)

@@ -1,17 +1,11 @@
 @_exported import WavelengthCore
 
-/// A library track as clients see it.
-public struct TrackSummary: Sendable, Codable, Equatable {
+/// A library track as clients see it: its tags, flattened into the JSON
+/// (see `KnownTracks.swift` for its coding), and where to fetch it.
+@dynamicMemberLookup
+public struct TrackSummary: Sendable, Equatable {
     public var id: TrackID
-    public var title: String
-    public var artist: String
-    public var album: String
-    public var albumArtist: String
-    public var trackNumber: Int?
-    public var discNumber: Int?
-    public var year: Int?
-    public var genre: String?
-    public var durationMs: Int64
+    public var tags: TrackTags
     public var format: String
     /// Where to fetch the audio (Range requests supported).
     public var audioURL: String
@@ -30,26 +24,22 @@ public struct TrackSummary: Sendable, Codable, Equatable {
     public var tempo: Double?
 
     public init(
-        id: TrackID, title: String, artist: String, album: String, albumArtist: String, trackNumber: Int?,
-        discNumber: Int?, year: Int?, genre: String?, durationMs: Int64, format: String, audioURL: String,
-        artworkURL: String?, gainDb: Double? = nil, headroomDb: Double? = nil, tempo: Double? = nil
+        id: TrackID, tags: TrackTags, format: String, audioURL: String, artworkURL: String?, gainDb: Double? = nil,
+        headroomDb: Double? = nil, tempo: Double? = nil
     ) {
-        self.headroomDb = headroomDb
-        self.tempo = tempo
         self.id = id
-        self.title = title
-        self.artist = artist
-        self.album = album
-        self.albumArtist = albumArtist
-        self.trackNumber = trackNumber
-        self.discNumber = discNumber
-        self.year = year
-        self.genre = genre
-        self.durationMs = durationMs
+        self.tags = tags
         self.format = format
         self.audioURL = audioURL
         self.artworkURL = artworkURL
         self.gainDb = gainDb
+        self.headroomDb = headroomDb
+        self.tempo = tempo
+    }
+
+    public subscript<T>(dynamicMember field: WritableKeyPath<TrackTags, T>) -> T {
+        get { tags[keyPath: field] }
+        set { tags[keyPath: field] = newValue }
     }
 }
 
@@ -190,34 +180,6 @@ public struct StationView: Sendable, Codable, Equatable {
         self.nowPlaying = nowPlaying
         self.createdAt = createdAt
         self.role = role
-    }
-}
-
-public struct ArtistSummary: Sendable, Codable, Equatable {
-    public var name: String
-    public var albumCount: Int
-    public var trackCount: Int
-
-    public init(name: String, albumCount: Int, trackCount: Int) {
-        self.name = name
-        self.albumCount = albumCount
-        self.trackCount = trackCount
-    }
-}
-
-public struct AlbumSummary: Sendable, Codable, Equatable {
-    public var title: String
-    public var artist: String
-    public var year: Int?
-    public var trackCount: Int
-    public var artworkURL: String?
-
-    public init(title: String, artist: String, year: Int?, trackCount: Int, artworkURL: String?) {
-        self.title = title
-        self.artist = artist
-        self.year = year
-        self.trackCount = trackCount
-        self.artworkURL = artworkURL
     }
 }
 

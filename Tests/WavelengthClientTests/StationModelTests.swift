@@ -7,8 +7,8 @@ import WavelengthWire
 struct StationModelTests {
     static func track(_ id: String) -> TrackSummary {
         TrackSummary(
-            id: id, title: id, artist: "a", album: "b", albumArtist: "a", trackNumber: nil, discNumber: nil, year: nil,
-            genre: nil, durationMs: 1000, format: "mp3", audioURL: "/a/\(id)", artworkURL: nil)
+            id: id, tags: TrackTags(title: id, artist: "a", album: "b", albumArtist: "a", durationMs: 1000), format: "mp3",
+            audioURL: "/a/\(id)", artworkURL: nil)
     }
 
     static func window(revision: Int64, starts: [Int64]) -> TimelineWindow {

@@ -11,8 +11,8 @@ struct SharedTracksTests {
             EntryView(
                 entry: TimelineEntry(id: "e\(revision)-\(i)", trackID: id, start: Int64(i) * 1000, duration: 1000, source: .dj),
                 track: TrackSummary(
-                    id: id, title: id, artist: "a", album: "b", albumArtist: "a", trackNumber: nil, discNumber: nil,
-                    year: nil, genre: nil, durationMs: 1000, format: "mp3", audioURL: "/a/\(id)", artworkURL: nil))
+                    id: id, tags: TrackTags(title: id, artist: "a", album: "b", albumArtist: "a", durationMs: 1000),
+                    format: "mp3", audioURL: "/a/\(id)", artworkURL: nil))
         }
         return TimelineWindow(
             stationID: "s", revision: revision, serverTime: 0, current: entries.first, positionMs: 0,

@@ -1,18 +1,13 @@
-/// Everything the library knows about one audio file after reading it.
+import WavelengthCore
+
+/// Everything the library knows about one audio file after reading it: its
+/// tags (read through as `metadata.title`, …) and what the file itself is.
 ///
 /// Text fields are never empty: missing tags are filled from the file and folder names
 /// (see `PathFallbacks`), so the rest of the system never has to invent placeholders.
-public struct TrackMetadata: Sendable, Equatable, Codable {
-    public var title: String
-    public var artist: String
-    public var album: String
-    public var albumArtist: String
-    public var trackNumber: Int?
-    public var discNumber: Int?
-    public var year: Int?
-    public var genre: String?
-    /// Exact length in milliseconds, from the container or stream header.
-    public var durationMs: Int64
+@dynamicMemberLookup
+public struct TrackMetadata: Sendable, Equatable {
+    public var tags: TrackTags
     public var isrc: String?
     public var musicBrainzRecordingID: String?
     /// The container format actually found in the file.
@@ -27,19 +22,45 @@ public struct TrackMetadata: Sendable, Equatable, Codable {
         durationMs: Int64, isrc: String? = nil, musicBrainzRecordingID: String? = nil,
         format: AudioFormat, codec: String, hasEmbeddedArt: Bool
     ) {
-        self.title = title
-        self.artist = artist
-        self.album = album
-        self.albumArtist = albumArtist
-        self.trackNumber = trackNumber
-        self.discNumber = discNumber
-        self.year = year
-        self.genre = genre
-        self.durationMs = durationMs
+        tags = TrackTags(
+            title: title, artist: artist, album: album, albumArtist: albumArtist, trackNumber: trackNumber,
+            discNumber: discNumber, year: year, genre: genre, durationMs: durationMs)
         self.isrc = isrc
         self.musicBrainzRecordingID = musicBrainzRecordingID
         self.format = format
         self.codec = codec
         self.hasEmbeddedArt = hasEmbeddedArt
+    }
+
+    public subscript<T>(dynamicMember field: WritableKeyPath<TrackTags, T>) -> T {
+        get { tags[keyPath: field] }
+        set { tags[keyPath: field] = newValue }
+    }
+}
+
+/// Flat, as the index's columns are: the tags' fields beside the file's.
+extension TrackMetadata: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case isrc, musicBrainzRecordingID, format, codec, hasEmbeddedArt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        tags = try TrackTags(from: decoder)
+        isrc = try c.decodeIfPresent(String.self, forKey: .isrc)
+        musicBrainzRecordingID = try c.decodeIfPresent(String.self, forKey: .musicBrainzRecordingID)
+        format = try c.decode(AudioFormat.self, forKey: .format)
+        codec = try c.decode(String.self, forKey: .codec)
+        hasEmbeddedArt = try c.decode(Bool.self, forKey: .hasEmbeddedArt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try tags.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(isrc, forKey: .isrc)
+        try c.encodeIfPresent(musicBrainzRecordingID, forKey: .musicBrainzRecordingID)
+        try c.encode(format, forKey: .format)
+        try c.encode(codec, forKey: .codec)
+        try c.encode(hasEmbeddedArt, forKey: .hasEmbeddedArt)
     }
 }

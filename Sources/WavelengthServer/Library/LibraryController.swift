@@ -28,15 +28,15 @@ struct LibraryController {
     }
 
     @Sendable func artists(_ request: Request, context: AppRequestContext) async throws -> [ArtistSummary] {
-        try await tracks.artists().map { ArtistSummary(name: $0.name, albumCount: $0.albumCount, trackCount: $0.trackCount) }
+        try await tracks.artists()
     }
 
     @Sendable func albums(_ request: Request, context: AppRequestContext) async throws -> [AlbumSummary] {
         let artist = try request.stringQuery("artist")
-        return try await tracks.albums(artist: artist).map {
-            AlbumSummary(
-                title: $0.title, artist: $0.artist, year: $0.year, trackCount: $0.trackCount,
-                artworkURL: $0.artworkTrackID.map { "/api/tracks/\($0)/artwork" })
+        return try await tracks.albums(artist: artist).map { album in
+            var album = album
+            album.artworkURL = album.artworkTrackID.map { "/api/tracks/\($0)/artwork" }
+            return album
         }
     }
 

@@ -5,9 +5,7 @@ import WavelengthWire
 extension TrackSummary {
     init(_ record: TrackRecord) {
         self.init(
-            id: record.id, title: record.title, artist: record.artist, album: record.album,
-            albumArtist: record.albumArtist, trackNumber: record.trackNumber, discNumber: record.discNumber,
-            year: record.year, genre: record.genre, durationMs: record.durationMs, format: record.format,
+            id: record.id, tags: record.metadata.tags, format: record.metadata.format.rawValue,
             audioURL: "/api/tracks/\(record.id)/audio",
             artworkURL: record.hasArtwork ? "/api/tracks/\(record.id)/artwork" : nil,
             gainDb: record.loudness.map { Self.hundredths(Loudness.gainDb(integrated: $0, truePeak: record.truePeak)) },
@@ -26,26 +24,26 @@ extension TrackSummary {
     /// `EntryView`).
     static func live(_ id: TrackID, stationID: StationID, host: String) -> TrackSummary {
         TrackSummary(
-            id: id, title: "Live", artist: host, album: "Live", albumArtist: "", trackNumber: nil, discNumber: nil,
-            year: nil, genre: nil, durationMs: StationState.liveLength, format: "mp3", audioURL: "/live/\(stationID).mp3?edge=1",
-            artworkURL: nil)
+            id: id, tags: TrackTags(title: "Live", artist: host, album: "Live", albumArtist: "", durationMs: StationState.liveLength),
+            format: "mp3", audioURL: "/live/\(stationID).mp3?edge=1", artworkURL: nil)
     }
 
     /// A voice clip: its author is the artist; it was brought to the
     /// station's loudness when it was sent, so players add no gain.
     static func clip(_ clip: VoiceClip) -> TrackSummary {
         TrackSummary(
-            id: clip.trackID, title: clip.note.isEmpty ? "Voice clip" : clip.note, artist: clip.name, album: "Voice clip",
-            albumArtist: "", trackNumber: nil, discNumber: nil, year: nil, genre: nil, durationMs: clip.durationMs,
+            id: clip.trackID,
+            tags: TrackTags(
+                title: clip.note.isEmpty ? "Voice clip" : clip.note, artist: clip.name, album: "Voice clip", albumArtist: "",
+                durationMs: clip.durationMs),
             format: "mp3", audioURL: "/api/clips/\(clip.id)/audio", artworkURL: nil)
     }
 
     /// Stands in for a track that left the library while still on a timeline.
     static func unavailable(_ id: TrackID, duration: Int64) -> TrackSummary {
         TrackSummary(
-            id: id, title: "Unavailable track", artist: "", album: "", albumArtist: "", trackNumber: nil,
-            discNumber: nil, year: nil, genre: nil, durationMs: duration, format: "", audioURL: "/api/tracks/\(id)/audio",
-            artworkURL: nil)
+            id: id, tags: TrackTags(title: "Unavailable track", artist: "", album: "", albumArtist: "", durationMs: duration),
+            format: "", audioURL: "/api/tracks/\(id)/audio", artworkURL: nil)
     }
 }
 

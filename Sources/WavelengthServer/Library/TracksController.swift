@@ -44,7 +44,7 @@ struct TracksController {
             guard let parsed = Transcoder.Target(rawValue: requested) else {
                 throw APIError.badRequest("Unknown format \(requested); use mp3, m4a or opus.", code: .unknownFormat)
             }
-            target = parsed.rawValue == track.format ? nil : parsed
+            target = parsed.rawValue == track.metadata.format.rawValue ? nil : parsed
         } else {
             target = (track.audioFormat?.isBrowserPlayable ?? false) ? nil : .mp3
         }
