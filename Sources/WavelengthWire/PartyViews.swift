@@ -1,3 +1,4 @@
+import Foundation
 import WavelengthCore
 
 /// One request as a listener sees it, from the moment it is made until it
@@ -217,23 +218,12 @@ public struct PartySettingsPatch: Sendable, Codable, Equatable {
         self.skip = skip
     }
 
-    /// The settings after this change.
-    public func applied(to settings: RequestSettings) -> RequestSettings {
-        var next = settings
-        if let kind { next = kind.preset(next) }
-        if let chat { next.chat = chat }
-        if let guestChat { next.guestChat = guestChat }
-        if let guestClips { next.guestClips = guestClips }
-        if let lyrics { next.lyrics = lyrics }
-        if let volumeVoting { next.volumeVoting = volumeVoting }
-        if let loudnessTarget { next.loudnessTarget = loudnessTarget }
-        if let open { next.open = open }
-        if let poolOnly { next.poolOnly = poolOnly }
-        if let maxPendingPerPerson { next.maxPendingPerPerson = maxPendingPerPerson }
-        if let maxTrackMillis { next.maxTrackMillis = maxTrackMillis == 0 ? nil : maxTrackMillis }
-        if let noRepeatWithin { next.noRepeatWithin = noRepeatWithin }
-        if let showVoteCounts { next.showVoteCounts = showVoteCounts }
-        if let skip { next.skip = skip }
-        return next
+    /// The settings after this change: the lobby type's preset first, then
+    /// every field given, read by `RequestSettings`' own decoder over the
+    /// current settings (the patch's fields are the settings' names).
+    public func applied(to settings: RequestSettings) throws -> RequestSettings {
+        let decoder = JSONDecoder()
+        decoder.userInfo[RequestSettings.changing] = kind.map { $0.preset(settings) } ?? settings
+        return try decoder.decode(RequestSettings.self, from: try JSONEncoder().encode(self))
     }
 }

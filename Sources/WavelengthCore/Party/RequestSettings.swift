@@ -85,16 +85,29 @@ extension RequestSettings {
         case kind, chat, lyrics, volumeVoting, loudnessTarget, guestChat, guestClips
     }
 
+    /// Decoding over these settings (in the decoder's `userInfo`) reads a
+    /// change: a field left out keeps its value here, and a longest track
+    /// of 0 means any length. `PartySettingsPatch` is applied this way.
+    public static let changing = CodingUserInfoKey(rawValue: "RequestSettings.changing")!
+
     /// Settings saved before a field existed read as its default.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = RequestSettings()
+        let changing = decoder.userInfo[Self.changing] as? RequestSettings
+        let defaults = changing ?? RequestSettings()
+        let maxTrackMillis: Int64? =
+            if let changing {
+                try c.decodeIfPresent(Int64.self, forKey: .maxTrackMillis).map { $0 == 0 ? nil : $0 } ?? changing.maxTrackMillis
+            } else {
+                // Saved settings leave "any length" out.
+                try c.decodeIfPresent(Int64.self, forKey: .maxTrackMillis)
+            }
         self.init(
             open: try c.decodeIfPresent(Bool.self, forKey: .open) ?? defaults.open,
             poolOnly: try c.decodeIfPresent(Bool.self, forKey: .poolOnly) ?? defaults.poolOnly,
             maxPendingPerPerson: try c.decodeIfPresent(Int.self, forKey: .maxPendingPerPerson)
                 ?? defaults.maxPendingPerPerson,
-            maxTrackMillis: try c.decodeIfPresent(Int64.self, forKey: .maxTrackMillis),
+            maxTrackMillis: maxTrackMillis,
             noRepeatWithin: try c.decodeIfPresent(Int.self, forKey: .noRepeatWithin) ?? defaults.noRepeatWithin,
             showVoteCounts: try c.decodeIfPresent(Bool.self, forKey: .showVoteCounts) ?? defaults.showVoteCounts,
             skip: try c.decodeIfPresent(SkipThreshold.self, forKey: .skip) ?? defaults.skip,

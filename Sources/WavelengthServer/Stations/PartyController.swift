@@ -30,9 +30,15 @@ struct PartyController {
         let record = await hub.record
         _ = try await gate.require(.editSettings, context.caller, on: record)
         let patch = try await request.decode(as: PartySettingsPatch.self, context: context)
+        let changed: RequestSettings
+        do {
+            changed = try patch.applied(to: record.requestSettings ?? RequestSettings())
+        } catch {
+            throw APIError.badRequest("The settings could not be read: \(error)")
+        }
         let settings: RequestSettings
         do {
-            settings = try patch.applied(to: record.requestSettings ?? RequestSettings()).validated()
+            settings = try changed.validated()
         } catch {
             throw APIError(error)
         }
