@@ -4,14 +4,16 @@ import WavelengthCore
 import WavelengthSQLite
 import WavelengthWire
 
-/// The one authoritative owner of a station while the server runs: a thin
-/// loop around `StationMachine`, which holds every rule.
+/// The one authoritative owner of a station while the server runs: the
+/// actor around `StationMachine`, the pure value that decides every rule.
 ///
-/// For each event the hub reads what the machine needs from storage, runs
-/// the event on a copy of the machine, performs the saves the copy asks for
-/// and only then keeps the copy and performs the rest (messages, closes,
-/// timers). Events pass one at a time. The hub owns the connections' queues
-/// and the timer tasks; while nobody listens it holds neither.
+/// For each event (`inTurn`, one at a time) the hub reads what the machine
+/// needs from storage (pool, shows, co-likes, track summaries, roles), has
+/// the machine decide, and performs what it answers: `commit` makes the
+/// saves before the changed machine is kept, then `perform` sends messages,
+/// closes connections and sets timers. It also builds the views clients
+/// read. It owns the connections' queues and the timer tasks; while nobody
+/// listens it holds neither.
 actor StationHub {
     nonisolated let id: StationID
     private(set) var record: StationRecord
