@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Subprocess
 import Testing
 import WavelengthCore
 import WavelengthWire
@@ -46,6 +47,12 @@ struct MetricsTests {
             #expect(lines.contains("wavelength_commands_total 1"))
             let bytes = try #require(lines.first { $0.hasPrefix("wavelength_stream_bytes_total ") })
             #expect((Int(bytes.split(separator: " ")[1]) ?? 0) > 0)
+            // Prometheus's own linter reads the page as a scraper would: every
+            // series has its HELP and TYPE, and every name is well formed.
+            let lint = try await Subprocess.run(
+                .name("promtool"), arguments: ["check", "metrics"], input: .string(text),
+                output: .string(limit: 1 << 16), error: .string(limit: 1 << 16))
+            #expect(lint.terminationStatus.isSuccess, "promtool: \(lint.standardOutput) \(lint.standardError)")
             withExtendedLifetime(player) {}
         }
     }

@@ -1,47 +1,69 @@
-import CoreMetrics
 import Prometheus
 import Synchronization
 import WavelengthCore
 
-/// The server's figures for Prometheus, through swift-metrics with
-/// swift-prometheus's factory. Each server has its own registry (not the
-/// process-wide bootstrap, which can happen only once and would be shared by
-/// every server a test process starts).
+/// The server's figures for Prometheus, through swift-prometheus's registry
+/// directly: each series is made with its help text, which `promtool check
+/// metrics` asks of every one (swift-metrics' factory registers them with
+/// none). Each server has its own registry, not a process-wide one, as a
+/// test process starts many servers.
 ///
 /// Counters move as things happen; the listener and encoder gauges are read
 /// from the stations when Prometheus scrapes (`refresh`), so a quiet station
 /// costs nothing between scrapes.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
     /// Commands the stations applied (duplicates not counted).
-    let commands: CoreMetrics.Counter
+    let commands: Counter
     /// Bytes of audio written to stream listeners.
-    let streamBytes: CoreMetrics.Counter
+    let streamBytes: Counter
     /// Listeners let go for falling too far behind (app) or stalling (stream).
-    let droppedApp: CoreMetrics.Counter
-    let droppedStream: CoreMetrics.Counter
-    private let encoders: CoreMetrics.Gauge
+    let droppedApp: Counter
+    let droppedStream: Counter
+    private let encoders: Gauge
     /// The per-station gauges last set, by station and kind, so a station
     /// that went quiet is dropped from the page rather than left at its
     /// last figure.
-    private let stationGauges = Mutex<[String: CoreMetrics.Gauge]>([:])
+    private let stationGauges = Mutex<[String: Gauge]>([:])
+
+    private static var commandsName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "wavelength", metricName: "commands", unitName: "total",
+            helpText: "Commands the stations applied (a command sent again with its id is not counted twice).")
+    }
+    private static var streamBytesName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "wavelength", metricName: "stream_bytes", unitName: "total",
+            helpText: "Bytes of audio written to radio stream listeners.")
+    }
+    private static var droppedName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "wavelength", metricName: "dropped_listeners", unitName: "total",
+            helpText: "Listeners let go for falling too far behind (app) or stalling (stream).")
+    }
+    private static var encodersName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "wavelength", metricName: "stream", unitName: "encoders",
+            helpText: "Radio stream encoders running now (one per station someone hears by stream).")
+    }
+    private static var listenersName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "wavelength", metricName: "listeners", unitName: "",
+            helpText: "Listeners of each station with an audience now, by kind (people counts each person once).")
+    }
 
     init() {
-        factory = PrometheusMetricsFactory(registry: registry)
-        commands = CoreMetrics.Counter(label: "wavelength_commands_total", factory: factory)
-        streamBytes = CoreMetrics.Counter(label: "wavelength_stream_bytes_total", factory: factory)
-        droppedApp = CoreMetrics.Counter(
-            label: "wavelength_dropped_listeners_total", dimensions: [("kind", "app")], factory: factory)
-        droppedStream = CoreMetrics.Counter(
-            label: "wavelength_dropped_listeners_total", dimensions: [("kind", "stream")], factory: factory)
-        encoders = CoreMetrics.Gauge(label: "wavelength_stream_encoders", factory: factory)
+        commands = registry.makeCounter(descriptor: Self.commandsName, labels: [])
+        streamBytes = registry.makeCounter(descriptor: Self.streamBytesName, labels: [])
+        droppedApp = registry.makeCounter(descriptor: Self.droppedName, labels: [("kind", "app")])
+        droppedStream = registry.makeCounter(descriptor: Self.droppedName, labels: [("kind", "stream")])
+        encoders = registry.makeGauge(descriptor: Self.encodersName)
     }
 
     /// Sets the gauges from the stations with an audience now, and the
     /// number of stream encoders running.
     func refresh(audiences: [(StationID, Audience.Counts)], encodersRunning: Int) {
-        encoders.record(encodersRunning)
+        encoders.set(Int64(encodersRunning))
         var current: [String: (StationID, String, Int)] = [:]
         for (station, counts) in audiences {
             for (kind, value) in [
@@ -53,16 +75,15 @@ final class ServerMetrics: Sendable {
         }
         stationGauges.withLock { gauges in
             for (key, gauge) in gauges where current[key] == nil {
-                gauge.destroy()
+                registry.unregisterGauge(gauge)
                 gauges[key] = nil
             }
             for (key, (station, kind, value)) in current {
                 let gauge =
                     gauges[key]
-                    ?? CoreMetrics.Gauge(
-                        label: "wavelength_listeners", dimensions: [("station", station), ("kind", kind)], factory: factory)
+                    ?? registry.makeGauge(descriptor: Self.listenersName, labels: [("station", station), ("kind", kind)])
                 gauges[key] = gauge
-                gauge.record(value)
+                gauge.set(Int64(value))
             }
         }
     }

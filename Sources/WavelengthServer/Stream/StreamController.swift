@@ -227,7 +227,7 @@ struct StreamController {
         while case .chunks(let chunks, let end) = await stream.next(ticket, after: position) {
             for chunk in chunks {
                 let buffer = chunk.buffer
-                metrics.streamBytes.increment(by: buffer.readableBytes)
+                metrics.streamBytes.increment(by: Int64(buffer.readableBytes))
                 guard var planner = interleaver else {
                     try await writer.write(buffer)
                     continue
