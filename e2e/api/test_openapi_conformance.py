@@ -79,6 +79,22 @@ def server():
     shutil.rmtree(data, ignore_errors=True)
 
 
+def test_the_served_document_is_valid_openapi_3_0_3(server):
+    """Code generators (swift-openapi-generator, openapi-generator) read 3.0.3
+    to the letter: no 3.1 `type: 'null'` or type lists, `nullable` instead.
+    openapi-spec-validator checks the document the server serves."""
+    from openapi_spec_validator import validate
+    from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
+    with urllib.request.urlopen(server["base"] + "/openapi.json", timeout=30) as answer:
+        document = json.load(answer)
+    assert document["openapi"] == "3.0.3"
+    try:
+        validate(document)
+    except OpenAPIValidationError as error:
+        pytest.fail(f"/openapi.json is not valid OpenAPI 3.0.3: {error.message} at {list(error.path)}")
+
+
 @pytest.fixture(scope="session")
 def api_schema(server):
     return schemathesis.openapi.from_url(server["base"] + "/openapi.json")
