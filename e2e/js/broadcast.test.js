@@ -1,13 +1,13 @@
 // Going live from the browser's pure module (views/go-live/broadcast-model.js):
 // the recording format, the socket's address and messages, the server's
 // answers, the title, frames of at most 64 KiB, the level meter's numbers
-// and the talk-over (ducking) decision.
+// and the talk-over (ducking) decision; what the panel shows in each state.
 
 import { assert, deepEqual, equal, suite } from "./assert.js";
 import {
-  BITS_PER_SECOND, DUCK, MAX_FRAME_BYTES, MIME_TYPE, TIMESLICE_MS, TITLE_MAX,
+  ACTIVE, BITS_PER_SECOND, DUCK, MAX_FRAME_BYTES, MIME_TYPE, TIMESLICE_MS, TITLE_MAX,
   broadcastURL, chooseBroadcastType, cleanTitle, closeText, duckStep, duckTarget, elapsedText, errorText, faderGain,
-  frameRanges, levelsOf, meterFall, meterText, meterValue, microphoneChoices, peakHold, readServerMessage,
+  frameRanges, levelsOf, meterFall, meterText, meterValue, microphoneChoices, panelLook, peakHold, readServerMessage,
   shouldAnnounce, startMessage, titleMessage, toDb, uplinkSlow,
 } from "/js/views/go-live/broadcast-model.js";
 
@@ -215,4 +215,39 @@ test("panel: microphones, inputs only, each once, named when the browser hides n
     [{ id: "default", label: "Default" }, { id: "usb", label: "USB mic" }, { id: "x", label: "Microphone 3" }],
   );
   deepEqual(microphoneChoices(null), []);
+});
+
+// ------------------------------------------------------------ the panel
+
+test("panel: closed shows only the button; opening disables Go on the air until the microphone is on", () => {
+  const closed = panelLook("closed");
+  equal(closed.open, false);
+  equal(closed.active, false);
+  const opening = panelLook("opening", { hasDesk: true });
+  equal(opening.open, true);
+  equal(opening.startDisabled, true);
+  equal(opening.micDisabled, false);
+  equal(panelLook("ready", { hasDesk: true }).startDisabled, false);
+});
+
+test("panel: connecting, live and stopping are under way; Stop says Cancel while connecting and is off while stopping", () => {
+  deepEqual([...ACTIVE].sort(), ["connecting", "live", "stopping"]);
+  for (const state of ["closed", "opening", "ready", "failed", "ended"]) equal(panelLook(state).active, false, state);
+  const connecting = panelLook("connecting", { hasDesk: true });
+  equal(connecting.active, true);
+  equal(connecting.stopLabel, "Cancel");
+  equal(connecting.lampText, "Standing by");
+  equal(connecting.onAir, false);
+  const live = panelLook("live", { hasDesk: true });
+  deepEqual([live.stopLabel, live.lampText, live.onAir, live.titleSend, live.stopDisabled], ["Stop", "On the air", true, true, false]);
+  const stopping = panelLook("stopping", { hasDesk: true });
+  deepEqual([stopping.lampText, stopping.onAir, stopping.titleSend, stopping.stopDisabled], ["On the air", true, false, true]);
+  equal(panelLook("ended").lampText, "Off the air");
+});
+
+test("panel: the music's play button needs the desk and a file; the microphone picker the desk", () => {
+  equal(panelLook("ready", { hasDesk: true, hasBed: true }).bedPlayDisabled, false);
+  equal(panelLook("ready", { hasDesk: true, hasBed: false }).bedPlayDisabled, true);
+  equal(panelLook("ended", { hasDesk: false, hasBed: true }).bedPlayDisabled, true);
+  equal(panelLook("ended", { hasDesk: false }).micDisabled, true);
 });

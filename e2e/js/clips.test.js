@@ -5,17 +5,21 @@ import {
   barHeight,
   canSend,
   cleanNote,
+  clockLabel,
   clockText,
   countdownAnnouncement,
   downsample,
   initialRecorder,
+  isTaking,
   lengthText,
+  levelText,
   peakOf,
   pushLevel,
   recorderControls,
   recorderStep,
   secondsLeft,
   sendErrorText,
+  shouldSayLevel,
 } from "/js/views/clips/recorder-model.js";
 import {
   addClip,
@@ -285,4 +289,30 @@ test("voice entries: now playing, Up Next and history say whose clip and the not
   equal(room.artist, "Happy birthday, Ana!");
   // Not a song: no thumbs or ♥ for it.
   equal(reactionsModel({ entry: voiceEntry("x"), named: true, myThumbs: new Map(), liked: new Set(), counts: null, staff: false }).visible, false);
+});
+
+test("recorder: the clock says the time left while asking and taking, then the recording's length", () => {
+  let s = initialRecorder();
+  equal(clockLabel(s), "0:30");
+  s = recorderStep(s, { type: "record" });
+  equal(clockLabel(s), "0:30 left");
+  s = recorderStep(s, { type: "micOpen", at: 1000 });
+  equal(isTaking(s), true);
+  s = recorderStep(s, { type: "tick", at: 13_400 });
+  equal(clockLabel(s), `${clockText(secondsLeft(12_400) * 1000)} left`);
+  s = recorderStep(s, { type: "stop", at: 13_400 });
+  equal(isTaking(s), true, "stopping is still taking");
+  s = recorderStep(s, { type: "stopped", blob: new Blob(["x"]) });
+  equal(isTaking(s), false);
+  equal(clockLabel(s), lengthText(s.recording.durationMs));
+});
+
+test("recorder: the level meter is said at most once a second, and silence at once", () => {
+  equal(levelText(0), "Silent");
+  equal(levelText(42), "42 percent");
+  equal(shouldSayLevel(40, 1500, 1000, "30"), false);
+  equal(shouldSayLevel(40, 2000, 1000, "30"), true);
+  equal(shouldSayLevel(0, 1100, 1000, "30"), true, "silence is said at once");
+  equal(shouldSayLevel(0, 1100, 1000, "0"), false, "and only once");
+  equal(shouldSayLevel(0, 1100, 1000, null), true, "a meter with no value yet");
 });

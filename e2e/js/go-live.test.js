@@ -12,6 +12,8 @@ import {
   sourceFields,
   fullSourceURL,
   madeText,
+  keyCardLook,
+  infoAfterMaking,
 } from "/js/views/go-live/model.js";
 
 const test = suite("go-live");
@@ -123,4 +125,26 @@ test("made: a key's date and time in words", () => {
   const text = madeText(Date.UTC(2026, 10, 24, 1, 52), "en-GB");
   assert(text.includes("2026") && text.includes("Nov"), text);
   equal(madeText(undefined), "");
+});
+
+test("key card: off without a source address, else a key, a fresh key or none, in words", () => {
+  const off = keyCardLook({});
+  equal(off.state, "off");
+  equal(off.off, true);
+  equal(off.status, "Going live is turned off on this server: it takes no broadcast software.");
+  const none = keyCardLook({ sourceURL: "icecast://source:KEY@radio.example:8000/live/{station}" });
+  equal(none.state, "none");
+  equal(none.hasKey, false);
+  equal(none.status, "You have no stream key yet.");
+  const made = Date.UTC(2026, 2, 1, 12, 0);
+  const key = keyCardLook({ sourceURL: "icecast://source:KEY@radio.example:8000/live/{station}", createdAt: made });
+  equal(key.state, "key");
+  equal(key.status, `You have a stream key, made ${madeText(made)}.`);
+  equal(keyCardLook({ sourceURL: "icecast://x", createdAt: made }, { key: "k" }).state, "fresh");
+});
+
+test("key card: after making a key the card reads as the server's GET would, KEY in place of the key", () => {
+  const answer = { key: "s3cret", createdAt: 5, sourceURL: "icecast://source:s3cret@radio.example:8000/live/{station}" };
+  deepEqual(infoAfterMaking({ other: 1 }, answer), { other: 1, createdAt: 5, sourceURL: "icecast://source:KEY@radio.example:8000/live/{station}" });
+  deepEqual(infoAfterMaking({}, { key: "k", createdAt: 6, sourceURL: null }), { createdAt: 6, sourceURL: null });
 });

@@ -1,5 +1,5 @@
 import {
-  CLIP_MS, MIME_TYPES, answerProblem, chooseMimeType, clockText, listenedShare, micProblem, offsetText, readAnswer, secondsLeft,
+  CLIP_MS, MIME_TYPES, answerProblem, chooseMimeType, clockText, listenedShare, micProblem, offsetText, readAnswer, secondsLeft, foundWords, isBusyState,
 } from "/js/views/identify/model.js";
 import { deepEqual, equal, suite } from "./assert.js";
 
@@ -90,4 +90,16 @@ test("the server's refusals: sign in, busy with its Retry-After, too large, bad 
   const other = answerProblem({ status: 500, code: "internal", message: "Disk full" });
   equal(other.code, "error");
   equal(other.text, "Disk full");
+});
+
+test("identify: busy while asking, listening and matching, and never after", () => {
+  for (const state of ["asking", "listening", "matching"]) equal(isBusyState(state), true, state);
+  for (const state of ["idle", "found", "none", "problem"]) equal(isBusyState(state), false, state);
+});
+
+test("identify: a found song's card in words", () => {
+  deepEqual(foundWords({ track: { title: "<b>Bold</b>", artist: "Nina", album: "Blue" }, offsetMs: 83_000 }), {
+    title: "<b>Bold</b>", by: "Nina · Blue", where: offsetText(83_000), alt: "Cover of Blue",
+  });
+  deepEqual(foundWords({ track: { artist: "Nina" }, offsetMs: null }), { title: "Untitled", by: "Nina", where: offsetText(null), alt: "" });
 });

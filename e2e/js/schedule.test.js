@@ -24,8 +24,15 @@ import {
   scheduleURL,
   valuesOfShow,
   sameEpisode,
+  refreshDelay,
+  episodeCount,
+  REFRESH_MIN_MS,
+  REFRESH_MAX_MS,
 } from "/js/views/schedule/model.js";
-import { airsPhrase, endTime, repeatPhrase, seasonPhrase, hostsPhrase, longDate } from "/js/views/schedule/phrase.js";
+import {
+  airsPhrase, endTime, repeatPhrase, seasonPhrase, hostsPhrase, longDate, reminderWords, showProblemWords, stationLine,
+  intervalLabel, formRepeat, formPreview,
+} from "/js/views/schedule/phrase.js";
 
 const test = suite("schedule");
 
@@ -264,4 +271,47 @@ test("form: a show's values round-trip through the editor", () => {
   const { spec } = specFromValues(values, keep);
   deepEqual(spec, specOf(VIEW));
   equal(weekdayOf("2026-09-22"), "TU");
+});
+
+test("show page: what Remind me promises follows the notification permission", () => {
+  assert(reminderWords("granted").startsWith("You'll get a notification 10 minutes before each episode"));
+  assert(reminderWords("denied").startsWith("Notifications are blocked for this site"));
+  equal(reminderWords("default"), "You'll get a reminder here 10 minutes before each episode while Wavelength is open.");
+  equal(reminderWords("unsupported"), reminderWords("default"));
+  assert(reminderWords("default", 5).includes(" 5 minutes"));
+});
+
+test("show page: a page that won't open says why by its status; the station's line", () => {
+  deepEqual(showProblemWords({ status: 404, message: "Not found." }), { title: "No show here", text: "It may have been taken off the schedule." });
+  deepEqual(showProblemWords({ status: 403, message: "Join first." }), { title: "This show is for the station's listeners", text: "Join first." });
+  deepEqual(showProblemWords({ status: 401, message: "Sign in." }).title, "This show is for the station's listeners");
+  deepEqual(showProblemWords({ status: 0, message: "Offline." }), { title: "Can't open the show", text: "Offline." });
+  equal(stationLine({ frequency: "98.7", name: "Night <b>Owls</b>" }), "98.7 FM · Night <b>Owls</b>");
+  equal(stationLine({ name: "Quiet" }), "Quiet");
+});
+
+test("show form: how often in words, the repeat the fields make, the end time and the preview", () => {
+  equal(intervalLabel("weekly", 1), "Every week");
+  equal(intervalLabel("monthly", 2), "Every other month");
+  equal(intervalLabel("weekly", 3), "Every 3 weeks");
+  deepEqual(formRepeat({ kind: "weekly", interval: "2", weekdays: ["TU"] }), { kind: "weekly", interval: 2, weekdays: ["TU"] });
+  deepEqual(formRepeat({ kind: "monthly", interval: "1", ordinal: "-1", weekday: "FR" }), { kind: "monthly", interval: 1, ordinal: -1, weekday: "FR" });
+  deepEqual(formRepeat({ kind: "once", interval: "3" }), { kind: "once" });
+  const typed = { kind: "weekly", interval: "2", weekdays: ["TU"], startTime: "22:00", durationMinutes: "120", timeZone: "UTC", seasonStart: "2026-09-01" };
+  const words = formPreview(typed);
+  equal(words.durationHint, "Ends at 00:00");
+  equal(words.preview, airsPhrase({ repeat: formRepeat(typed), startTime: "22:00", durationMinutes: 120, timeZone: "UTC", seasonStart: "2026-09-01" }));
+  deepEqual(formPreview({ ...typed, startTime: "" }), { durationHint: "5 to 720 minutes", preview: "Pick a start time." });
+  equal(formPreview({ ...typed, durationMinutes: "0" }).durationHint, "5 to 720 minutes");
+});
+
+test("schedule screen: asks again a second after the show on now ends or the next begins, within 5 s and 5 min", () => {
+  const now = 1_000_000;
+  equal(refreshDelay({ now: { end: now + 60_000 }, next: { start: now + 120_000 } }, now), 61_000);
+  equal(refreshDelay({ now: null, next: { start: now + 30_000 } }, now), 31_000);
+  equal(refreshDelay({ now: { end: now + 1_000 }, next: null }, now), REFRESH_MIN_MS);
+  equal(refreshDelay({ now: null, next: { start: now + 3_600_000 } }, now), REFRESH_MAX_MS);
+  equal(refreshDelay({ now: { end: now - 5 }, next: null }, now), REFRESH_MAX_MS, "an end already past doesn't count");
+  equal(refreshDelay({}, now), REFRESH_MAX_MS);
+  equal(episodeCount([{ episodes: [1, 2] }, { episodes: [] }, { episodes: [3] }]), 3);
 });

@@ -16,6 +16,7 @@ import { createLibraryView } from "./views/library-screen.js";
 import { createPeopleView, createProfileView, initial } from "./views/people.js";
 import { createSignupView, createLoginView, createAccountView } from "./views/account.js";
 import { startReminders } from "./reminders/reminders.js";
+import { ErrorCode } from "./api/error-codes.js";
 
 const clock = new ServerClock();
 const player = createPlayer(clock);
@@ -65,7 +66,7 @@ async function resolveFrequency(code, token) {
   try {
     // Not a frequency's shape: the server would only say "not found".
     const frequency = parseFrequency(code);
-    if (!frequency) throw new ApiError("Not a frequency.", { status: 404, code: "not_found" });
+    if (!frequency) throw new ApiError("Not a frequency.", { status: 404, code: ErrorCode.notFound });
     const station = await api.byFrequency(frequency);
     if (token !== routeToken) return;
     navigate(stationPath(station.id), { replace: true });

@@ -6,6 +6,8 @@
 // token comes from session.js (which registers it here with `useCsrfToken`)
 // or, before the session has loaded, from the readable cookie `wl_csrf`.
 
+import { ErrorCode } from "./error-codes.js";
+
 export class ApiError extends Error {
   constructor(message, { status = 0, code = "network", retryAfter = null } = {}) {
     super(message);
@@ -99,7 +101,7 @@ export async function request(path, { method = "GET", body, raw, contentType, si
   if (!response.ok) {
     const err = payload && payload.error;
     const code = (err && err.code) || `http_${response.status}`;
-    if (response.status === 403 && code === "csrf" && !retried && csrfRefresh) {
+    if (response.status === 403 && code === ErrorCode.csrf && !retried && csrfRefresh) {
       try {
         await csrfRefresh();
       } catch {

@@ -1,5 +1,5 @@
 // The live connection's ordering rules, pure so they can be tested alone
-// (live.js applies them to the socket):
+// (live-connection.js applies them to the socket):
 // - every server message on one connection carries `seq` 1, 2, 3, …; a
 //   message past the next one expected means some were missed, and the
 //   client asks for the whole state again (a `resync`), unless the message

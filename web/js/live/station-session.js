@@ -12,7 +12,8 @@
 // the chat and the emoji reactions, kept by views/station/chat.js).
 
 import { request } from "../api/api.js";
-import { LiveConnection } from "./live.js";
+import { LiveConnection } from "./live-connection.js";
+import { ErrorCode } from "../api/error-codes.js";
 
 const BOOTH_ROLES = new Set(["owner", "codj"]);
 
@@ -134,10 +135,10 @@ export class StationSession extends EventTarget {
       const access = await fetchAccess(this.stationID);
       if (access) this.setRole(access.role === "none" ? null : access.role);
       if (access && access.canListen === false) {
-        this.deny({ code: access.reason || "not_a_member", message: "" });
+        this.deny({ code: access.reason || ErrorCode.notAMember, message: "" });
       }
     } catch (error) {
-      if (error && (error.code === "sign_in_required" || error.code === "not_a_member" || error.code === "banned")) {
+      if (error && (error.code === ErrorCode.signInRequired || error.code === ErrorCode.notAMember || error.code === ErrorCode.banned)) {
         this.deny({ code: error.code, message: error.message });
       }
     } finally {
@@ -163,7 +164,7 @@ export class StationSession extends EventTarget {
     return this.live.command(command, { onWaiting });
   }
 
-  /** The chat, reactions and moderation over the live socket (live.js); false when it is down. */
+  /** The chat, reactions and moderation over the live socket (live-connection.js); false when it is down. */
   sendChat(id, text) {
     return Boolean(this.live && this.live.sendChat(id, text));
   }

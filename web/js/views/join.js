@@ -14,6 +14,7 @@ import { visibilityLabel } from "./settings/labels.js";
 import { parseFrequency } from "../ui/frequency.js";
 import { createFrequencyInput } from "../ui/frequency-input.js";
 import { tryAgainText } from "../ui/wait-text.js";
+import { ErrorCode } from "../api/error-codes.js";
 
 const enc = encodeURIComponent;
 
@@ -21,14 +22,14 @@ const enc = encodeURIComponent;
 export function joinErrorText(error) {
   const message = (error && error.message) || "Couldn't join.";
   switch (error && error.code) {
-    case "locked_out": {
+    case ErrorCode.lockedOut: {
       // The server may say how long itself; say it once, from Retry-After.
       const reason = message.replace(/\s*Try again\b[^.]*\.?\s*$/i, "").trim() || "Too many wrong codes from your network.";
       return error.retryAfter != null ? `${reason} ${tryAgainText(error.retryAfter)}` : `${reason} Try again later.`;
     }
-    case "station_locked":
+    case ErrorCode.stationLocked:
       return /invite/i.test(message) ? message : `${message} Ask the host for an invite link instead.`;
-    case "not_a_member":
+    case ErrorCode.notAMember:
       return /invite/i.test(message) ? message : `${message} Ask the host for an invite link.`;
     case "network":
       return "Can't reach the Wavelength server. Check your connection and try again.";
@@ -179,7 +180,7 @@ export function createJoinView(route) {
   });
 
   function clearError() {
-    if (error.dataset.code === "locked_out") return; // stays until a try succeeds
+    if (error.dataset.code === ErrorCode.lockedOut) return; // stays until a try succeeds
     setText(error, "");
     delete error.dataset.code;
     for (const input of [freqInput, codeInput, identity.nameInput]) input.removeAttribute("aria-invalid");
@@ -226,7 +227,7 @@ export function createJoinView(route) {
       if (destroyed) return;
       // A wrong frequency or code (the server doesn't say which: that would
       // help a guesser) points at the code when one was typed.
-      const wrong = failure.code === "wrong_code" || (failure.status === 404 && failure.code !== "locked_out");
+      const wrong = failure.code === ErrorCode.wrongCode || (failure.status === 404 && failure.code !== ErrorCode.lockedOut);
       const field = wrong ? (accessCode ? codeInput : freqInput) : null;
       showError(joinErrorText(failure), failure.code, field);
       if (field) field.select();

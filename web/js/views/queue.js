@@ -4,11 +4,15 @@
 // (setOwner), when the owner grants or takes back co-DJ. Songs queued behind
 // a live show say "after the live show" (while its source is connected the
 // show ends a day from now, and so would their start times).
+//
+// This file holds the controller (drawing when the list changes, keeping
+// focus, dragging, the DJ's role); a row is queue-rows.js and the
+// decisions queue-model.js.
 
-import { h, fill, icon, artwork } from "../ui/dom.js";
-import { upNextNotes, upNextWhenText, liveWords } from "./station/live-model.js";
-import { isVoice, voiceRowText } from "./clips/clips-model.js";
-import { voiceArt } from "./clips/voice-art.js";
+import { h, fill } from "../ui/dom.js";
+import { upNextNotes } from "./station/live-model.js";
+import { dropTarget, queueSignature, rowShift } from "./queue-model.js";
+import { queueRow } from "./queue-rows.js";
 
 /**
  * @param {{ owner: boolean, onRemove: (entry) => void, onMove: (entry, toIndex: number) => void,
@@ -45,14 +49,18 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
       return;
     }
     const notes = upNextNotes(current, upcoming);
-    const next = `${upcoming.map((e, i) => `${e.id}@${e.start}${notes[i].afterLive ? "~" : ""}`).join(",")}|${owner}`;
+    const next = queueSignature(upcoming, notes, owner);
     if (next === signature) return;
     signature = next;
     entries = upcoming;
     // Keep keyboard focus on the same control across re-renders.
     const active = document.activeElement;
     const focusKey = active && list.contains(active) ? active.dataset.focusKey : null;
-    fill(list, upcoming.map((entry, index) => row(entry, index, upcoming.length, notes[index])));
+    const onDragStart = (index) => (event, item) => startDrag(event, item, index);
+    fill(
+      list,
+      upcoming.map((entry, index) => queueRow(entry, index, upcoming.length, notes[index], { owner, localTime, onMove, onRemove, onDragStart: onDragStart(index) })),
+    );
     empty.hidden = upcoming.length > 0;
     count.textContent = upcoming.length ? String(upcoming.length) : "";
     if (focusKey) {
@@ -63,89 +71,6 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
         if (fallback) fallback.focus();
       }
     }
-  }
-
-  function row(entry, index, total, note) {
-    const { track } = entry;
-    const live = note.live ? liveWords(entry) : null;
-    // A voice clip between songs: "Voice clip · Name" and the note.
-    const voice = isVoice(entry) ? voiceRowText(entry) : null;
-    const item = h(
-      "li",
-      {
-        class: `upnext-row${entry.source === "dj" ? " is-dj" : ""}${live ? " is-live" : ""}${voice ? " is-voice" : ""}${note.afterLive ? " is-after-live" : ""}`,
-        dataset: { entryId: entry.id, trackId: track.id },
-      },
-      owner
-        ? h(
-            "span",
-            { class: "drag-handle", "aria-hidden": "true", title: "Drag to reorder", onpointerdown: (e) => startDrag(e, item, index) },
-            icon("drag", { size: 22 }),
-          )
-        : h("span", { class: "upnext-pos", "aria-hidden": "true" }, String(index + 1)),
-      voice ? voiceArt("sm") : artwork(track, { size: "sm" }),
-      h(
-        "span",
-        { class: "upnext-text" },
-        h("span", { class: "upnext-title" }, live ? live.title : voice ? voice.title : track.title),
-        h("span", { class: "upnext-sub" }, live ? live.dj : voice ? voice.sub : track.artist),
-        h(
-          "span",
-          { class: "upnext-when" },
-          upNextWhenText(entry, note, localTime),
-          entry.source === "dj" ? h("span", { class: "dj-badge" }, "DJ pick") : null,
-          entry.source === "elected" ? h("span", { class: "dj-badge" }, "Voted in") : null,
-        ),
-        // The robot says why it picked a song once it has learned the room.
-        // (A live show's "why" is its title, shown already.)
-        entry.why && !live && !voice ? h("span", { class: "upnext-why" }, entry.why) : null,
-      ),
-    );
-    if (owner) {
-      const name = voice ? `the voice clip from ${track.artist}` : `${track.title} by ${track.artist}`;
-      item.append(
-        h(
-          "span",
-          { class: "upnext-actions" },
-          h(
-            "button",
-            {
-              class: "btn-icon",
-              type: "button",
-              "aria-label": `Move ${name} earlier`,
-              dataset: { focusKey: `up:${entry.id}` },
-              disabled: index === 0,
-              onclick: () => onMove(entry, index - 1),
-            },
-            icon("up", { size: 22 }),
-          ),
-          h(
-            "button",
-            {
-              class: "btn-icon",
-              type: "button",
-              "aria-label": `Move ${name} later`,
-              dataset: { focusKey: `down:${entry.id}` },
-              disabled: index === total - 1,
-              onclick: () => onMove(entry, index + 1),
-            },
-            icon("down", { size: 22 }),
-          ),
-          h(
-            "button",
-            {
-              class: "btn-icon btn-danger",
-              type: "button",
-              "aria-label": `Delete ${name} from Up Next`,
-              dataset: { focusKey: `remove:${entry.id}` },
-              onclick: () => onRemove(entry),
-            },
-            icon("close", { size: 22 }),
-          ),
-        ),
-      );
-    }
-    return item;
   }
 
   // Pointer dragging (mouse, touch and pen alike).
@@ -167,18 +92,12 @@ export function createQueue({ owner: canEdit, onRemove, onMove, localTime }) {
     if (!drag) return;
     const dy = event.clientY - drag.startY;
     drag.item.style.transform = `translateY(${dy}px)`;
-    const mid = drag.rects[drag.index].top + drag.rects[drag.index].height / 2 + dy;
-    let target = 0;
-    drag.rects.forEach((rect, i) => {
-      if (i !== drag.index && mid > rect.top + rect.height / 2) target += 1;
-    });
+    const target = dropTarget(drag.rects, drag.index, dy);
     drag.target = target;
     const height = drag.rects[drag.index].height;
     drag.rows.forEach((r, i) => {
       if (i === drag.index) return;
-      let shift = 0;
-      if (drag.index < target && i > drag.index && i <= target) shift = -height;
-      if (drag.index > target && i < drag.index && i >= target) shift = height;
+      const shift = rowShift(i, drag.index, target, height);
       r.style.transform = shift ? `translateY(${shift}px)` : "";
     });
   }

@@ -21,6 +21,7 @@ import { createPeoplePanel, invalidateMembers, loadMembers } from "./settings/pe
 import { createSettingsHeader, problemNotice } from "./settings/screen.js";
 import { createSettingsState, isOwner } from "./settings/state.js";
 import { applyFormRole, createStationForm, renderStationForm } from "./settings/station-form.js";
+import { ErrorCode } from "../api/error-codes.js";
 
 const POLL_MS = 4000;
 
@@ -56,7 +57,7 @@ export function createSettingsView(route, context = {}) {
     if (state.destroyed) return;
     state.role = access.role;
     if (state.role !== "owner" && state.role !== "codj") {
-      showProblem(new ApiError("Only the station's owner and co-DJs can open its settings.", { status: 403, code: "forbidden" }));
+      showProblem(new ApiError("Only the station's owner and co-DJs can open its settings.", { status: 403, code: ErrorCode.forbidden }));
       return;
     }
     el.dataset.role = state.role;

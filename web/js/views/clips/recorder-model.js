@@ -2,7 +2,8 @@
 // the state machine the booth's "Voice clip" and a listener's "Send a
 // shout-out" share, the countdown and what it announces, the note, the
 // level bars and the recorded clip's waveform. Unit-tested in
-// e2e/js/clips.test.js; recorder.js drives it with the clock and the
+// e2e/js/clips.test.js; recorder.js (with recorder-take.js and
+// recorder-view.js) drives it with the clock and the
 // microphone's events.
 //
 //   idle ─record─▶ asking ─micOpen─▶ recording ─stop / tick at 30 s─▶ stopping ─stopped─▶ recorded
@@ -12,6 +13,8 @@
 //
 // "record" again from recorded (Re-record) or sent starts over; a
 // recording is kept until a new one has really been made.
+
+import { ErrorCode } from "../../api/error-codes.js";
 
 /** The longest a clip may be (the server refuses longer: 400 too_long). */
 export const CLIP_MAX_MS = 30_000;
@@ -220,19 +223,44 @@ export function downsample(levels, bars) {
 
 const CODE_WORDS = {
   network: "Can't reach the Wavelength server.",
-  bad_audio: "The server couldn't read that recording.",
-  too_long: "That clip is longer than 30 seconds.",
-  too_large: "That recording is too big to send.",
-  clip_quota: "This station's clips are full: the host needs to delete some.",
-  pending_clips: "You have three shout-outs waiting already: wait for the host.",
-  not_on_air: "Nobody is listening right now, so a clip has nowhere to play.",
-  clips_closed: "The host isn't taking shout-outs right now.",
-  busy: "The server is busy with other clips: try again in a moment.",
-  sign_in_required: "Sign in, or join with a name, to send a clip.",
+  [ErrorCode.badAudio]: "The server couldn't read that recording.",
+  [ErrorCode.tooLong]: "That clip is longer than 30 seconds.",
+  [ErrorCode.tooLarge]: "That recording is too big to send.",
+  [ErrorCode.clipQuota]: "This station's clips are full: the host needs to delete some.",
+  [ErrorCode.pendingClips]: "You have three shout-outs waiting already: wait for the host.",
+  [ErrorCode.notOnAir]: "Nobody is listening right now, so a clip has nowhere to play.",
+  [ErrorCode.clipsClosed]: "The host isn't taking shout-outs right now.",
+  [ErrorCode.busy]: "The server is busy with other clips: try again in a moment.",
+  [ErrorCode.signInRequired]: "Sign in, or join with a name, to send a clip.",
 };
 
 /** What to show when sending failed: the server's own words, ours only when it sent none. */
 export function sendErrorText(error) {
   if (error && typeof error.message === "string" && error.message.trim() && error.code !== "network") return error.message.trim();
   return CODE_WORDS[error && error.code] || "The clip didn't send.";
+}
+
+/** Whether the microphone is taking (recording, or stopping at the end of a take). */
+export function isTaking(state) {
+  return Boolean(state) && (state.status === "recording" || state.status === "stopping");
+}
+
+/** The panel's clock: the time left while asking or taking, then the recording's length, else the whole 0:30. */
+export function clockLabel(state, maxMs = CLIP_MAX_MS) {
+  const s = state || initialRecorder();
+  if (isTaking(s) || s.status === "asking") return `${clockText(secondsLeft(s.elapsedMs, maxMs) * 1000)} left`;
+  return s.recording ? lengthText(s.recording.durationMs) : "0:30";
+}
+
+/** The level meter's words for a screen reader. */
+export function levelText(percent) {
+  return percent === 0 ? "Silent" : `${percent} percent`;
+}
+
+/**
+ * Whether the meter's aria-valuenow changes now: at most once every
+ * `everyMs`, except that silence is said at once (`shown` is the value said last).
+ */
+export function shouldSayLevel(percent, now, saidAt, shown, everyMs = 1000) {
+  return now - saidAt >= everyMs || (percent === 0 && shown !== "0");
 }

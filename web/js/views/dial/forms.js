@@ -9,6 +9,7 @@ import { authHref, navigate, stationPath } from "../../router.js";
 import { toast } from "../../ui/toast.js";
 import { parseFrequency } from "../../ui/frequency.js";
 import { createFrequencyInput } from "../../ui/frequency-input.js";
+import { ErrorCode } from "../../api/error-codes.js";
 
 /** "Know a frequency?": a public station opens, any other asks for its access code. */
 export function createFrequencyForm() {
@@ -28,7 +29,7 @@ export function createFrequencyForm() {
       navigate(stationPath(station.id));
     } catch (error) {
       // Not a public station: it may be a private one that needs its access code.
-      if (error.code === "not_found" || error.status === 404) navigate(["join", normalized]);
+      if (error.code === ErrorCode.notFound || error.status === 404) navigate(["join", normalized]);
       else setText(freqError, error.message);
     }
   }

@@ -4,8 +4,11 @@
 // plain objects, the show's title, cutting a recorder chunk into frames the
 // server takes, the level meter's numbers, and when the music bed ducks
 // under the DJ's voice. Plain data and pure functions, unit-tested in
-// e2e/js/broadcast.test.js; broadcast.js, broadcast-audio.js and
+// e2e/js/broadcast.test.js (with what the panel shows in each state);
+// broadcast-panel.js, broadcast-audio.js and
 // broadcast-link.js do the rest.
+
+import { ErrorCode } from "../../api/error-codes.js";
 
 /** What the server decodes: Opus in WebM, as Chromium and Firefox record it. */
 export const MIME_TYPE = "audio/webm;codecs=opus";
@@ -109,12 +112,12 @@ export function readServerMessage(text) {
 }
 
 const CODE_WORDS = {
-  forbidden: "Only the station's owner, or a host of the show on the air now, may go live here.",
-  live_source_busy: "Someone is already live on this station.",
-  not_found: "This station doesn't exist any more.",
-  bad_message: "The server didn't understand this page.",
-  rate_limited: "Too many tries: wait a moment and try again.",
-  sign_in_required: "Sign in to go live.",
+  [ErrorCode.forbidden]: "Only the station's owner, or a host of the show on the air now, may go live here.",
+  [ErrorCode.liveSourceBusy]: "Someone is already live on this station.",
+  [ErrorCode.notFound]: "This station doesn't exist any more.",
+  [ErrorCode.badMessage]: "The server didn't understand this page.",
+  [ErrorCode.rateLimited]: "Too many tries: wait a moment and try again.",
+  [ErrorCode.signInRequired]: "Sign in to go live.",
 };
 
 /**
@@ -274,4 +277,31 @@ export function microphoneChoices(devices) {
     choices.push({ id: device.deviceId, label });
   }
   return choices;
+}
+
+/** The panel's states in which a broadcast is under way (it can't close, leaving ends it). */
+export const ACTIVE = new Set(["connecting", "live", "stopping"]);
+
+/**
+ * What the Go live panel shows in `state` ("closed", "opening", "ready",
+ * "failed", "connecting", "live", "stopping", "ended"), with or without an
+ * open desk and a chosen music file: which buttons, the lamp's words, and
+ * what is disabled.
+ */
+export function panelLook(state, { hasDesk = false, hasBed = false } = {}) {
+  const open = state !== "closed";
+  const active = ACTIVE.has(state);
+  const onAir = state === "live" || state === "stopping";
+  return {
+    open,
+    active,
+    onAir,
+    startDisabled: state === "opening",
+    stopDisabled: state === "stopping",
+    stopLabel: state === "connecting" ? "Cancel" : "Stop",
+    titleSend: state === "live",
+    lampText: onAir ? "On the air" : state === "connecting" ? "Standing by" : "Off the air",
+    micDisabled: !hasDesk,
+    bedPlayDisabled: !hasDesk || !hasBed,
+  };
 }

@@ -1,7 +1,8 @@
 // Going live from broadcast software, apart from the DOM: reading the
 // server's icecast:// source address into the fields BUTT and Mixxx ask for
 // (server, port, mount, user, password) and putting your station into it.
-// Plain data and pure functions: go-live/key-card.js renders them, and
+// Plain data and pure functions (with the stream key card at a glance):
+// go-live/key-card.js and key-card-view.js render them, and
 // e2e/js/go-live tests them. (The station screen's live show comes from
 // the timeline: station/live-model.js.)
 
@@ -105,4 +106,29 @@ export function madeText(createdAt, locale = undefined) {
   const day = date.toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric" });
   const time = date.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
   return `${day}, ${time}`;
+}
+
+/**
+ * The stream key card at a glance, from the server's `GET /api/me/stream-key`
+ * answer (`info`: {createdAt?, sourceURL?}) and a key just made (`fresh`, or
+ * null): {hasKey, off, state ("off", "fresh", "key" or "none"), status}.
+ */
+export function keyCardLook(info, fresh = null) {
+  const hasKey = Number.isFinite(info.createdAt);
+  const off = !info.sourceURL;
+  const state = off ? "off" : fresh ? "fresh" : hasKey ? "key" : "none";
+  const status = off
+    ? "Going live is turned off on this server: it takes no broadcast software."
+    : hasKey
+      ? `You have a stream key, made ${madeText(info.createdAt)}.`
+      : "You have no stream key yet.";
+  return { hasKey, off, state, status };
+}
+
+/**
+ * After making a key (`answer`: {key, createdAt, sourceURL}): the card's
+ * info reads as the GET answer would, KEY in place of the key.
+ */
+export function infoAfterMaking(info, answer) {
+  return { ...info, createdAt: answer.createdAt, sourceURL: answer.sourceURL ? answer.sourceURL.replace(`:${answer.key}@`, ":KEY@") : null };
 }

@@ -3,6 +3,8 @@
 // to ask MediaRecorder for, the countdown, "about 1:23 in", reading the
 // server's answer, and what to say when the microphone or the server says no.
 
+import { ErrorCode } from "../../api/error-codes.js";
+
 /** How long the microphone listens: the server hears 5 to 30 s. */
 export const CLIP_MS = 10_000;
 
@@ -115,19 +117,19 @@ export function micProblem(error) {
 export function answerProblem(error) {
   const status = (error && error.status) || 0;
   const code = (error && error.code) || "";
-  if (status === 401 || code === "sign_in_required") {
+  if (status === 401 || code === ErrorCode.signInRequired) {
     return { code: "sign_in", title: "Sign in to ask", text: "Sign in, or join a station as a guest, to ask what a song is." };
   }
-  if (status === 429 || code === "busy") {
+  if (status === 429 || code === ErrorCode.busy) {
     const wait = error && Number.isFinite(error.retryAfter) && error.retryAfter > 0 ? ` Try again in ${error.retryAfter} s.` : " Try again in a moment.";
-    return { code: "busy", title: "Lots of people are asking", text: `The song finder is busy.${wait}` };
+    return { code: ErrorCode.busy, title: "Lots of people are asking", text: `The song finder is busy.${wait}` };
   }
-  if (status === 413 || code === "too_large") {
-    return { code: "too_large", title: "That recording is too big", text: "Try again: a shorter recording fits." };
+  if (status === 413 || code === ErrorCode.tooLarge) {
+    return { code: ErrorCode.tooLarge, title: "That recording is too big", text: "Try again: a shorter recording fits." };
   }
-  if (code === "bad_audio") {
+  if (code === ErrorCode.badAudio) {
     return {
-      code: "bad_audio",
+      code: ErrorCode.badAudio,
       title: "Couldn't hear enough",
       text: "The recording was too short or couldn't be read. Hold the phone nearer the music and try again.",
     };
@@ -136,4 +138,20 @@ export function answerProblem(error) {
     return { code: "network", title: "Can't reach the server", text: "Check the connection and try again." };
   }
   return { code: "error", title: "Something went wrong", text: (error && error.message) || "The server couldn't answer. Try again." };
+}
+
+/** The panel's states while it works (the microphone or the server): asking, listening, matching. */
+export function isBusyState(state) {
+  return state === "asking" || state === "listening" || state === "matching";
+}
+
+/** A found song's card in words: {title, by ("Artist · Album" or ""), where ("about 1:23 in" or ""), alt}. */
+export function foundWords(answer) {
+  const { track } = answer;
+  return {
+    title: track.title || "Untitled",
+    by: [track.artist, track.album].filter(Boolean).join(" · "),
+    where: offsetText(answer.offsetMs),
+    alt: track.album ? `Cover of ${track.album}` : "",
+  };
 }

@@ -364,3 +364,23 @@ export function valuesOfShow(show) {
     },
   };
 }
+
+/** The schedule refreshes at most this often, and at least this often. */
+export const REFRESH_MIN_MS = 5_000;
+export const REFRESH_MAX_MS = 5 * 60_000;
+
+/**
+ * How long until the schedule asks again: a second after the show on now
+ * ends or the next begins, whichever comes first, between REFRESH_MIN_MS
+ * and REFRESH_MAX_MS (`data`: the server's {now, next}).
+ */
+export function refreshDelay(data, now) {
+  const marks = [data.now && data.now.end, data.next && data.next.start].filter((t) => Number.isFinite(t) && t > now);
+  const wait = marks.length ? Math.min(...marks) - now + 1000 : REFRESH_MAX_MS;
+  return Math.max(REFRESH_MIN_MS, Math.min(REFRESH_MAX_MS, wait));
+}
+
+/** How many episodes the week's days hold. */
+export function episodeCount(days) {
+  return days.reduce((n, d) => n + d.episodes.length, 0);
+}

@@ -118,3 +118,53 @@ export function seasonPhrase(show) {
 export function hostsPhrase(hosts) {
   return listWords((hosts || []).map((h) => (typeof h === "string" ? `@${h}` : h.displayName && h.displayName !== h.handle ? `${h.displayName} (@${h.handle})` : `@${h.handle}`)));
 }
+
+/** How many minutes before an episode a reminder goes off. */
+export const REMINDER_LEAD_MINUTES = 10;
+
+/** What "Remind me" promises, by the browser's notification permission ("granted", "denied", "default", "unsupported"). */
+export function reminderWords(permission, lead = REMINDER_LEAD_MINUTES) {
+  if (permission === "granted") return `You'll get a notification ${lead} minutes before each episode, and a reminder here while Wavelength is open.`;
+  if (permission === "denied") return `Notifications are blocked for this site, so the reminder shows here, in Wavelength, ${lead} minutes before each episode while it's open.`;
+  return `You'll get a reminder here ${lead} minutes before each episode while Wavelength is open.`;
+}
+
+/** A show's page that won't open, in words ({title, text}) by its HTTP status. */
+export function showProblemWords(error) {
+  const status = (error && error.status) || 0;
+  if (status === 404) return { title: "No show here", text: "It may have been taken off the schedule." };
+  const title = status === 401 || status === 403 ? "This show is for the station's listeners" : "Can't open the show";
+  return { title, text: (error && error.message) || "" };
+}
+
+/** The line under a show's name: "98.7 FM · Night Owls" (what there is of it). */
+export function stationLine(station) {
+  return [station && station.frequency ? `${station.frequency} FM` : null, station && station.name].filter(Boolean).join(" · ");
+}
+
+/** The show form's "How often": "Every week", "Every other month", "Every 3 weeks". */
+export function intervalLabel(kind, n) {
+  const unit = kind === "monthly" ? "month" : "week";
+  if (n === 1) return `Every ${unit}`;
+  if (n === 2) return `Every other ${unit}`;
+  return `Every ${n} ${unit}s`;
+}
+
+/** The repeat rule the show form's values (`read()`: strings as typed) make. */
+export function formRepeat(v) {
+  if (v.kind === "weekly") return { kind: v.kind, interval: Number(v.interval), weekdays: v.weekdays };
+  if (v.kind === "monthly") return { kind: v.kind, interval: Number(v.interval), ordinal: Number(v.ordinal), weekday: v.weekday };
+  return { kind: "once" };
+}
+
+/** The show form's words for what is typed: {durationHint ("Ends at 23:30"), preview (when it airs)}. */
+export function formPreview(v) {
+  const minutes = Number(v.durationMinutes);
+  const timed = /^\d{2}:\d{2}$/.test(v.startTime) && Number.isFinite(minutes);
+  return {
+    durationHint: timed && minutes > 0 ? `Ends at ${endTime(v.startTime, minutes)}` : "5 to 720 minutes",
+    preview: timed
+      ? airsPhrase({ repeat: formRepeat(v), startTime: v.startTime, durationMinutes: minutes, timeZone: v.timeZone, seasonStart: v.seasonStart })
+      : "Pick a start time.",
+  };
+}

@@ -12,6 +12,7 @@ import { positionIn, timelineNow } from "../../playback/timeline.js";
 import { markWaiting, renderHold } from "./controls.js";
 import { renderPlayer } from "./now-playing.js";
 import { currentEntry, entryToRemove, isHeldNow, seekTarget, upcomingEntries } from "./state.js";
+import { ErrorCode } from "../../api/error-codes.js";
 
 export const current = (view) => currentEntry(view.state.session, view.clock.now());
 export const upcoming = (view) => upcomingEntries(view.state.session, view.clock.now());
@@ -41,11 +42,11 @@ export async function command(view, cmd, success, button = null) {
     if (success) toast(success);
   } catch (error) {
     markWaiting(button, false);
-    if (error.code === "forbidden") {
+    if (error.code === ErrorCode.forbidden) {
       // The server's word: e.g. listeners cannot skip, delete or reorder.
       toast(error.message || "Only the station's DJs can do that.", { kind: "error" });
       view.onForbidden();
-    } else if (error.code !== "not_current" && error.code !== "closed") {
+    } else if (error.code !== ErrorCode.notCurrent && error.code !== "closed") {
       toast(error.message, { kind: "error" });
     }
     throw error;

@@ -15,6 +15,7 @@ import { clearDraft, isReading, renderBadge, renderChatPanel, restoreDraft, show
 import { addMessage, addPending, applyRoom, checkDraft, deleteMessages, dropPending, nextUnread } from "./chat-model.js";
 import { allowReaction, readReactions } from "./room-reactions-model.js";
 import { isDJ } from "./state.js";
+import { ErrorCode } from "../../api/error-codes.js";
 
 /** Who is looking, and the clocks: what the chat is drawn for. */
 /** "party" or "lobby" while that panel shows its name form (you have no name yet), else null. */
@@ -129,9 +130,9 @@ function roomError(view, { id, code, message }) {
   const text = message || "The chat didn't take that.";
   if (!id || view.roomReactionsState.ids.delete(id)) {
     // A reaction's refusal (an older server sends it without the id).
-    if (code === "not_current") view.roomReactions.say("That song just ended.");
+    if (code === ErrorCode.notCurrent) view.roomReactions.say("That song just ended.");
     // The page keeps its own count; the server's covers every device you're on.
-    else if (code === "too_fast") view.roomReactions.say("Easy there: ten reactions every five seconds, on all your devices together.");
+    else if (code === ErrorCode.tooFast) view.roomReactions.say("Easy there: ten reactions every five seconds, on all your devices together.");
     else view.roomReactions.say(text);
     return;
   }
@@ -153,7 +154,7 @@ export function sendChat(view, raw) {
   const { session } = view.state;
   const check = checkDraft(raw, panel.model.maxLength);
   if (!check.ok) {
-    showChatError(panel, check.code === "empty_message" ? "" : check.message);
+    showChatError(panel, check.code === ErrorCode.emptyMessage ? "" : check.message);
     panel.input.focus();
     return false;
   }

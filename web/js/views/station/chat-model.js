@@ -10,6 +10,8 @@
 // Message text, names and handles are kept as strings: they are shown as
 // text, never as markup.
 
+import { ErrorCode } from "../../api/error-codes.js";
+
 /** How many messages the page keeps (the server sends the newest 50 on connect). */
 export const KEEP = 200;
 /** The longest message when the server hasn't said (its ChatText.maxCharacters). */
@@ -294,9 +296,9 @@ const REFUSED = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u20
 /** A draft checked as the server would: {ok, text (trimmed), code, message}. */
 export function checkDraft(raw, max = DEFAULT_MAX_LENGTH) {
   const text = str(raw).trim();
-  if (!text) return { ok: false, text, code: "empty_message", message: "Type a message first." };
-  if (messageLength(text) > max) return { ok: false, text, code: "too_long", message: `A message is at most ${max} characters.` };
-  if (REFUSED.test(text)) return { ok: false, text, code: "control_characters", message: "A message is one line of text, with no control characters." };
+  if (!text) return { ok: false, text, code: ErrorCode.emptyMessage, message: "Type a message first." };
+  if (messageLength(text) > max) return { ok: false, text, code: ErrorCode.tooLong, message: `A message is at most ${max} characters.` };
+  if (REFUSED.test(text)) return { ok: false, text, code: ErrorCode.controlCharacters, message: "A message is one line of text, with no control characters." };
   return { ok: true, text, code: null, message: "" };
 }
 

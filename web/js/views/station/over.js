@@ -11,6 +11,7 @@ import { overConnection, overReason, overText } from "./state.js";
 import { stopStudio } from "./studio.js";
 import { closeHistoryMode } from "./history-mode.js";
 import { stopClips } from "./clips.js";
+import { ErrorCode } from "../../api/error-codes.js";
 
 /**
  * Ends the station for this page: removed, banned, left, the session ended
@@ -23,7 +24,7 @@ export function showOver(view, kind, { code = null, message = "" } = {}) {
   const { session } = state;
   if (state.over || state.destroyed) return;
   const named = session && session.station && session.station.name;
-  if (kind === "denied" && (code === "sign_in_required" || code === "not_a_member")) {
+  if (kind === "denied" && (code === ErrorCode.signInRequired || code === ErrorCode.notAMember)) {
     const frequency = (session && session.station && session.station.frequency) || view.route.query.get("f");
     if (frequency) {
       state.over = "join";
@@ -79,7 +80,7 @@ export function showLoadError(view, error) {
 function overNotice(stationID, over, { title, line, hostEnded }) {
   const heading = h("h1", { class: "over-title", tabindex: "-1" }, title);
   const actions = h("div", { class: "over-actions" });
-  if (over === "sign_in_required" || over === "not_a_member") {
+  if (over === ErrorCode.signInRequired || over === ErrorCode.notAMember) {
     actions.append(h("a", { class: "btn btn-primary", href: "#/join" }, "Enter a code"));
   }
   if (hostEnded) {
@@ -88,7 +89,7 @@ function overNotice(stationID, over, { title, line, hostEnded }) {
   if (over === "another_lobby") {
     actions.append(h("button", { class: "btn btn-primary", type: "button", onclick: () => navigate(stationPath(stationID)) }, "Back to this lobby"));
   }
-  if (over === "station_full") {
+  if (over === ErrorCode.stationFull) {
     actions.append(h("button", { class: "btn btn-primary", type: "button", onclick: () => navigate(stationPath(stationID)) }, "Try again"));
   }
   actions.append(h("a", { class: `btn ${actions.childElementCount ? "btn-secondary" : "btn-primary"}`, href: "#/" }, "Back to the dial"));

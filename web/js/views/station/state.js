@@ -8,6 +8,7 @@ import { canDJ } from "../../live/station-session.js";
 import { entryAt, isLive, upcomingAt, positionIn, spanOf, timelineNow } from "../../playback/timeline.js";
 import { liveNowText } from "./live-model.js";
 import { isVoice, voiceNowText } from "../clips/clips-model.js";
+import { ErrorCode } from "../../api/error-codes.js";
 
 export function createStationState(route) {
   return {
@@ -155,15 +156,15 @@ const OVER_TEXT = {
   another_lobby: (name) => [`You left ${mid(name)}`, "You joined another lobby, and you can be in one at a time. Tune back in whenever you like."],
   ended: (name) => ["The host ended this session", `${lead(name)} is off the air. Thanks for listening.`],
   ended_by_you: () => ["You ended this session", "Everyone was disconnected and the access code was released. Your listeners join again with a new code or an invite."],
-  sign_in_required: (name) => [`${lead(name)} is private`, "Ask the host for its frequency and access code, or for an invite link."],
-  not_a_member: (name) => [`${lead(name)} is private`, "Ask the host for its frequency and access code, or for an invite link."],
+  [ErrorCode.signInRequired]: (name) => [`${lead(name)} is private`, "Ask the host for its frequency and access code, or for an invite link."],
+  [ErrorCode.notAMember]: (name) => [`${lead(name)} is private`, "Ask the host for its frequency and access code, or for an invite link."],
   banned_access: (name) => ["You can't listen here", `You were banned from ${mid(name)}.`],
-  station_full: (name) => [`${lead(name)} is full`, "It has as many listeners as the host allows. Try again in a little while."],
+  [ErrorCode.stationFull]: (name) => [`${lead(name)} is full`, "It has as many listeners as the host allows. Try again in a little while."],
 };
 
 /** Why the station is over: the event's kind, or for a refusal its code. */
 export function overReason(kind, code) {
-  return kind === "denied" ? code || "not_a_member" : kind;
+  return kind === "denied" ? code || ErrorCode.notAMember : kind;
 }
 
 /** The connection state an ending leaves (never "reconnecting"). */
@@ -177,7 +178,7 @@ export function overConnection(kind) {
  */
 export function overText(kind, over, { role = null, name = null, message = "" } = {}) {
   const hostEnded = over === "ended" && role === "owner";
-  const key = hostEnded ? "ended_by_you" : over === "banned" && kind === "denied" ? "banned_access" : over;
+  const key = hostEnded ? "ended_by_you" : over === ErrorCode.banned && kind === "denied" ? "banned_access" : over;
   const [title, line] = (OVER_TEXT[key] || (() => ["Can't tune in", message || "This station isn't available to you."]))(name || null);
   return { title, line, hostEnded };
 }

@@ -30,6 +30,7 @@ import { renderChat, renderRoomReactions, roomEvent } from "./chat-actions.js";
 import { focusSettings } from "./settings-overlay.js";
 import { clipWaiting, followSentClip, loadInbox, renderClips } from "./clips.js";
 import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
+import { ErrorCode } from "../../api/error-codes.js";
 
 const FRAME_MS = 250;
 
@@ -172,7 +173,7 @@ export async function startStation(view) {
     state.session.start();
   } catch (error) {
     if (state.destroyed || state.over) return;
-    if (["sign_in_required", "not_a_member", "banned", "station_full"].includes(error.code)) {
+    if ([ErrorCode.signInRequired, ErrorCode.notAMember, ErrorCode.banned, ErrorCode.stationFull].includes(error.code)) {
       showOver(view, "denied", { code: error.code, message: error.message });
       return;
     }
@@ -190,7 +191,7 @@ export async function startStation(view) {
     session.station = { ...station, ...session.station };
   }
   if (access && access.canListen === false) {
-    showOver(view, "denied", { code: access.reason || "not_a_member" });
+    showOver(view, "denied", { code: access.reason || ErrorCode.notAMember });
     return;
   }
   // The WebSocket's `access` may have come first; it is the fresher.

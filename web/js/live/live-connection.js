@@ -1,7 +1,8 @@
-// A station's live WebSocket: snapshot, updates, listener counts and DJ
-// commands, with pings for the clock and reconnection with backoff that
-// resumes from the last revision seen (`since`). Every server message carries
-// `seq` (1, 2, 3, … per connection); a gap asks the server for a `resync`.
+// A station's live WebSocket (the LiveConnection class): snapshot, updates,
+// listener counts and DJ commands, with pings for the clock and reconnection
+// with backoff that resumes from the last revision seen (`since`). Every
+// server message carries `seq` (1, 2, 3, … per connection); a gap asks the
+// server for a `resync`.
 // The upgrade is authenticated by the session cookie; the server says our
 // role (`access`), when someone is removed (`removed`) and when the host ends
 // the session (`ended`). Being removed, the end, and access refusals are
@@ -18,6 +19,7 @@ import { randomID } from "../ui/dom.js";
 import { deviceKey } from "./device-key.js";
 import { fillTracks, knownTracks } from "./known-tracks.js";
 import { isStaleTimeline, readSequence } from "./live-sequence.js";
+import { ErrorCode } from "../api/error-codes.js";
 
 // Reconnecting: a short backoff capped at 2 s, so a server that comes back
 // is heard from within a couple of seconds (it used to grow to 8–10 s and
@@ -39,14 +41,15 @@ function probeDelay(elapsed) {
 }
 const SILENCE_LIMIT_MS = 12000;
 // Refusals that reconnecting cannot fix (PEOPLE-API.md, station access).
-const DENIED = new Set(["sign_in_required", "not_a_member", "banned", "station_full"]);
+const DENIED = new Set([ErrorCode.signInRequired, ErrorCode.notAMember, ErrorCode.banned, ErrorCode.stationFull]);
 const ACK_TIMEOUT_MS = 4000;
 // The room's refusals (chat, reactions, moderation): said beside the chat
 // or the reactions, never as a stray toast. A reaction carries no id, so
-// its refusals come with none.
+// its refusals come with none. (The server says too many mutes as
+// `conflict`, answering the moderator's command by its id.)
 const ROOM_CODES = new Set([
-  "chat_off", "chat_not_allowed", "empty_message", "too_long", "control_characters", "muted", "slow_mode", "too_fast",
-  "invalid_mute", "invalid_settings", "cannot_mute", "too_many_mutes", "unknown_reaction", "not_current",
+  ErrorCode.chatOff, ErrorCode.chatNotAllowed, ErrorCode.emptyMessage, ErrorCode.tooLong, ErrorCode.controlCharacters, ErrorCode.muted, ErrorCode.slowMode,
+  ErrorCode.tooFast, ErrorCode.invalidMute, ErrorCode.invalidSettings, ErrorCode.cannotMute, ErrorCode.unknownReaction, ErrorCode.notCurrent,
 ]);
 
 export class LiveConnection extends EventTarget {
@@ -499,7 +502,7 @@ export class LiveConnection extends EventTarget {
         this.settle(message.ack.id, message.ack, null);
         break;
       case "error":
-        if (message.code === "unsupported_version") {
+        if (message.code === ErrorCode.unsupportedVersion) {
           // This page is older than the server: reconnecting won't help.
           this.closed = true;
           this.setState("outdated");
