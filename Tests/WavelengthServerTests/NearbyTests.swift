@@ -103,26 +103,25 @@ struct NearbyTests {
             // No bus yet: it can't be used.
             #expect(await early.log.wait { $0.contains("mDNS: Avahi could not be used") })
             try await AvahiDaemon.with(busFolder: folder) { _ in
-                // Until its last word on mDNS is that it announces: "can be
-                // used now", or, when the client came up with the bus a moment
-                // before the daemon (a loaded machine), "no Avahi daemon" then
-                // "the Avahi daemon is back". Bounded by the suite's time
+                // Until what it said of mDNS has settled on announcing: its
+                // last word is "can be used now" or "the Avahi daemon is
+                // back", and each time it could not be used was said once and
+                // ended once ("could not be used" by "can be used now", "no
+                // Avahi daemon" by "is back"), not said at every retry. The
+                // client can come up with the bus a moment before the daemon
+                // (a loaded machine): then "can be used now" comes first and
+                // "is back" only once the daemon answers, so a wait for the
+                // first alone ends too early. Bounded by the suite's time
                 // limit; the retries wait 2, 4, 8… s, at most 60.
-                let announcing = await early.log.wait { text in
-                    let last = text.split(separator: "\n").last { $0.contains("mDNS:") } ?? ""
-                    return last.contains("can be used now") || last.contains("the Avahi daemon is back")
+                let settled = await early.log.wait { text in
+                    let lines = text.split(separator: "\n").filter { $0.contains("mDNS:") }
+                    let last = lines.last ?? ""
+                    func count(_ phrase: String) -> Int { lines.filter { $0.contains(phrase) }.count }
+                    return (last.contains("can be used now") || last.contains("the Avahi daemon is back"))
+                        && count("could not be used") == count("can be used now")
+                        && count("no Avahi daemon is running") == count("the Avahi daemon is back")
                 }
-                #expect(announcing, "\(Self.mdnsLines(early))")
-                // Each time it could not be used was said once, not at every
-                // retry: one "can be used now" ends each, and one "is back"
-                // each "no Avahi daemon".
-                let lines = early.log.text.split(separator: "\n")
-                let down = lines.filter { $0.contains("could not be used") }.count
-                let up = lines.filter { $0.contains("can be used now") }.count
-                #expect(down == up, "\(Self.mdnsLines(early))")
-                let gone = lines.filter { $0.contains("no Avahi daemon is running") }.count
-                let back = lines.filter { $0.contains("the Avahi daemon is back") }.count
-                #expect(gone == back, "\(Self.mdnsLines(early))")
+                #expect(settled, "\(Self.mdnsLines(early))")
                 let list = try await Self.nearby(early)
                 #expect(list.browsing)
             }
