@@ -2,7 +2,9 @@
 # Installs the Debian packages Wavelength builds and runs with, and what the
 # browser tests need (Chromium, its driver, a Japanese font for the demo
 # library's titles in screenshots, and Selenium and pytest from PyPI), and gdb,
-# which scripts/test.sh uses to record every thread of a stalled test run.
+# which scripts/test.sh uses to record every thread of a stalled test run, and
+# the field's own clients the tests speak to: liquidsoap, ezstream, mpv and
+# Debian's icecast2 as the reference.
 # Safe to rerun: it does nothing when everything is already there.
 set -euo pipefail
 
@@ -11,7 +13,8 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
 packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libaubio-dev libchromaprint-dev libsqlite3-dev pkg-config
           libqrencode-dev libpng-dev zbar-tools qrencode libavahi-client-dev avahi-daemon dbus
-          chromium chromium-driver fonts-ipafont-gothic fonts-noto-color-emoji python3 python3-pip gdb prometheus)
+          chromium chromium-driver fonts-ipafont-gothic fonts-noto-color-emoji python3 python3-pip gdb prometheus
+          liquidsoap ezstream mpv icecast2)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

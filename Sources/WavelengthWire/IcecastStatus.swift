@@ -86,11 +86,16 @@ public struct IcecastStatus: Sendable, Codable, Equatable {
         /// "Artist - Title", as the stream's ICY metadata says it.
         public var title: String
         public var artist: String?
+        /// From `audio_info`, as integers, as Icecast lists them; absent
+        /// when the source didn't say.
+        public var channels: Int?
+        public var samplerate: Int?
 
         public init(
             audioInfo: String, bitrate: Int, genre: String, listenerPeak: Int, listeners: Int, listenURL: String,
             serverDescription: String, serverName: String, serverType: String, serverURL: String,
-            streamStart: String, streamStartISO8601: String, title: String, artist: String?
+            streamStart: String, streamStartISO8601: String, title: String, artist: String?, channels: Int? = nil,
+            samplerate: Int? = nil
         ) {
             self.audioInfo = audioInfo
             self.bitrate = bitrate
@@ -106,10 +111,12 @@ public struct IcecastStatus: Sendable, Codable, Equatable {
             self.streamStartISO8601 = streamStartISO8601
             self.title = title
             self.artist = artist
+            self.channels = channels
+            self.samplerate = samplerate
         }
 
         enum CodingKeys: String, CodingKey {
-            case bitrate, genre, listeners, title, artist
+            case bitrate, genre, listeners, title, artist, channels, samplerate
             case audioInfo = "audio_info"
             case listenerPeak = "listener_peak"
             case listenURL = "listenurl"

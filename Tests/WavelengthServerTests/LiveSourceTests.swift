@@ -122,6 +122,66 @@ struct LiveSourceTests {
         }
     }
 
+    /// liquidsoap's `chunked=true`: `Transfer-Encoding: chunked`, `Expect:
+    /// 100-continue` and an empty `Host:`. The request never ends, so it is
+    /// answered at its head, as Icecast answers it (100, then 200); the
+    /// chunks' framing is taken off, and the audio reaches the relay. A title
+    /// update on the main port, with the source's key, retitles the show.
+    @Test func aChunkedPutWithAnEmptyHostIsAnsweredAndItsAudioPlays() async throws {
+        let server = try await TestServer.make()
+        let song = try await Self.song()
+        defer { try? FileManager.default.removeItem(atPath: song) }
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            let key = try await Self.key(client, owner)
+            let port = try #require(await server.services.liveSourceServer?.bound.port)
+            let station = owner.stationID
+            let socket = try await SourceSocket(port: port)
+            let auth = Data("source:\(key)".utf8).base64EncodedString()
+            try await socket.send(
+                "PUT /live/\(station) HTTP/1.1\r\nTransfer-Encoding: chunked\r\nHost: \r\nAuthorization: Basic \(auth)\r\n"
+                    + "Content-Type: audio/mpeg\r\nExpect: 100-continue\r\n\r\n")
+            #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n\r\n")
+            #expect(try await socket.answerHead() == "HTTP/1.0 200 OK\r\n\r\n")
+            // The song in chunks of 4,000 bytes, each framed as HTTP frames them.
+            let audio = try [UInt8](Data(contentsOf: URL(fileURLWithPath: song)))
+            let sending = Task {
+                for start in stride(from: 0, to: audio.count, by: 4_000) {
+                    let piece = audio[start..<min(audio.count, start + 4_000)]
+                    try await socket.send(Array(String(piece.count, radix: 16).utf8) + [13, 10] + piece + [13, 10])
+                }
+            }
+            defer { sending.cancel() }
+            _ = try await Self.waitFor(client, station, onAir: true)
+            // A player hears the MP3 itself from the relay: no chunk sizes in it.
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(client.port!)/live/\(station).mp3")
+            request.method = .GET
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            var heard = [UInt8]()
+            for try await chunk in response.body {
+                heard += chunk.readableBytesView
+                if heard.count >= 8_000 { break }
+            }
+            var sniff = MP3Sniff()
+            #expect(sniff.read(heard) == .mp3)
+
+            // The title update, on the main port.
+            var headers: HTTPFields = [:]
+            headers[.authorization] = "Basic \(auth)"
+            let update = try await client.execute(
+                uri: "/admin/metadata?mode=updinfo&mount=/live/\(station)&song=Main+Port+-+Title", method: .get,
+                headers: headers)
+            #expect(update.status == .ok)
+            #expect(String(buffer: update.body).contains("<return>1</return>"))
+            #expect(try await Self.source(client, station).title == "Main Port - Title")
+            headers[.authorization] = "Basic \(Data("source:wrong".utf8).base64EncodedString())"
+            let wrong = try await client.execute(
+                uri: "/admin/metadata?mode=updinfo&mount=/live/\(station)&song=X", method: .get, headers: headers)
+            #expect(wrong.status == .unauthorized)
+            #expect(try await client.execute(uri: "/admin/metadata?mode=updinfo&mount=/live/\(station)&song=X", method: .get).status == .unauthorized)
+        }
+    }
+
     @Test func keysAndSlotsDecideWhoGoesLive() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.live) { client in
@@ -155,7 +215,7 @@ struct LiveSourceTests {
             #expect(try await client.send("/api/stations/\(station)/shows", .post, as: owner, body: show).status == .created)
             let socket = try await SourceSocket(port: port)
             try await socket.send(SourceSocket.head(station: station, key: hostKey))
-            #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\n\r\n")
+            #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n\r\n")
             _ = try await Self.waitFor(client, station, onAir: true)
             // The legacy SOURCE method is answered the old way (here: the
             // mount is in use).
@@ -228,7 +288,7 @@ struct LiveSourceTests {
             func accepted() async throws -> SourceSocket {
                 let socket = try await SourceSocket(port: port)
                 try await socket.send(SourceSocket.head(station: owner.stationID, key: key))
-                #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\n\r\n")
+                #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n\r\n")
                 return socket
             }
             // A connection that never sends its head is closed too.
@@ -267,7 +327,7 @@ struct LiveSourceTests {
                 let socket = try await SourceSocket(port: port)
                 try await socket.send(SourceSocket.head(station: owner.stationID, key: key))
                 let answer = try await socket.answerHead()
-                if answer == "HTTP/1.1 100 Continue\r\n\r\n" { break }
+                if answer == "HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n\r\n" { break }
                 // In use, or (while ten of the hang-ups' checks are still in
                 // flight from this address) "try again in a second", or, on
                 // a machine so loaded that the check outlasts three idle

@@ -80,6 +80,7 @@ where WebSocketResponder.Context == AppRequestContext {
                         channel.eventLoop.makeCompletedFuture {
                             let pipeline = channel.pipeline.syncOperations
                             try pipeline.addHandler(HTTP10Framing())
+                            try pipeline.addHandler(IcecastFraming())
                             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                             try pipeline.addHandlers(http1.additionalChannelHandlers())
                             try pipeline.addHandler(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import WavelengthCore
 import WavelengthSQLite
@@ -23,6 +24,47 @@ struct LiveSourceController {
         router.post("/api/me/stream-key", use: newKey)
         router.delete("/api/me/stream-key", use: removeKey)
         router.get("/api/stations/{id}/source", use: source)
+        router.get("/admin/metadata", use: metadata)
+    }
+
+    /// Icecast's title update, `GET /admin/metadata?mode=updinfo&mount=/live/ID&song=…`
+    /// with the source's Basic auth, taken on the main port too, as Icecast
+    /// takes it on any of its ports (broadcast software is often given the
+    /// server's address, not the source port's). Answered as Icecast answers.
+    @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard request.uri.description.utf8.count <= 2_048 else {
+            throw APIError.badRequest("A title update's address is at most 2,048 bytes.")
+        }
+        let headers = request.headers.map { (name: $0.name.rawName, value: $0.value) }
+        let update: SourceMetadata
+        switch SourceRequest.parse(method: "GET", uri: request.uri.description, headers: headers) {
+        case .success(.metadata(let parsed)): update = parsed
+        case .success(.stream), .failure(.notFound), .failure(.methodNotAllowed), .failure(.unsupportedMediaType):
+            throw APIError.notFound("Title updates are /admin/metadata?mode=updinfo&mount=/live/{station}&song=….")
+        case .failure(.unauthorized):
+            throw APIError(.unauthorized, code: .unauthorized, "Send your stream key as the password (Basic authentication).")
+        case .failure(.badRequest(let message)):
+            throw APIError.badRequest(message)
+        }
+        switch await sources.retitle(update, address: context.remoteAddress) {
+        case .updated:
+            var fields = HTTPFields()
+            fields[.contentType] = "text/xml; charset=utf-8"
+            return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(string: SourceAnswer.metadataUpdated)))
+        case .refused(let status, _, let message):
+            let code: ErrorCode = switch status {
+            case 401: .unauthorized
+            case 403: .forbidden
+            case 404: .notFound
+            case 429: .rateLimited
+            case 400..<500: .badRequest
+            default: .internal
+            }
+            throw APIError(HTTPResponse.Status(code: status), code: code, message)
+        case .accepted(let sink):
+            sink.finish()  // not asked for: a title update carries no audio
+            throw APIError(.internalServerError, code: .internal, "The update could not be taken.")
+        }
     }
 
     @Sendable func key(_ request: Request, context: AppRequestContext) async throws -> StreamKeyView {

@@ -102,20 +102,27 @@ actor LiveSources {
                 return .refused(status: 500, reason: "Internal Server Error", message: "The source could not be let in.")
             }
         case .metadata(let update):
-            do {
-                let (personID, hub) = try await authorize(key: update.key, stationID: update.stationID, address: address)
-                guard var source = live[hub.id], source.personID == personID else {
-                    return .refused(status: 400, reason: "Bad Request", message: "This station has no source of yours on the air.")
-                }
-                source.title = update.title.isEmpty ? nil : update.title
-                live[hub.id] = source
-                await source.relay.nowPlaying(artist: nil, title: source.title)
-                return .updated
-            } catch let refusal as Refusal {
-                return refusal.decision
-            } catch {
-                return .refused(status: 500, reason: "Internal Server Error", message: "The update could not be taken.")
+            return await retitle(update, address: address)
+        }
+    }
+
+    /// Broadcast software's title update (`GET /admin/metadata?mode=updinfo`,
+    /// on the source port or the main one, as Icecast takes it on either):
+    /// the show's title from now on, on the relay and the station's stream.
+    func retitle(_ update: SourceMetadata, address: String) async -> Decision {
+        do {
+            let (personID, hub) = try await authorize(key: update.key, stationID: update.stationID, address: address)
+            guard var source = live[hub.id], source.personID == personID else {
+                return .refused(status: 400, reason: "Bad Request", message: "This station has no source of yours on the air.")
             }
+            source.title = update.title.isEmpty ? nil : update.title
+            live[hub.id] = source
+            await source.relay.nowPlaying(artist: nil, title: source.title)
+            return .updated
+        } catch let refusal as Refusal {
+            return refusal.decision
+        } catch {
+            return .refused(status: 500, reason: "Internal Server Error", message: "The update could not be taken.")
         }
     }
 

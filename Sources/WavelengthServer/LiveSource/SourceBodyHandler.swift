@@ -92,13 +92,10 @@ final class SourceBodyHandler: ChannelInboundHandler {
         case .refused(let status, let reason, let message):
             answer(context, status: status, reason: reason, type: "text/plain", body: message + "\n")
         case .updated:
-            answer(
-                context, status: 200, reason: "OK", type: "text/xml",
-                body: "<?xml version=\"1.0\"?>\n<iceresponse><message>Metadata update successful</message><return>1</return></iceresponse>\n")
+            answer(context, status: 200, reason: "OK", type: "text/xml", body: SourceAnswer.metadataUpdated)
         case .accepted(let sink):
             guard case .stream(let stream) = request else { return }
-            let line = stream.legacy ? "HTTP/1.0 200 OK\r\n\r\n" : stream.expectsContinue ? "HTTP/1.1 100 Continue\r\n\r\n" : "HTTP/1.1 200 OK\r\n\r\n"
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: line)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: SourceAnswer.accepted(stream))), promise: nil)
             state = .streaming(sink)
             for chunk in pending { take(chunk, context: context) }
         }
@@ -198,5 +195,20 @@ final class SourceBodyHandler: ChannelInboundHandler {
         if case .streaming(let sink) = state { sink.finish() }
         state = .closed
         context.close(promise: nil)
+    }
+}
+
+/// What Icecast 2.4.4 answers a source, byte for byte where software reads it.
+enum SourceAnswer {
+    static let metadataUpdated =
+        "<?xml version=\"1.0\"?>\n<iceresponse><message>Metadata update successful</message><return>1</return></iceresponse>\n"
+
+    /// A source let in: software that asked to be told to go on
+    /// (`Expect: 100-continue`) is told so, then the answer itself, as
+    /// Icecast sends them: liquidsoap reads past the first to the second.
+    static func accepted(_ stream: SourceStream) -> String {
+        if stream.legacy { return "HTTP/1.0 200 OK\r\n\r\n" }
+        if stream.expectsContinue { return "HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n\r\nHTTP/1.0 200 OK\r\n\r\n" }
+        return "HTTP/1.0 200 OK\r\n\r\n"
     }
 }

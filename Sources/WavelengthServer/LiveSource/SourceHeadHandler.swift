@@ -24,28 +24,43 @@ final class SourceHeadHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            self.head = head
+            // A chunked body (liquidsoap's `chunked=true`) is HTTP to the
+            // end: its request never ends, so it is decided at its head, and
+            // the decoder stays to take the chunks' framing off.
+            if head.headers["Transfer-Encoding"].contains(where: { $0.lowercased().contains("chunked") }) {
+                start(head, context: context, chunked: true)
+            } else {
+                self.head = head
+            }
         case .body:
-            break  // no source request has a framed body; the audio comes unframed after `.end`
+            break  // no unchunked source request has a framed body; the audio comes unframed after `.end`
         case .end:
             guard let head else { return }
             self.head = nil
-            let request = SourceRequest.parse(
-                method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
-            let sources = self.sources
-            let body = SourceBodyHandler(
-                request: request, decide: { await sources.open($0, address: $1, channel: $2) }, clock: sources.clock,
-                logger: logger)
-            do {
-                let pipeline = context.pipeline.syncOperations
-                try pipeline.addHandler(body, position: .after(self))
+            start(head, context: context, chunked: false)
+        }
+    }
+
+    private func start(_ head: HTTPRequestHead, context: ChannelHandlerContext, chunked: Bool) {
+        let request = SourceRequest.parse(
+            method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+        let sources = self.sources
+        let body = SourceBodyHandler(
+            request: request, decide: { await sources.open($0, address: $1, channel: $2) }, clock: sources.clock,
+            logger: logger)
+        do {
+            let pipeline = context.pipeline.syncOperations
+            try pipeline.addHandler(body, position: .after(self))
+            if chunked {
+                try pipeline.addHandler(SourceChunks(), position: .after(self))
+            } else {
                 let decoder = try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                pipeline.removeHandler(context: context, promise: nil)
                 pipeline.removeHandler(context: decoder, promise: nil)
-            } catch {
-                logger.warning("A source connection could not be set up: \(error)")
-                context.close(promise: nil)
             }
+            pipeline.removeHandler(context: context, promise: nil)
+        } catch {
+            logger.warning("A source connection could not be set up: \(error)")
+            context.close(promise: nil)
         }
     }
 
@@ -63,5 +78,19 @@ final class SourceHeadHandler: ChannelInboundHandler, RemovableChannelHandler {
         // Not HTTP at all: there is nothing to answer.
         logger.info("A source connection sent no valid request: \(error)")
         context.close(promise: nil)
+    }
+}
+
+/// A chunked source's body as the raw audio `SourceBodyHandler` reads:
+/// each chunk's bytes; the body's end is the source's end.
+final class SourceChunks: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .body(let chunk): context.fireChannelRead(wrapInboundOut(chunk))
+        case .head, .end: context.close(promise: nil)  // the show is over; no second request follows a source
+        }
     }
 }

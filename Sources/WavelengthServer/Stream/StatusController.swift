@@ -30,11 +30,18 @@ struct StatusController {
         router.get("/status-json.xsl", use: status)
     }
 
+    /// What the server calls itself to Icecast's readers.
+    static let serverID = "Icecast 2.4.4 (Wavelength)"
+
     /// `bitrate=128` out of `ice-audio-info`.
-    static func bitrate(_ audioInfo: String) -> Int? {
+    static func bitrate(_ audioInfo: String) -> Int? { number("bitrate", in: audioInfo) }
+
+    /// One `name=value` number out of `ice-audio-info`
+    /// (`channels=2;samplerate=44100;bitrate=128`).
+    static func number(_ name: String, in audioInfo: String) -> Int? {
         audioInfo.split(separator: ";").lazy.compactMap { field -> Int? in
             let parts = field.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 && parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "bitrate"
+            return parts.count == 2 && parts[0].trimmingCharacters(in: .whitespaces).lowercased() == name
                 ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
         }.first
     }
@@ -42,15 +49,19 @@ struct StatusController {
     @Sendable func status(_ request: Request, context: AppRequestContext) async throws -> Response {
         let mount = try request.stringQuery("mount", maxLength: 100)
         let host = publicURL ?? "http://\(Self.safeHost(request.head.authority))"
+        let now = clock.now()
         var sources: [IcecastStatus.Source] = []
         for (id, stream) in streams.all.sorted(by: { $0.key < $1.key }) {
             guard let started = await stream.startedAt, let hub = try await directory.hub(id: id) else { continue }
             let record = await hub.record
-            let key = record.liveFrequency(at: clock.now()) ?? record.id
-            let path = "/stream/\(record.id).mp3"
+            let key = record.liveFrequency(at: now) ?? record.id
+            var path = "/stream/\(record.id).mp3"
             if let mount {
                 guard mount == path || mount == "/stream/\(key).mp3" else { continue }
                 guard record.visibility == .public || record.visibility == .unlisted else { continue }
+                // Named as the widget asked for it: it finds its mount by
+                // the name it was given.
+                path = mount
             } else {
                 guard record.visibility == .public else { continue }
             }
@@ -58,14 +69,14 @@ struct StatusController {
             let audience = await hub.audienceNow
             sources.append(
                 IcecastStatus.Source(
-                    audioInfo: "channels=2;samplerate=\(StreamEncoder.sampleRate);bitrate=\(StreamEncoder.bitrateKbps)",
+                    audioInfo: StreamEncoder.audioInfo,
                     bitrate: StreamEncoder.bitrateKbps, genre: "Various", listenerPeak: audience.peak,
                     listeners: audience.counts.listeners, listenURL: host + path,
                     serverDescription: "Wavelength station \(key)", serverName: record.name, serverType: "audio/mpeg",
                     serverURL: host + "/#/station/\(record.id)", streamStart: Self.rfc822(started),
-                    streamStartISO8601: started.formatted(.iso8601),
+                    streamStartISO8601: Self.iso8601(started),
                     title: [song.artist, song.title].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " - "),
-                    artist: song.artist))
+                    artist: song.artist, channels: 2, samplerate: StreamEncoder.sampleRate))
         }
         for (id, live) in await self.sources.all().sorted(by: { $0.key < $1.key }) {
             guard let hub = try await directory.hub(id: id) else { continue }
@@ -86,13 +97,15 @@ struct StatusController {
                     serverDescription: live.request.description ?? "Live on \(record.name)",
                     serverName: live.request.name ?? record.name, serverType: live.request.contentType,
                     serverURL: host + "/#/station/\(record.id)", streamStart: Self.rfc822(started),
-                    streamStartISO8601: started.formatted(.iso8601), title: live.title ?? "", artist: nil))
+                    streamStartISO8601: Self.iso8601(started), title: live.title ?? "", artist: nil,
+                    channels: live.request.audioInfo.flatMap { Self.number("channels", in: $0) },
+                    samplerate: live.request.audioInfo.flatMap { Self.number("samplerate", in: $0) }))
         }
         let status = IcecastStatus(
             icestats: .init(
-                admin: "icemaster@localhost", host: Self.safeHost(request.head.authority), location: "Wavelength",
-                serverID: "Icecast 2.4.4 (Wavelength)", serverStart: Self.rfc822(serverStart),
-                serverStartISO8601: serverStart.formatted(.iso8601), sources: sources))
+                admin: "icemaster@localhost", host: Self.hostName(publicURL: publicURL, authority: request.head.authority),
+                location: "Wavelength", serverID: Self.serverID, serverStart: Self.rfc822(serverStart),
+                serverStartISO8601: Self.iso8601(serverStart), sources: sources))
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         // Icecast's own answer allows any page to read it; widgets rely on that.
@@ -107,6 +120,28 @@ struct StatusController {
             !authority.contains(where: { $0 == "/" || $0 == "#" || $0 == "\"" || $0.isWhitespace })
         else { return "localhost" }
         return authority
+    }
+
+    /// The host's name alone, as Icecast's `<hostname>` is: no port, no scheme.
+    static func hostName(publicURL: String?, authority: String?) -> String {
+        if let publicURL, let host = URL(string: publicURL)?.host, !host.isEmpty { return host }
+        var host = safeHost(authority)
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            host = String(host[...close])  // an IPv6 address keeps its brackets, loses its port
+        } else if let colon = host.lastIndex(of: ":") {
+            host = String(host[..<colon])
+        }
+        return host
+    }
+
+    /// "2026-11-23T21:49:56+0000", as Icecast writes `*_iso8601` (an
+    /// offset, never `Z`).
+    static func iso8601(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssZ"
+        return formatter.string(from: date)
     }
 
     /// "Mon, 23 Nov 2026 21:49:56 +0000", as Icecast writes its start times.

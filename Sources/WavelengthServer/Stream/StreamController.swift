@@ -128,7 +128,9 @@ struct StreamController {
             burst: edge ? StationStream.edgeBurst : StationStream.burst,
             icy: IcyHeaders(
                 name: source.request.name ?? record.name, description: source.request.description ?? "Live on \(record.name)",
-                genre: source.request.genre ?? "Various", bitrate: bitrate.map(String.init) ?? ""))
+                genre: source.request.genre ?? "Various", bitrate: bitrate.map(String.init) ?? "",
+                audioInfo: source.request.audioInfo ?? "",
+                url: source.request.url.flatMap { $0.hasPrefix("http://") || $0.hasPrefix("https://") ? $0 : nil }))
     }
 
     /// What a stream says of itself in its `icy-*` headers.
@@ -137,6 +139,16 @@ struct StreamController {
         var description: String
         var genre: String
         var bitrate: String
+        /// `channels=2;samplerate=44100;bitrate=128`, as Icecast passes it on.
+        var audioInfo: String
+        /// The show's own page, when its software names one (`ice-url`).
+        var url: String? = nil
+    }
+
+    /// The station's page in the web app: what `icy-url` points players at.
+    private func stationPage(_ record: StationRecord, request: Request) -> String {
+        let base = publicURL ?? "http://\(StatusController.safeHost(request.head.authority))"
+        return "\(base)/#/station/\(record.id)"
     }
 
     private func listen(
@@ -171,18 +183,26 @@ struct StreamController {
             ?? device?.map(ListenerIdentity.device)
             ?? .player(address: context.remoteAddress, userAgent: agent)
         let kind = ListenerKind.stream(userAgent: agent)
+        // The answer Icecast 2.4 gives a listener, header for header, in
+        // HTTP/1.0 with the audio unframed (`IcecastFraming`).
         var headers = HTTPFields()
+        headers[IcecastFraming.streamFraming] = "1"
+        // Some players and widgets look for Icecast here before they trust
+        // the ICY titles; `/status-json.xsl` names the server the same way.
+        headers[.server] = StatusController.serverID
         headers[.contentType] = "audio/mpeg"
         headers[.cacheControl] = "no-cache, no-store"
+        headers[HTTPField.Name("Pragma")!] = "no-cache"
+        headers[.expires] = "Mon, 26 Jul 1997 05:00:00 GMT"
         headers[.connection] = "close"
         let icy = icy ?? IcyHeaders(
             name: record.name, description: "Wavelength station \(record.frequency ?? record.id)", genre: "Various",
-            bitrate: "\(StreamEncoder.bitrateKbps)")
+            bitrate: "\(StreamEncoder.bitrateKbps)", audioInfo: StreamEncoder.audioInfo)
         for (field, value) in [
             ("icy-name", icy.name), ("icy-description", icy.description),
-            ("icy-genre", icy.genre), ("icy-url", publicURL ?? ""), ("icy-br", icy.bitrate),
-            ("icy-pub", record.visibility == .public ? "1" : "0"),
-        ] {
+            ("icy-genre", icy.genre), ("icy-url", icy.url ?? stationPage(record, request: request)), ("icy-br", icy.bitrate),
+            ("icy-pub", record.visibility == .public ? "1" : "0"), ("icy-metadata", "1"), ("ice-audio-info", icy.audioInfo),
+        ] where !value.isEmpty {
             headers[HTTPField.Name(field)!] = Self.headerSafe(value)
         }
         if let metaint { headers[HTTPField.Name("icy-metaint")!] = "\(metaint)" }

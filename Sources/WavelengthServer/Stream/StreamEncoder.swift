@@ -23,6 +23,8 @@ struct StreamEncoder: Sendable {
     static let sampleRate = 44_100
     static let bytesPerFrame = 4  // 16-bit stereo
     static let bitrateKbps = 128
+    /// What the stream is, as Icecast's `ice-audio-info` says it.
+    static let audioInfo = "channels=2;samplerate=\(sampleRate);bitrate=\(bitrateKbps)"
     /// How far ahead of the clock the PCM may run: what the encoder has
     /// buffered plus this is how far the stream may lead the app.
     static let lead: Int64 = 500
@@ -30,6 +32,9 @@ struct StreamEncoder: Sendable {
     /// decoder start) before the stream jumps to where the station is: a
     /// radio drops a moment rather than fall out of step with the app.
     static let maxLag: Int64 = 1_000
+    /// How far short of its entry's end a file's audio may end and still be
+    /// taken for the end of the song (see `play`).
+    static let endSlack: Int64 = 2_000
     /// What the stream is handed at a time: half a second at 128 kbps.
     /// It adds at most that much to the stream's lag behind the app.
     static let chunkBytes = 8_000
@@ -187,11 +192,23 @@ struct StreamEncoder: Sendable {
             return false
         }
         let stopped = at(start, frames)
-        // A file shorter than its entry, or unreadable: silence to the entry's end
-        // is the next loop's job (no entry is found at a position with no file).
-        if !finished.closureResult, stopped < until, frames == 0 {
-            logger.warning("The stream could not decode \(path) for station \(stationID)")
-            return try await silence(encoder, from: stopped, milliseconds: Int(min(1_000, until - stopped)))
+        if !finished.closureResult, stopped < until {
+            // The audio ran out a moment before its entry: an MP3's length is
+            // read from its header or estimated from its bitrate, and the
+            // decoder's last frame lands up to a second short of it. That is
+            // a normal end: silence to the entry's end, with no warning. (A
+            // second decode from there, as before, read nothing and was
+            // logged as a failure at every MP3's end.)
+            let gap = until - stopped
+            if gap <= Self.endSlack {
+                return try await silence(encoder, from: stopped, milliseconds: Int(gap))
+            }
+            // Unreadable, or cut short: the next loop finds the same entry
+            // and decodes from there; a file that gives nothing is said.
+            if frames == 0 {
+                logger.warning("The stream could not decode \(path) for station \(stationID)")
+                return try await silence(encoder, from: stopped, milliseconds: Int(min(1_000, gap)))
+            }
         }
         return stopped
     }
@@ -208,8 +225,14 @@ struct StreamEncoder: Sendable {
             await stream.nowPlaying(artist: entry.track.artist, title: entry.track.title)
             return try await silence(encoder, from: max(start, clock.now() - Self.maxLag), milliseconds: 100)
         }
-        await stream.nowPlaying(artist: entry.track.artist, title: source.title ?? entry.track.title)
+        // The software's own title (`updinfo`) is "Artist - Title" whole,
+        // as Icecast shows it; without one, the show's.
+        let titled: @Sendable (String?) async -> Void = { title in
+            await stream.nowPlaying(artist: title == nil ? entry.track.artist : nil, title: title ?? entry.track.title)
+        }
+        await titled(source.title)
         let relay = await source.relay.tap()
+        let relayStream = source.relay
         let arguments = [
             "-nostdin", "-hide_banner", "-loglevel", "error", "-probesize", "32768", "-analyzeduration", "0",
             "-f", "mp3", "-i", "pipe:0", "-vn", "-f", "s16le", "-ar", "\(Self.sampleRate)", "-ac", "2", "pipe:1",
@@ -220,7 +243,17 @@ struct StreamEncoder: Sendable {
         ) { execution -> Bool in
             await withThrowingTaskGroup(of: LiveDecoding.self) { group in
                 group.addTask {
-                    for await chunk in relay { _ = try await execution.standardInputWriter.write(Array(chunk.readableBytesView)) }
+                    var shown = source.title
+                    for await chunk in relay {
+                        _ = try await execution.standardInputWriter.write(Array(chunk.readableBytesView))
+                        // A title change mid-show reaches the stream's
+                        // listeners with the audio that follows it.
+                        let now = await relayStream.song.title
+                        if now != shown {
+                            shown = now
+                            await titled(now)
+                        }
+                    }
                     try await execution.standardInputWriter.finish()
                     return .relayEnded
                 }

@@ -34,7 +34,7 @@ final class StreamPlayerSocket: Sendable {
             guard recv(fd, &byte, 1, 0) == 1 else { throw POSIXError(.ECONNRESET) }
             received.append(byte[0])
         }
-        guard String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 200") else { throw POSIXError(.EPROTO) }
+        guard String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.0 200") else { throw POSIXError(.EPROTO) }
         // The first byte of audio: the server counted this player before it.
         guard recv(fd, &byte, 1, 0) == 1 else { throw POSIXError(.ECONNRESET) }
     }
