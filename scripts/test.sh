@@ -77,7 +77,9 @@ fi
 wait "$runner"
 
 export WAVELENGTH_BIN="${WAVELENGTH_BIN:-.build/debug/wavelength}"
-# The server against its OpenAPI document (schemathesis, about a minute).
+# The server against its OpenAPI document (schemathesis, about a minute), and a
+# client swift-openapi-generator made from it (e2e/openapi-client: 2 to 3
+# minutes for its first build, in its own .build).
 python3 -m pytest -q -p no:cacheprovider e2e/api
 # Three at a time: most of a browser test is waiting for audio and sockets
 # (6 min 51 s on this 2-core machine, against 9 min one at a time). Each
