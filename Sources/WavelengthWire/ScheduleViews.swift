@@ -11,6 +11,9 @@ public enum ScheduleLimits {
     public static let maxExceptions = 500
     /// The most tracks in a show's own playlist.
     public static let maxPoolTracks = 1_000
+    /// The largest body a valid show spec makes: its pool of 1,000 ids of up
+    /// to 64 bytes, 500 cancelled and 500 moved dates, and its words.
+    public static let maxSpecBytes = 160 * 1_024
     public static let reminderLeadMinutes = 1...120
     /// The most reminders one person keeps.
     public static let maxReminders = 200

@@ -53,7 +53,11 @@ extension SkipThreshold: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .kind) {
-        case "automatic": self = .automatic
+        case "automatic":
+            // A value it doesn't take must still be a number, as for the
+            // other kinds: `{"value": {}}` is a mistake, not a default.
+            _ = try container.decodeIfPresent(Double.self, forKey: .value)
+            self = .automatic
         case "share": self = .share(try container.decode(Double.self, forKey: .value))
         case "count": self = .count(try container.decode(Int.self, forKey: .value))
         default:

@@ -29,7 +29,10 @@ public struct AppRequestContext: RequestContext, AuthRequestContext {
         self.remoteAddress = peerAddress
     }
 
-    public var maxUploadSize: Int { WireLimits.maxHTTPBodyBytes }
+    /// The most a body may hold: `WireLimits.maxHTTPBodyBytes`, or more for
+    /// a route whose largest valid body is larger (a show's spec).
+    var uploadLimit = WireLimits.maxHTTPBodyBytes
+    public var maxUploadSize: Int { uploadLimit }
 
     /// Bodies must be `application/json` (see `JSONBodyDecoder`).
     public var requestDecoder: some RequestDecoder { JSONBodyDecoder() }

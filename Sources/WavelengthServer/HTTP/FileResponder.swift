@@ -20,14 +20,16 @@ struct FileResponder: Sendable {
         let isHead = request.method == .head
         if let rangeHeader = request.headers[.range] {
             switch ByteRange.parse(rangeHeader, fileSize: size) {
+            case .failure(.malformed):
+                break  // not one byte range: ignored, the whole file goes (RFC 9110 §14.2)
             case .success(let range):
                 headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
                 headers[.contentLength] = String(range.count)
                 let body = isHead ? ResponseBody() : try await fileIO.loadFile(path: path, range: range, context: context)
                 return Response(status: .partialContent, headers: headers, body: body)
-            case .failure(let failure):
-                let reason = failure == .malformed ? "is not a single byte range" : "starts past the end of the \(size)-byte file"
-                var error = APIError(.rangeNotSatisfiable, code: .rangeNotSatisfiable, "The Range header \(reason).")
+            case .failure(.unsatisfiable):
+                var error = APIError(
+                    .rangeNotSatisfiable, code: .rangeNotSatisfiable, "The Range header starts past the end of the \(size)-byte file.")
                 error.headers[.contentRange] = "bytes */\(size)"
                 throw error
             }

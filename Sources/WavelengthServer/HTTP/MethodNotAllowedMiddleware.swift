@@ -44,22 +44,20 @@ struct APIPaths: Sendable {
 /// doesn't have on one of its paths; the router alone would say 404, as if
 /// the path didn't exist.
 ///
-/// Only a request no route took can be refused here: a route's own 404 ("no
-/// station with this id") comes from a documented method, so it passes.
+/// Decided before the request goes on, from the document alone: the routes
+/// are the document's (a test keeps them equal), so a path's documented
+/// methods are all it takes, and a route's own 404 ("no station with this
+/// id") comes from a documented method, which passes.
 struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     let paths: APIPaths
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        do {
-            let response = try await next(request, context)
-            if response.status == .notFound { try refuseUndocumentedMethod(request) }
-            return response
-        } catch let error as any HTTPResponseError where error.status == .notFound {
-            try refuseUndocumentedMethod(request)
-            throw error
-        }
+        // Before anything else reads the request: a method the path doesn't
+        // take is 405 whoever asks, not 401 for a token it never looks at.
+        try refuseUndocumentedMethod(request)
+        return try await next(request, context)
     }
 
     private func refuseUndocumentedMethod(_ request: Request) throws {

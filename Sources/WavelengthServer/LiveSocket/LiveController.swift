@@ -31,6 +31,16 @@ struct LiveController {
     @Sendable func live(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.id("id")
         guard try await directory.hub(id: id) != nil else { throw APIError.notFound("No station with id \(id).") }
+        // A version it doesn't speak, asked without an upgrade: 400 here
+        // (with an upgrade, `admit` says so on the socket, which a browser
+        // can read).
+        if request.headers[.upgrade] == nil, let version = request.uri.queryParameters.get("v"),
+            !(Int(version).map(LiveProtocol.supported.contains) ?? false)
+        {
+            throw APIError(
+                .badRequest, code: .unsupportedVersion,
+                "This server speaks protocol versions \(LiveProtocol.supported.lowerBound) to \(LiveProtocol.supported.upperBound).")
+        }
         if let since = request.uri.queryParameters.get("since"), Int64(since) == nil {
             throw APIError.badRequest("since must be a revision number.")
         }

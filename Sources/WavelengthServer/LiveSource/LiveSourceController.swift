@@ -32,8 +32,11 @@ struct LiveSourceController {
     /// takes it on any of its ports (broadcast software is often given the
     /// server's address, not the source port's). Answered as Icecast answers.
     @Sendable func metadata(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard request.uri.description.utf8.count <= 2_048 else {
-            throw APIError.badRequest("A title update's address is at most 2,048 bytes.")
+        guard request.headers[.authorization] != nil else {
+            throw APIError(.unauthorized, code: .unauthorized, "Send your stream key as the password (Basic authentication).")
+        }
+        guard request.uri.description.utf8.count <= 16_384 else {
+            throw APIError.badRequest("A title update's address is at most 16,384 bytes.")
         }
         let headers = request.headers.map { (name: $0.name.rawName, value: $0.value) }
         let update: SourceMetadata

@@ -76,9 +76,17 @@ struct ScheduleController {
             calendarLinkURL: Self.calendarLinkURL(await hub.record), canEdit: StationPermissions.allows(role, .editSchedule))
     }
 
+    /// A show spec: a body that may be larger than most, as its largest
+    /// valid form is (a full pool), or a valid pool would be refused 413.
+    private static func spec(_ request: Request, _ context: AppRequestContext) async throws -> ShowSpec {
+        var context = context
+        context.uploadLimit = ScheduleLimits.maxSpecBytes
+        return try await request.decode(as: ShowSpec.self, context: context)
+    }
+
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ShowView> {
         let (hub, isOwner) = try await editing(context)
-        let spec = try await request.decode(as: ShowSpec.self, context: context)
+        let spec = try await Self.spec(request, context)
         let id = "w" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         let show = try await save(spec, id: id, on: await hub.record, hostsBefore: [], isOwner: isOwner)
         await hub.scheduleChanged()
@@ -89,7 +97,7 @@ struct ScheduleController {
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> ShowView {
         let (hub, isOwner) = try await editing(context)
         let existing = try await show(context, on: hub.id)
-        let spec = try await request.decode(as: ShowSpec.self, context: context)
+        let spec = try await Self.spec(request, context)
         let show = try await save(spec, id: existing.id, on: await hub.record, hostsBefore: existing.hostIDs, isOwner: isOwner)
         await hub.scheduleChanged()
         await sources?.revalidate(stationID: hub.id)

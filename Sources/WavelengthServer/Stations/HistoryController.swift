@@ -19,6 +19,8 @@ struct HistoryController {
     /// The most plays one export holds, and the longest span it covers.
     static let exportLimit = 5_000
     static let exportSpan: EpochMillis = 31 * 86_400_000
+    /// What an export spans when it is given one end or none.
+    static let defaultSpan: EpochMillis = 86_400_000
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/stations/{id}/history", use: plays)
@@ -83,9 +85,16 @@ struct HistoryController {
             let next = calendar.date(byAdding: .day, value: 1, to: Date(timeIntervalSince1970: Double(start) / 1000))!
             (from, to, name) = (start, EpochMillis(next.timeIntervalSince1970 * 1000), "\(hub.id)-\(day)")
         } else {
-            guard let start = try request.instantQuery("from", zone: zone), let end = try request.instantQuery("to", zone: zone)
-            else { throw APIError.badRequest("Say which plays: day=2026-11-24, or from and to.") }
-            (from, to, name) = (start, end, "\(hub.id)-history")
+            // One of them alone spans a day from it; neither, the last day.
+            let start = try request.instantQuery("from", zone: zone), end = try request.instantQuery("to", zone: zone)
+            let day = Self.defaultSpan
+            switch (start, end) {
+            case (let start?, let end?): (from, to) = (start, end)
+            case (let start?, nil): (from, to) = (start, min(start, .max - day) + day)
+            case (nil, let end?): (from, to) = (max(end, .min + day) - day, end)
+            case (nil, nil): (from, to) = (clock.now() - day, clock.now())
+            }
+            name = "\(hub.id)-history"
         }
         let (span, overflow) = to.subtractingReportingOverflow(from)
         guard from < to, !overflow, span <= Self.exportSpan else {
