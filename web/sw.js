@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v30";
+const VERSION = "wavelength-shell-v31";
 const SHELL = [
   "/",
   "/index.html",
@@ -28,6 +28,7 @@ const SHELL = [
   "/js/api/clips.js",
   "/js/api/error-codes.js",
   "/js/live/device-key.js",
+  "/js/live/early-station.js",
   "/js/live/known-tracks.js",
   "/js/live/live-sequence.js",
   "/js/live/live-connection.js",
@@ -41,6 +42,11 @@ const SHELL = [
   "/js/playback/player-base.js",
   "/js/playback/player.js",
   "/js/playback/quick-decode.js",
+  "/js/playback/range-fetch.js",
+  "/js/playback/range-start.js",
+  "/js/playback/slice-flac.js",
+  "/js/playback/slice-mp3.js",
+  "/js/playback/slice-opus.js",
   "/js/playback/timeline.js",
   "/js/playback/web-audio-player.js",
   "/js/reminders/plan.js",
@@ -61,6 +67,7 @@ const SHELL = [
   "/js/views/dial/lists.js",
   "/js/views/dial/radio.js",
   "/js/views/dial/state.js",
+  "/js/views/dial/warm.js",
   "/js/views/dial/nearby.js",
   "/js/views/dial/nearby-model.js",
   "/js/views/clips/clips-model.js",

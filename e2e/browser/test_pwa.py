@@ -64,3 +64,41 @@ def test_installable_pwa_caches_only_the_shell(demo_server, browser, shot):
     installability = d.execute_cdp_cmd("Page.getInstallabilityErrors", {})
     assert not installability.get("installabilityErrors"), installability
     shot(d, "library")
+
+
+def _static_imports(web, entry):
+    """The modules `entry` loads before it runs (static imports, transitively)."""
+    import os
+    import re
+
+    seen, queue = [], [entry]
+    while queue:
+        path = queue.pop(0)
+        if path in seen:
+            continue
+        seen.append(path)
+        source = (web / path.lstrip("/")).read_text()
+        for spec in re.findall(r'^\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|^\s*import\s+"([^"]+)"', source, re.M):
+            spec = spec[0] or spec[1]
+            if spec.startswith("."):
+                queue.append(os.path.normpath(os.path.join(os.path.dirname(path), spec)))
+    return seen
+
+
+def test_every_module_is_preloaded_and_kept_offline():
+    """index.html preloads every module app.js imports (so they load at
+    once, not import by import) and starts early-station.js on its own; the
+    service worker keeps each of them. A module added without its line in
+    both fails here."""
+    import re
+
+    from conftest import WEB
+
+    graph = set(_static_imports(WEB, "/js/app.js"))
+    html = (WEB / "index.html").read_text()
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)"', html))
+    assert preloaded == graph - {"/js/app.js"}, (sorted(graph - preloaded - {"/js/app.js"}), sorted(preloaded - graph))
+    assert '<script type="module" async src="/js/live/early-station.js"></script>' in html
+    assert "/js/live/early-station.js" in graph
+    shell = set(re.findall(r'"(/js/[^"]+)"', (WEB / "sw.js").read_text()))
+    assert graph <= shell, sorted(graph - shell)

@@ -33,6 +33,10 @@ const BACKOFF_CAP_MS = 2000;
 // second until a minute, then every 5 s.
 const BURST = 8;
 const BURST_SPACING_MS = 50;
+// …the first few of them closer together: the player waits for the clock
+// before its first sound, so tuning in shouldn't wait out 150 ms of spacing.
+const QUICK_PROBES = 4;
+const QUICK_SPACING_MS = 20;
 
 function probeDelay(elapsed) {
   if (elapsed < 10_000) return 250;
@@ -361,7 +365,7 @@ export class LiveConnection extends EventTarget {
       if (!this.ws) return;
       this.ping();
       sent += 1;
-      const delay = sent < BURST ? BURST_SPACING_MS : probeDelay(performance.now() - this.connectedAt);
+      const delay = sent < QUICK_PROBES ? QUICK_SPACING_MS : sent < BURST ? BURST_SPACING_MS : probeDelay(performance.now() - this.connectedAt);
       this.pingTimer = setTimeout(next, delay);
     };
     next();

@@ -48,6 +48,7 @@ export class PlayerBase extends EventTarget {
     }
     this.tunedAt = null;
     this.firstSoundAt = null;
+    this.stages = null;
     this.tickTimer = null;
   }
 
@@ -131,6 +132,14 @@ export class PlayerBase extends EventTarget {
     this.tunedAt = tunedAt;
     this.firstSoundAt = null;
     this.wantPlay = true;
+    // The way from this tune-in to its first sound, for report().stages:
+    // performance times, each stage's first.
+    this.stages = { tunedIn: tunedAt };
+  }
+
+  /** Notes that tune-in stage `name` was reached (once per tune-in). */
+  stage(name, at = performance.now(), stages = this.stages) {
+    if (stages && stages[name] == null) stages[name] = at;
   }
 
   startTicking() {

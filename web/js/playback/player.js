@@ -89,6 +89,12 @@ export function createReport(clock, player) {
       firstSoundMs: player.firstSoundMs,
       firstSoundAt: player.firstSoundAt ?? null,
       tunedAt: player.tunedAt ?? null,
+      // From the tune-in to the first sound and on (performance ms): the
+      // timeline known, the audio asked for, its head and range fetched, the
+      // piece decoded, clock and output ready, the first sound, then the
+      // whole file fetched and decoded behind it and the move over to it.
+      stages: player.stages ? { ...player.stages } : null,
+      format: entry && entry.track ? entry.track.format || null : null,
       syncErrorMs: heard ? heard.positionMs - (serverTime - heard.entry.start + (heard.entry.offsetMs || 0)) : null,
     };
     if (player.details) result.details = player.details();

@@ -16,13 +16,17 @@
 // Both were checked sample by sample against whole-file decodes in Chromium,
 // and the player checks again when the whole file has decoded before moving
 // over to it. Other formats fall back to decoding the start of the file.
+//
+// These read pieces from the start of a file; slice-*.js cut them from a
+// byte range out of its middle (range-start.js), with the helpers exported
+// here.
 
-const PRE_ROLL_S = 0.5;
+export const PRE_ROLL_S = 0.5;
 
 const MP3_BITRATES = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 0];
 const MP3_RATES = [44100, 48000, 32000, 0];
 
-function mp3Frame(bytes, i, end) {
+export function mp3Frame(bytes, i, end) {
   if (i + 4 > end || bytes[i] !== 0xff || (bytes[i + 1] & 0xe0) !== 0xe0) return null;
   const version = (bytes[i + 1] >> 3) & 3;
   const layer = (bytes[i + 1] >> 1) & 3;
@@ -30,17 +34,17 @@ function mp3Frame(bytes, i, end) {
   const rate = MP3_RATES[(bytes[i + 2] >> 2) & 3];
   if (version !== 3 || layer !== 1 || !bitrate || !rate) return null;
   const length = Math.floor((144000 * bitrate) / rate) + ((bytes[i + 2] >> 1) & 1);
-  return { offset: i, length, rate, mono: bytes[i + 3] >> 6 === 3 };
+  return { offset: i, length, rate, bitrate, mono: bytes[i + 3] >> 6 === 3 };
 }
 
-function ascii(bytes, at, n) {
+export function ascii(bytes, at, n) {
   let s = "";
   for (let k = 0; k < n && at + k < bytes.length; k++) s += String.fromCharCode(bytes[at + k]);
   return s;
 }
 
 /** MPEG-1 Layer III frames of bytes[0, end), or null when it isn't one. */
-function mp3Frames(bytes, end) {
+export function mp3Frames(bytes, end) {
   let i = 0;
   if (ascii(bytes, 0, 3) === "ID3" && end >= 10) {
     i = 10 + (((bytes[6] & 0x7f) << 21) | ((bytes[7] & 0x7f) << 14) | ((bytes[8] & 0x7f) << 7) | (bytes[9] & 0x7f));
@@ -67,7 +71,7 @@ function mp3Frames(bytes, end) {
   const side = first.mono ? 17 : 32;
   const tag = ascii(bytes, first.offset + 4 + side, 4);
   const info = tag === "Xing" || tag === "Info" || ascii(bytes, first.offset + 36, 4) === "VBRI";
-  return { frames, info, rate: first.rate };
+  return { frames, info, rate: first.rate, tag: info ? (tag === "Xing" || tag === "Info" ? tag : "VBRI") : null };
 }
 
 function mp3Piece(bytes, end, at, seconds) {
@@ -89,7 +93,7 @@ function mp3Piece(bytes, end, at, seconds) {
 }
 
 /** Ogg pages of bytes[0, end). */
-function oggPages(bytes, end) {
+export function oggPages(bytes, end) {
   const pages = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let i = 0;

@@ -5,6 +5,10 @@
 //   entry then plays from an AudioBufferSourceNode started at the context
 //   time that corresponds to its server start, or, when tuning in mid-song,
 //   a few milliseconds from now at the offset the clock says.
+// - Tuning in, the entry playing starts from a piece: only the seconds
+//   around the play position, fetched with an HTTP Range request and
+//   decoded on their own (range-start.js); the whole file is fetched and
+//   decoded behind it and playback moves over to it sample-exactly (swap).
 // - Server time ↔ performance time comes from the ServerClock; performance
 //   time ↔ the context time being *heard* from getOutputTimestamp() (see
 //   audio-clock.js), so output latency is part of the schedule.
@@ -30,6 +34,7 @@ import { AudioClock } from "./audio-clock.js";
 import { BasicPlayer } from "./basic-player.js";
 import { mp3URL, PlayerBase } from "./player-base.js";
 import { PIECE_FORMATS, pieceLag, quickPiece } from "./quick-decode.js";
+import { rangeFormat, rangePiece } from "./range-start.js";
 import { entryAt, isHeld, isLive, playOrder, timelineNow } from "./timeline.js";
 import { levelDb } from "./level.js";
 
@@ -78,6 +83,10 @@ const KEEP_BUFFERS = 3;
 // answers no probes) after this long on the hint.
 const GOOD_RTT_MS = 2;
 const BURST_SAMPLES = 4;
+// …or two probes, one of them this good (the estimate is then within half
+// of it, and the lock-in below seeks once if a later probe moves it more).
+const FAIR_RTT_MS = 6;
+const FAIR_SAMPLES = 2;
 const SYNC_WAIT_MS = 1500;
 const BLOCKED_AFTER_MS = 400;
 const IDLE_SUSPEND_MS = 60_000;
@@ -93,6 +102,8 @@ const QUICK_EXTRA_S = 6;
 const QUICK_MIN_AHEAD_S = 2;
 // …and isn't tried when it would be most of the file anyway.
 const QUICK_MAX_SHARE = 0.7;
+// Where the position will be once a quick start is ready to play (s ahead).
+const QUICK_LEAD_S = 0.3;
 
 export function webAudioSupported() {
   return typeof window !== "undefined" && Boolean(window.AudioContext || window.webkitAudioContext);
@@ -386,6 +397,8 @@ export class WebAudioPlayer extends PlayerBase {
       duration: track.durationMs / 1000,
       usedAt: performance.now(),
       retryAt: 0,
+      // The tune-in this item is the first sound of (its stages), if any.
+      stages: quickAt !== null ? this.stages : null,
     };
     this.buffers.set(track.id, item);
     item.promise = this.fetchDecode(item, quickAt);
@@ -423,7 +436,13 @@ export class WebAudioPlayer extends PlayerBase {
   async fetchDecode(item, quickAt) {
     const ctx = this.ensureContext();
     const started = performance.now();
-    const quickFormat = QUICK_FORMATS.has(item.track.format);
+    this.stage("audioAsked", started, item.stages);
+    let whole = null;
+    if (quickAt !== null && rangeFormat(item.track.format)) {
+      // The seconds around the position first, from a byte range.
+      whole = await this.decodeRange(item, quickAt, started);
+      if (item.status === "ready") quickAt = null; // the piece plays: no quick start from the whole file
+    }
     for (const mp3 of [false, true]) {
       const url = this.urlFor(item.track, mp3);
       let quick = null;
@@ -452,11 +471,18 @@ export class WebAudioPlayer extends PlayerBase {
         };
       }
       let bytes;
+      const fetchFrom = performance.now();
       try {
-        bytes = await this.fetchBytes(url, onProgress);
+        bytes = !mp3 && whole ? whole : await this.fetchBytes(url, onProgress);
       } catch (error) {
         // The network or the server: try again later, same format.
         if (quick) await quick;
+        if (item.status === "ready" && item.buffer) {
+          // The piece plays; the whole file is asked for again later.
+          item.wholeFailedAt = performance.now();
+          setTimeout(() => this.refetchWhole(item), RETRY_MS);
+          return;
+        }
         item.status = "failed";
         item.retryAt = performance.now() + RETRY_MS;
         item.error = String(error);
@@ -467,6 +493,7 @@ export class WebAudioPlayer extends PlayerBase {
         return;
       }
       const fetched = performance.now();
+      this.stage("fullFetched", fetched, item.stages);
       if (quick) await quick;
       const decodeFrom = performance.now();
       try {
@@ -480,19 +507,69 @@ export class WebAudioPlayer extends PlayerBase {
         item.timing = {
           ...(item.timing || {}),
           requestedAt: started,
-          fetchMs: fetched - started,
+          fetchMs: fetched - fetchFrom,
           decodeMs: performance.now() - decodeFrom,
           bytes: bytes.length,
         };
+        this.stage("fullDecoded", performance.now(), item.stages);
         this.loaded(item);
         return;
       } catch (error) {
         item.error = String(error);
+        whole = null;
         // This browser can't decode the format: ask for an MP3 once.
       }
     }
     if (!item.buffer) item.status = "undecodable";
     this.loaded(item);
+  }
+
+  /**
+   * Tuning in mid-song: fetches only the seconds around file second `at`
+   * (a Range request) and decodes them; the item is then ready with that
+   * piece (not complete). Returns the whole file's bytes when the server
+   * sent them anyway (a short file, or a range it ignored), else null.
+   */
+  async decodeRange(item, at, started) {
+    let got;
+    try {
+      got = await rangePiece(item.url, item.track.format, item.duration, at, QUICK_EXTRA_S);
+    } catch {
+      return null; // the whole file is asked for next, as before
+    }
+    if (!got) return null;
+    if (got.whole) return got.whole;
+    const fetched = performance.now();
+    this.stage("rangeFetched", fetched, item.stages);
+    try {
+      const buffer = await this.ctx.decodeAudioData(got.bytes.buffer);
+      if (item.complete || got.start > at || got.start + buffer.duration < at + QUICK_MIN_AHEAD_S) return null;
+      item.buffer = buffer;
+      item.base = got.start;
+      item.status = "ready";
+      item.timing = {
+        first: "range",
+        requestedAt: started,
+        headMs: got.timing.headMs,
+        rangeMs: got.timing.rangeMs,
+        rangeBytes: got.timing.rangeBytes,
+        rangeTries: got.timing.tries,
+        partialDecodeMs: performance.now() - fetched,
+        partialFrom: got.start,
+        partialSeconds: buffer.duration,
+      };
+      this.stage("partialDecoded", performance.now(), item.stages);
+      this.loaded(item);
+    } catch {
+      // Not decodable in part: the whole file follows.
+    }
+    return null;
+  }
+
+  /** The piece plays but the whole file didn't come: ask again (no quick start). */
+  refetchWhole(item) {
+    if (this.buffers.get(item.track.id) !== item || item.complete) return;
+    this.fetchDecode(item, null);
   }
 
   /** Decodes a quick-start piece; usable if it reaches well past `at`. */
@@ -536,6 +613,7 @@ export class WebAudioPlayer extends PlayerBase {
   clockReady() {
     const clock = this.clock;
     if (clock.synced && (clock.rtt <= GOOD_RTT_MS || clock.sampleCount >= BURST_SAMPLES)) return true;
+    if (clock.synced && clock.sampleCount >= FAIR_SAMPLES && clock.rtt <= FAIR_RTT_MS) return true;
     return performance.now() - this.wantSince > SYNC_WAIT_MS;
   }
 
@@ -615,8 +693,8 @@ export class WebAudioPlayer extends PlayerBase {
         continue;
       }
       if (busy && e !== entry) continue;
-      // Tuning in mid-song: ask for a quick start near where it will be.
-      const quickAt = e === entry && now - e.start > 1000 ? (now - e.start + (e.offsetMs || 0)) / 1000 + 0.3 : null;
+      // Tuning in (mid-song or not): a quick start near where it will be.
+      const quickAt = e === entry ? Math.max(0, (now - e.start + (e.offsetMs || 0)) / 1000) + QUICK_LEAD_S : null;
       const item = this.load(e.track, quickAt);
       items.set(e.id, item);
       if (!item.complete) busy = true;
@@ -640,7 +718,12 @@ export class WebAudioPlayer extends PlayerBase {
     if (entry && item && item.status === "undecodable") this.useFallback(entry);
     else this.stopFallback();
 
-    if (running && this.clockReady() && this.audioReady()) {
+    if (entry) this.stage("timeline", perf);
+    const clockReady = this.clockReady();
+    if (clockReady) this.stage("clockReady", perf);
+    const audioReady = running && this.audioReady();
+    if (audioReady) this.stage("audioReady", perf);
+    if (running && clockReady && audioReady) {
       this.audioClock.sample();
       for (const e of wanted) {
         const it = items.get(e.id);
@@ -722,6 +805,7 @@ export class WebAudioPlayer extends PlayerBase {
     voice.stopAt(at, false);
     this.voices.set(e.id, next);
     this.swaps = (this.swaps || 0) + 1;
+    this.stage("swapped", this.audioClock.perfAt(at), item.stages);
   }
 
   /** How far beyond the render clock a new start goes (s). */
@@ -754,6 +838,7 @@ export class WebAudioPlayer extends PlayerBase {
     if (this.firstSoundAt === null && this.tunedAt !== null && e.id === (this.entry && this.entry.id)) {
       this.firstSoundAt = this.audioClock.perfAt(at);
       this.firstSoundCtxAt = at;
+      this.stage("firstSound", this.firstSoundAt);
       const probing = this.clock.firstProbeAt !== null ? this.clock.firstProbeAt + LOCK_SYNC_MS : 0;
       this.lockUntil = Math.max(this.firstSoundAt + LOCK_MS, probing);
     }

@@ -19,21 +19,27 @@ import { createLayout } from "./station/layout.js";
 import { refreshRole } from "./station/role.js";
 import { focusSettings, setMode } from "./station/settings-overlay.js";
 import { createStationState, isDJ, modeOf, stationLine } from "./station/state.js";
-import { startStation } from "./station/tune-in.js";
+import { openSession, startStation } from "./station/tune-in.js";
 import { stopStudio } from "./station/studio.js";
 import { destroyLyrics } from "./station/lyrics.js";
 import { closeHistoryMode } from "./station/history-mode.js";
 import { destroyChat } from "./station/chat-actions.js";
 import { destroyClips } from "./station/clips.js";
+import { earlyFor } from "../live/early-station.js";
 
 const SCHEDULE_PARTS = new Set(["schedule", "show", "shows"]);
 
 export function createStationView({ clock, player }, route) {
+  const tunedAt = performance.now();
+  const state = createStationState(route);
   const view = {
     // The tune-in action (a click, a link, a typed frequency) is now: tune-in
     // to first sound is measured from here.
-    tunedAt: performance.now(),
-    state: createStationState(route),
+    tunedAt,
+    state,
+    // The station and its timeline, asked for before the screen is built
+    // (or as the page opened, for a link): see early-station.js.
+    early: earlyFor(state.stationID),
     route,
     clock,
     player,
@@ -51,8 +57,14 @@ export function createStationView({ clock, player }, route) {
     /** The track ids of your liked songs. */
     liked: new Set(),
   };
+  // The link is known to be right (the page asked as it opened): the live
+  // connection opens now, its handshake and first clock probes under way
+  // while the screen is built. Otherwise it opens once the station answers.
+  if (view.early && view.early.stationKnown) {
+    state.session = openSession(view);
+    state.session.start();
+  }
   createLayout(view);
-  const { state } = view;
 
   // After the caller has taken down the previous screen (whose destroy()
   // stops the shared player), never before.

@@ -10,6 +10,7 @@ import { bandPosition, BAND_MIN, BAND_MAX } from "../../api/stations.js";
 import { frequencyDecimals, frequencyMHz } from "../../ui/frequency.js";
 import { isOwn, onBand, selectedStation, stationLink } from "./state.js";
 import { visibilityBadge } from "./lists.js";
+import { warmShown } from "./warm.js";
 
 const SWEEP_MS = 420;
 
@@ -165,6 +166,7 @@ export function renderReadout(face, state, { animate = false } = {}) {
   readoutNow.classList.toggle("is-quiet", !np);
   const own = isOwn(station);
   const joins = stationLink(station) !== stationHref(station.id);
+  warmShown(station, !joins);
   fill(
     readoutMeta,
     station.onAir ? h("span", { class: "onair-lamp" }, "On air") : h("span", { class: "offair-lamp" }, "Off air"),

@@ -33,6 +33,9 @@ import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
 import { ErrorCode } from "../../api/error-codes.js";
 
 const FRAME_MS = 250;
+// How old a timeline fetched before the screen (early-station.js) may be and
+// still start the player ahead of the live connection's snapshot.
+const EARLY_TIMELINE_MS = 3000;
 
 /** What changes by the moment: now playing, progress, Up Next and Find tracks' toggles. */
 function frame(view) {
@@ -105,7 +108,8 @@ function onChange(view, reason) {
   if (reason === "connection" || reason === "snapshot" || reason === "timeline") renderConnection(view.header, view.el, session.connection, { held: isHeldNow(session) });
 }
 
-function openSession(view) {
+/** The station's live session (its WebSocket opens with start()). */
+export function openSession(view) {
   const { state, clock } = view;
   const session = new StationSession({
     station: { id: state.stationID, listeners: 0 },
@@ -159,18 +163,31 @@ export async function startStation(view) {
   // The player starts while the station is looked up; the live connection
   // opens once the station is known to be there (a wrong link — a typo, a
   // station that ended — gets its 404 and no WebSocket).
-  state.session = openSession(view);
+  // Opened already when the station was known before the screen was built.
+  if (!state.session) state.session = openSession(view);
   view.onPlayerState = () => renderPlayer(view, () => togglePlay(view));
   view.onPlayerMode = () => renderPlaybackMode(view.details, player);
   player.addEventListener("state", view.onPlayerState);
   player.addEventListener("mode", view.onPlayerMode);
   player.start({ tunedAt: view.tunedAt });
   const accessAnswer = fetchAccess(state.stationID).catch(() => null);
+  // The timeline over HTTP, asked for before the screen was built: the
+  // player fetches the song playing while the live connection opens; the
+  // snapshot then replaces it.
+  const early = view.early || { station: api.station(state.stationID), timeline: Promise.resolve(null) };
+  early.timeline.then(
+    (timeline) => {
+      // A timeline the dial warmed seconds ago may be out of date: only a fresh one.
+      const fresh = !early.at || performance.now() - early.at < EARLY_TIMELINE_MS;
+      if (timeline && fresh && !state.destroyed && !state.over && state.session && !state.session.timeline) player.setTimeline(timeline);
+    },
+    () => {},
+  );
   let station;
   try {
-    station = await api.station(state.stationID);
+    station = await early.station;
     if (state.destroyed || state.over) return;
-    state.session.start();
+    if (!state.session.live) state.session.start();
   } catch (error) {
     if (state.destroyed || state.over) return;
     if ([ErrorCode.signInRequired, ErrorCode.notAMember, ErrorCode.banned, ErrorCode.stationFull].includes(error.code)) {
