@@ -34,11 +34,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        // FFmpeg's libavformat/libavcodec/libavutil from Debian's -dev packages.
+        // FFmpeg's libavformat/libavcodec/libavutil/libswresample from Debian's -dev packages.
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]
         ),
         // libqrencode, for invite QR codes.
         .systemLibrary(
@@ -57,6 +57,12 @@ let package = Package(
             name: "CAubio",
             pkgConfig: "aubio",
             providers: [.apt(["libaubio-dev"])]
+        ),
+        // libebur128, for each track's EBU R128 loudness, fed from the one decode.
+        .systemLibrary(
+            name: "CEbur128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
         ),
         // Chromaprint, for "what's this song?" from any audio.
         .systemLibrary(
@@ -91,7 +97,7 @@ let package = Package(
         .target(
             name: "WavelengthLibrary",
             dependencies: [
-                "CFFmpeg", "CAubio", "CChromaprint", "WavelengthCore",
+                "CFFmpeg", "CAubio", "CChromaprint", "CEbur128", "WavelengthCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -175,7 +181,7 @@ let package = Package(
         // in-memory store and the generated library.
         .target(
             name: "WavelengthTestSupport",
-            dependencies: ["WavelengthCore", "WavelengthLibrary", "WavelengthStore"],
+            dependencies: ["WavelengthCore", "WavelengthLibrary", "WavelengthStore", "CAubio", "CChromaprint"],
             swiftSettings: strict
         ),
         .testTarget(

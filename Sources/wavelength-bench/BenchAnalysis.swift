@@ -8,12 +8,16 @@ import WavelengthSQLite
 
 /// Generates a library of song-length tracks, scans it into a real SQLite
 /// index, then runs the server's background audio analysis over it to the
-/// end, one file at a time as the server does, and prints tracks per second.
-/// A sample is then timed through each meter alone, to show where the time
-/// goes.
+/// end, as the server does (one decode per file feeding every meter, files
+/// side by side on its lanes), and prints tracks per second. A sample is
+/// then timed through one lane: the decode with all meters, and with each
+/// meter alone, to show where the time goes. `--compare` prints each
+/// reading next to how it was measured before (FFmpeg's ebur128 filter,
+/// aubio's own source).
 struct BenchAnalysis: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "analysis", abstract: "Audio analysis throughput (EBU R128 loudness and aubio rhythm).")
+        commandName: "analysis",
+        abstract: "Audio analysis throughput (one decode: EBU R128 loudness, aubio rhythm, Chromaprint fingerprint).")
 
     @Option(help: "How many tracks to generate and analyse.")
     var count: Int = 100
@@ -24,10 +28,17 @@ struct BenchAnalysis: AsyncParsableCommand {
     @Option(help: "How many tracks to time through each meter alone.")
     var sample: Int = 10
 
+    @Option(help: "Files analysed side by side (the server's default: one per core, at most 2).")
+    var lanes: Int = AudioAnalysis.defaultLanes
+
+    @Flag(help: "Also compare the readings with the old way (ffmpeg CLI loudness, aubio-source rhythm and fingerprint) on the demo library and one bench track.")
+    var compare = false
+
     func validate() throws {
         guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1…100000") }
         guard (5...3_600).contains(seconds) else { throw ValidationError("--seconds must be 5…3600") }
         guard (0...1_000).contains(sample) else { throw ValidationError("--sample must be 0…1000") }
+        guard (1...16).contains(lanes) else { throw ValidationError("--lanes must be 1…16") }
     }
 
     func run() async throws {
@@ -45,7 +56,8 @@ struct BenchAnalysis: AsyncParsableCommand {
         _ = try await LibraryScanner(index: database, logger: logger).scan(roots: [library])
 
         let analysis = AudioAnalysis(
-            store: database, roots: LibraryRoots([library]), clock: SystemClock(), logger: logger, enabled: true)
+            store: database, roots: LibraryRoots([library]), clock: SystemClock(), logger: logger, enabled: true,
+            lanes: lanes)
         let started = Date()
         await analysis.analyzeAll()
         let elapsed = Date().timeIntervalSince(started)
@@ -54,19 +66,28 @@ struct BenchAnalysis: AsyncParsableCommand {
         print(
             "analysed \(progress.analyzed)/\(progress.total) tracks in \(format(elapsed)) s = "
                 + "\(String(format: "%.2f", Double(progress.analyzed) / elapsed)) tracks/s "
-                + "(\(String(format: "%.0f", audioSeconds / elapsed))× real time, one file at a time)")
+                + "(\(String(format: "%.0f", audioSeconds / elapsed))× real time, \(lanes) file(s) at a time)")
         let tracks = try await database.tracks(artist: nil, album: nil, limit: 100_000, offset: 0)
         let unmeasured = tracks.filter { $0.loudness == nil || $0.onsetRate == nil }.count
         let tempos = tracks.compactMap(\.tempo)
         print("  unmeasured: \(unmeasured); tempo found for \(tempos.count) (the clip is 120 BPM; median \(median(tempos)))")
 
+        if compare {
+            let demo = try await DemoLibrary.ensure(in: folder)
+            try await AnalysisComparison.print(paths: AnalysisComparison.audioFiles(in: demo) + [tracks[0].path])
+        }
         guard sample > 0 else { return }
         let paths = Array(tracks.prefix(sample).map(\.path))
-        let loudness = try await timed(paths) { _ = try await LoudnessMeter.measure(path: $0) }
-        let rhythm = try await timed(paths) { _ = try await RhythmMeter.measure(path: $0) }
-        print("  per track, over \(paths.count): loudness (ffmpeg ebur128) \(format(loudness)) s, rhythm (aubio) \(format(rhythm)) s")
+        let lane = AnalysisLane(label: "bench")
+        let all = try await timed(paths) { _ = try await TrackAnalyzer.measure(path: $0, on: lane) }
+        let loudness = try await timed(paths) { _ = try await LoudnessMeter.measure(path: $0, on: lane) }
+        let rhythm = try await timed(paths) { _ = try await RhythmMeter.measure(path: $0, on: lane) }
+        let fingerprint = try await timed(paths) { _ = try await FingerprintMeter.measure(path: $0, on: lane) }
+        print(
+            "  per track on one lane, over \(paths.count): one decode feeding all \(format(all)) s; "
+                + "each with the decode, alone: loudness (libebur128) \(format(loudness)) s, rhythm (aubio) \(format(rhythm)) s, "
+                + "fingerprint (chromaprint) \(format(fingerprint)) s")
     }
-
     /// Mean seconds per path.
     private func timed(_ paths: [String], _ measure: (String) async throws -> Void) async throws -> Double {
         let start = Date()
