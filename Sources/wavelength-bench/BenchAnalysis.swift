@@ -59,14 +59,22 @@ struct BenchAnalysis: AsyncParsableCommand {
             store: database, roots: LibraryRoots([library]), clock: SystemClock(), logger: logger, enabled: true,
             lanes: lanes)
         let started = Date()
+        let cpuBefore = processCPUSeconds()
         await analysis.analyzeAll()
         let elapsed = Date().timeIntervalSince(started)
+        let cpu = processCPUSeconds() - cpuBefore
         let progress = try await analysis.progress()
         let audioSeconds = Double(progress.analyzed * seconds)
         print(
             "analysed \(progress.analyzed)/\(progress.total) tracks in \(format(elapsed)) s = "
                 + "\(String(format: "%.2f", Double(progress.analyzed) / elapsed)) tracks/s "
                 + "(\(String(format: "%.0f", audioSeconds / elapsed))× real time, \(lanes) file(s) at a time)")
+        // The machine may be shared: CPU time per track says what the
+        // analysis costs whatever else runs, and so what idle cores would do.
+        let cpuPerTrack = cpu / Double(max(1, progress.analyzed))
+        print(
+            "  CPU \(format(cpuPerTrack)) s per track = \(String(format: "%.2f", Double(lanes) / cpuPerTrack)) tracks/s "
+                + "on \(lanes) idle core(s)")
         let tracks = try await database.tracks(artist: nil, album: nil, limit: 100_000, offset: 0)
         let unmeasured = tracks.filter { $0.loudness == nil || $0.onsetRate == nil }.count
         let tempos = tracks.compactMap(\.tempo)
@@ -88,6 +96,18 @@ struct BenchAnalysis: AsyncParsableCommand {
                 + "each with the decode, alone: loudness (libebur128) \(format(loudness)) s, rhythm (aubio) \(format(rhythm)) s, "
                 + "fingerprint (chromaprint) \(format(fingerprint)) s")
     }
+    /// User and system CPU seconds this process has used, every thread.
+    private func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+    }
+
     /// Mean seconds per path.
     private func timed(_ paths: [String], _ measure: (String) async throws -> Void) async throws -> Double {
         let start = Date()

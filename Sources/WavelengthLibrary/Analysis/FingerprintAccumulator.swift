@@ -6,8 +6,9 @@ import WavelengthCore
 /// works at, so it resamples nothing itself) from the shared decode, for at
 /// most the first `seconds`.
 final class FingerprintAccumulator: SampleSink {
-    let output = AudioResampler.Output(
-        rate: Int32(FingerprintMeter.sampleRate), channels: .mono, format: AV_SAMPLE_FMT_S16)
+    func output(inputRate: Int32) -> AudioResampler.Output {
+        AudioResampler.Output(rate: Int32(FingerprintMeter.sampleRate), channels: .mono, format: AV_SAMPLE_FMT_S16)
+    }
     private let context: OpaquePointer?
     private let mostFrames: Int
     private var fedFrames = 0

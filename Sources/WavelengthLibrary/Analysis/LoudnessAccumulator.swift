@@ -1,56 +1,68 @@
+import Foundation
 import CEbur128
 import CFFmpeg
-import Foundation
 
-/// EBU R128 loudness with libebur128, fed the decoded samples of a whole
-/// file at its own rate and channels (the K-weighting and the channel sum
-/// are defined on exactly those).
-///
-/// True peak is libebur128's: 4× oversampled below 96 kHz, as the
-/// standard's annex asks. FFmpeg's `ebur128` filter, which measured before,
-/// resamples to 48 kHz and then oversamples to 192 kHz; the two agree to a
-/// few tenths of a dB, well inside what the gain's peak limit cares about.
+/// EBU R128 integrated loudness with libebur128, fed the decoded samples of
+/// a whole file at its own rate and channels (the K-weighting and the
+/// channel sum are defined on exactly those). The loudness range comes from
+/// each 100 ms block's energy, which libebur128 reports when fed up to each
+/// block's end (`LoudnessRange`). The true peak is `TruePeakAccumulator`'s,
+/// from the same decode.
 final class LoudnessAccumulator: SampleSink {
-    let output = AudioResampler.Output(rate: nil, channels: .asDecoded, format: AV_SAMPLE_FMT_FLT)
+    func output(inputRate: Int32) -> AudioResampler.Output {
+        AudioResampler.Output(rate: nil, channels: .asDecoded, format: AV_SAMPLE_FMT_FLT)
+    }
     /// The whole file: integrated loudness and range need all of it.
     let wantsMoreFrames = true
     private var state: UnsafeMutablePointer<ebur128_state>?
-    private var channels: UInt32 = 0
+    private var channels = 1
+    private var blockFrames = 4_410
+    private var framesInBlock = 0
+    private var shortTerm = LoudnessRange.ShortTerm()
 
     func start(rate: Int32, channels: Int32) throws {
-        let mode = EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue
-            // Histogram mode keeps memory flat however long the file is.
-            | EBUR128_MODE_HISTOGRAM.rawValue
+        // Not histogram mode, whose 0.1 LU bins round the blocks' energies:
+        // the exact mode keeps one double a 100 ms (0.6 MB for a two-hour mix).
+        let mode = EBUR128_MODE_I.rawValue
         guard let state = ebur128_init(UInt32(channels), UInt(rate), Int32(mode)) else {
             throw LoudnessMeter.Failure.unmeasurable("libebur128 cannot measure \(channels) channels at \(rate) Hz")
         }
         self.state = state
-        self.channels = UInt32(channels)
+        self.channels = Int(channels)
+        // libebur128's own count of frames in 100 ms.
+        blockFrames = (Int(rate) + 5) / 10
     }
 
     func feed(_ samples: UnsafeRawPointer, frames: Int) {
-        _ = ebur128_add_frames_float(state, samples.assumingMemoryBound(to: Float.self), frames)
+        var floats = samples.assumingMemoryBound(to: Float.self)
+        var left = frames
+        while left > 0 {
+            let taken = min(left, blockFrames - framesInBlock)
+            _ = ebur128_add_frames_float(state, floats, taken)
+            floats += taken * channels
+            left -= taken
+            framesInBlock += taken
+            if framesInBlock == blockFrames {
+                framesInBlock = 0
+                var blockLoudness = -Double.infinity
+                _ = ebur128_loudness_window(state, 100, &blockLoudness)
+                shortTerm.add(blockEnergy: blockLoudness.isFinite ? pow(10, (blockLoudness + 0.691) / 10) : 0)
+            }
+        }
     }
 
     func finish() throws -> LoudnessReading {
         guard state != nil else { throw LoudnessMeter.Failure.unmeasurable("no audio") }
         var integrated = -Double.infinity
-        var range = 0.0
         _ = ebur128_loudness_global(state, &integrated)
-        _ = ebur128_loudness_range(state, &range)
-        var peak = 0.0
-        for channel in 0..<channels {
-            var channelPeak = 0.0
-            if ebur128_true_peak(state, channel, &channelPeak) == 0 { peak = max(peak, channelPeak) }
-        }
+        let range = LoudnessRange.of(shortTermEnergies: shortTerm.energies)
         // Silence (or -70 LUFS, the gate) has no loudness to match.
-        guard integrated.isFinite, integrated > -70, range.isFinite else {
+        guard integrated.isFinite, integrated > -70 else {
             throw LoudnessMeter.Failure.unmeasurable("silence")
         }
-        // A peak that can't be read is taken as full scale: the gain then
-        // never boosts past 0 dBFS.
-        let peakDb = peak > 0 ? 20 * log10(peak) : 0
-        return LoudnessReading(integrated: integrated, range: range, truePeak: peakDb)
+        // Full scale until the true peak is known: the gain then never
+        // boosts past 0 dBFS.
+        return LoudnessReading(integrated: integrated, range: range, truePeak: 0)
     }
 
     deinit {

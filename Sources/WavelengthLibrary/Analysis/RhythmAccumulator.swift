@@ -5,8 +5,9 @@ import CFFmpeg
 /// from the shared decode, one hop at a time, for at most the first three
 /// minutes (see `RhythmMeter` for the settings and why).
 final class RhythmAccumulator: SampleSink {
-    let output = AudioResampler.Output(
-        rate: Int32(RhythmMeter.sampleRate), channels: .mono, format: AV_SAMPLE_FMT_FLT)
+    func output(inputRate: Int32) -> AudioResampler.Output {
+        AudioResampler.Output(rate: Int32(RhythmMeter.sampleRate), channels: .mono, format: AV_SAMPLE_FMT_FLT)
+    }
     private var tempo: OpaquePointer?
     private var onset: OpaquePointer?
     private let hop = Int(RhythmMeter.hop)

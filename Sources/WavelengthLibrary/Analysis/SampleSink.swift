@@ -8,7 +8,8 @@ import CFFmpeg
 /// holds a C detector's state, and is never shared.
 protocol SampleSink: AnyObject {
     associatedtype Reading: Sendable
-    var output: AudioResampler.Output { get }
+    /// The samples it wants from a file decoded at `inputRate`.
+    func output(inputRate: Int32) -> AudioResampler.Output
     /// False once the meter needs no more audio (a capped one): the decode
     /// stops when no meter wants more.
     var wantsMoreFrames: Bool { get }

@@ -2,7 +2,8 @@ import CFFmpeg
 import WavelengthCore
 
 /// Decodes a file once, in process, and feeds every meter asked for from
-/// that one decode: loudness (libebur128, the whole file at its own rate),
+/// that one decode: loudness (libebur128, the whole file at its own rate;
+/// the true peak from the same samples oversampled),
 /// rhythm (aubio, mono 22,050 Hz, the first three minutes) and the
 /// fingerprint (Chromaprint, mono 11,025 Hz, the first `fingerprintSeconds`).
 /// Each meter gets its own libswresample conversion from the decoded frames.
@@ -37,9 +38,10 @@ public enum TrackAnalyzer {
         FFmpegLogging.silence()
         _ = RhythmMeter.aubioSilenced
         let loudness = meters.contains(.loudness) ? MeterInput(LoudnessAccumulator()) : nil
+        let truePeak = meters.contains(.loudness) ? MeterInput(TruePeakAccumulator()) : nil
         let rhythm = meters.contains(.rhythm) ? MeterInput(RhythmAccumulator()) : nil
         let fingerprint = meters.contains(.fingerprint) ? MeterInput(FingerprintAccumulator(seconds: fingerprintSeconds)) : nil
-        let inputs: [any FrameTaking] = [loudness as (any FrameTaking)?, rhythm, fingerprint].compactMap { $0 }
+        let inputs: [any FrameTaking] = [loudness as (any FrameTaking)?, truePeak, rhythm, fingerprint].compactMap { $0 }
         do {
             let decoder = try AudioDecoder(path: path)
             try decoder.forEachFrame { frame in
@@ -55,7 +57,12 @@ public enum TrackAnalyzer {
         }
         for input in inputs { input.flush() }
         return TrackAnalysis(
-            loudness: loudness?.result { LoudnessMeter.Failure.unmeasurable("\($0)") },
+            loudness: loudness?.result { LoudnessMeter.Failure.unmeasurable("\($0)") }.map { reading in
+                var reading = reading
+                // A peak that can't be read stays full scale.
+                if case .success(let peak)? = truePeak?.result(unreadable: { $0 }) { reading.truePeak = peak }
+                return reading
+            },
             rhythm: rhythm?.result { _ in RhythmMeter.Failure.unreadable },
             fingerprint: fingerprint?.result { _ in FingerprintMeter.Failure.unreadable })
     }
@@ -90,7 +97,7 @@ private final class MeterInput<Sink: SampleSink>: FrameTaking {
         guard wantsMore else { return }
         do {
             if resampler == nil {
-                let made = try AudioResampler(output: sink.output, firstFrame: frame)
+                let made = try AudioResampler(output: sink.output(inputRate: frame.pointee.sample_rate), firstFrame: frame)
                 try sink.start(rate: made.outputRate, channels: made.outputChannels)
                 resampler = made
             }
