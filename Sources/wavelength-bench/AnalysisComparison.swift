@@ -61,7 +61,7 @@ enum AnalysisComparison {
     }
 
     /// The old readings block in C loops: off the cooperative pool.
-    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
         }

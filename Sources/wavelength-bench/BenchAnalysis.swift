@@ -91,28 +91,56 @@ struct BenchAnalysis: AsyncParsableCommand {
         let loudness = try await timed(paths) { _ = try await LoudnessMeter.measure(path: $0, on: lane) }
         let rhythm = try await timed(paths) { _ = try await RhythmMeter.measure(path: $0, on: lane) }
         let fingerprint = try await timed(paths) { _ = try await FingerprintMeter.measure(path: $0, on: lane) }
+        // The way it was before: three decodes, loudness in an ffmpeg child process.
+        let old = try await timed(paths) { path in
+            _ = try await FFmpegLoudnessReference.measure(path: path)
+            _ = await AnalysisComparison.offPool {
+                (AubioSourceReference.rhythm(path: path), AubioSourceReference.fingerprint(path: path))
+            }
+        }
         print(
-            "  per track on one lane, over \(paths.count): one decode feeding all \(format(all)) s; "
-                + "each with the decode, alone: loudness (libebur128) \(format(loudness)) s, rhythm (aubio) \(format(rhythm)) s, "
-                + "fingerprint (chromaprint) \(format(fingerprint)) s")
-    }
-    /// User and system CPU seconds this process has used, every thread.
-    private func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+            "  per track on one lane, over \(paths.count), wall s (CPU s): one decode feeding all \(all); "
+                + "each meter alone with its decode: loudness (libebur128 + swresample true peak) \(loudness), "
+                + "rhythm (aubio) \(rhythm), fingerprint (chromaprint) \(fingerprint); "
+                + "the old three decodes (ffmpeg CLI + aubio source ×2) \(old)")
     }
 
-    /// Mean seconds per path.
-    private func timed(_ paths: [String], _ measure: (String) async throws -> Void) async throws -> Double {
+    /// Seconds per track, on the clock and in CPU time (with child processes').
+    struct PerTrack: CustomStringConvertible {
+        var wall: Double
+        var cpu: Double
+        var description: String { "\(format(wall)) (\(format(cpu)))" }
+    }
+
+    /// User and system CPU seconds this process has used, every thread,
+    /// and with `children`, its finished child processes' too.
+    private func processCPUSeconds(children: Bool = false) -> Double {
+        func seconds(_ who: Int32) -> Double {
+            var usage = rusage()
+            #if os(Linux)
+                getrusage(__rusage_who_t(who), &usage)
+            #else
+                getrusage(who, &usage)
+            #endif
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+        }
+        #if os(Linux)
+            let (own, theirs) = (RUSAGE_SELF.rawValue, RUSAGE_CHILDREN.rawValue)
+        #else
+            let (own, theirs) = (RUSAGE_SELF, RUSAGE_CHILDREN)
+        #endif
+        return seconds(own) + (children ? seconds(theirs) : 0)
+    }
+
+    /// Mean seconds per path, on the clock and in CPU time.
+    private func timed(_ paths: [String], _ measure: (String) async throws -> Void) async throws -> PerTrack {
         let start = Date()
+        let cpuStart = processCPUSeconds(children: true)
         for path in paths { try await measure(path) }
-        return Date().timeIntervalSince(start) / Double(max(1, paths.count))
+        let count = Double(max(1, paths.count))
+        return PerTrack(
+            wall: Date().timeIntervalSince(start) / count, cpu: (processCPUSeconds(children: true) - cpuStart) / count)
     }
 
     private func median(_ values: [Double]) -> String {
