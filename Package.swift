@@ -34,11 +34,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        // FFmpeg's libavformat/libavcodec/libavutil from Debian's -dev packages.
+        // FFmpeg's libavformat/libavcodec/libavutil/libswresample from Debian's -dev packages.
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]
         ),
         // libqrencode, for invite QR codes.
         .systemLibrary(
@@ -58,6 +58,16 @@ let package = Package(
             pkgConfig: "aubio",
             providers: [.apt(["libaubio-dev"])]
         ),
+        // libebur128, for each track's EBU R128 loudness, fed from the one decode.
+        .systemLibrary(
+            name: "CEbur128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]
+        ),
+        // One C loop, the largest magnitude in a buffer, for the true peak:
+        // Swift's checked loop over 32 million samples a song is many times
+        // slower in a debug build. A header only; it links nothing.
+        .systemLibrary(name: "CSamplePeak"),
         // Chromaprint, for "what's this song?" from any audio.
         .systemLibrary(
             name: "CChromaprint",
@@ -91,7 +101,7 @@ let package = Package(
         .target(
             name: "WavelengthLibrary",
             dependencies: [
-                "CFFmpeg", "CAubio", "CChromaprint", "WavelengthCore",
+                "CFFmpeg", "CAubio", "CChromaprint", "CEbur128", "CSamplePeak", "WavelengthCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -175,7 +185,7 @@ let package = Package(
         // in-memory store and the generated library.
         .target(
             name: "WavelengthTestSupport",
-            dependencies: ["WavelengthCore", "WavelengthLibrary", "WavelengthStore"],
+            dependencies: ["WavelengthCore", "WavelengthLibrary", "WavelengthStore", "CAubio", "CChromaprint"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -11,7 +11,7 @@ set -euo pipefail
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
-packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libaubio-dev libchromaprint-dev libsqlite3-dev pkg-config
+packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libaubio-dev libchromaprint-dev libebur128-dev libsqlite3-dev pkg-config
           libqrencode-dev libpng-dev zbar-tools qrencode libavahi-client-dev avahi-daemon dbus
           chromium chromium-driver fonts-ipafont-gothic fonts-noto-color-emoji python3 python3-pip gdb prometheus
           liquidsoap ezstream mpv icecast2)

@@ -3,7 +3,7 @@ import Testing
 import WavelengthCore
 @testable import WavelengthLibrary
 
-/// Loudness measured by FFmpeg's ebur128 filter on real encoded files, and
+/// Loudness measured by libebur128 from the one decode on real encoded files, and
 /// the gain rule that brings every track to the station's target.
 @Suite("Loudness")
 struct LoudnessTests {

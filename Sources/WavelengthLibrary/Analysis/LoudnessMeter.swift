@@ -1,11 +1,10 @@
-import Foundation
-
-/// Measures a file's loudness with FFmpeg's `ebur128` filter (EBU R128:
-/// integrated loudness, loudness range and true peak), run as a child
-/// process through `ChildProcess`, which waits without holding a thread.
+/// Measures a file's loudness (EBU R128: integrated loudness, loudness
+/// range and true peak) with libebur128, in process, from one decode of the
+/// whole file. The background analysis measures it together with the other
+/// meters (`TrackAnalyzer`); this is the loudness alone.
 public enum LoudnessMeter {
     public enum Failure: Error, Equatable, CustomStringConvertible {
-        /// FFmpeg could not read the file, or measured silence.
+        /// The file could not be decoded, or it is silence.
         case unmeasurable(String)
 
         public var description: String {
@@ -15,22 +14,9 @@ public enum LoudnessMeter {
         }
     }
 
-    public static func measure(path: String) async throws -> LoudnessReading {
-        // The per-frame log goes to the verbose level, so only the summary
-        // reaches standard error; its last 4 KiB hold it whole.
-        try Task.checkCancellation()
-        let finished = try await ChildProcess.run(
-            ChildProcess.executable(atPath: try FFmpegCommand.locate().executablePath),
-            ["-hide_banner", "-nostdin", "-nostats", "-i", path, "-vn", "-af", "ebur128=peak=true:framelog=verbose",
-             "-f", "null", "-"],
-            errorBytes: 4096)
-        try Task.checkCancellation()
-        guard finished.status.isSuccess else {
-            throw Failure.unmeasurable(String(finished.errorTail.suffix(200)))
-        }
-        guard let reading = LoudnessReading.parse(ebur128Output: finished.errorTail) else {
-            throw Failure.unmeasurable("no loudness in ffmpeg's summary (silence?)")
-        }
-        return reading
+    public static func measure(path: String, on lane: AnalysisLane = .onDemand) async throws -> LoudnessReading {
+        let analysis = try await TrackAnalyzer.measure(path: path, meters: .loudness, on: lane)
+        guard let loudness = analysis.loudness else { throw Failure.unmeasurable("not measured") }
+        return try loudness.get()
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 import WavelengthCore
@@ -6,14 +7,15 @@ import WavelengthStore
 import WavelengthWire
 
 /// Measures every track in the background after the scan: its loudness
-/// (EBU R128), so each plays at one loudness (`TrackSummary.gainDb`), and
-/// its rhythm (aubio's tempo and onset rate), which the robot DJ learns
-/// from.
+/// (EBU R128), so each plays at one loudness (`TrackSummary.gainDb`), its
+/// rhythm (aubio's tempo and onset rate), which the robot DJ learns from,
+/// and its fingerprint, for "what's this song?".
 ///
-/// One file at a time: loudness through FFmpeg's `ebur128` filter in a child
-/// process, rhythm through aubio on its own thread. It never takes more than
-/// one core from playback, and it holds no thread of the cooperative pool
-/// while it waits. Incremental like the scan: a track is measured once, and
+/// Each file is decoded once, in process, and that decode feeds every meter
+/// (`TrackAnalyzer`). Files are measured side by side, one per lane (a
+/// dedicated thread each, at most two), so a 2-core machine keeps up with a
+/// real collection; it holds no thread of the cooperative pool while it
+/// waits, so playback and requests still get theirs. Incremental like the scan: a track is measured once, and
 /// again only after a scan rewrote its row (the file changed). A reading
 /// that can't be taken is left nil and not tried again. It stops when the
 /// server stops. Public for `wavelength-bench analysis`, which times it.
@@ -23,6 +25,8 @@ public actor AudioAnalysis: Service {
     private let clock: any ServerClock
     private let logger: Logger
     private let enabled: Bool
+    /// The threads files are measured on, one file each at a time.
+    private let lanes: [AnalysisLane]
     /// Called after each batch is saved, so the robot's cached pool picks
     /// up the new features.
     private let analyzed: @Sendable () async -> Void
@@ -32,8 +36,9 @@ public actor AudioAnalysis: Service {
 
     public init(
         store: any AnalysisRepository, roots: LibraryRoots, clock: any ServerClock, logger: Logger, enabled: Bool,
-        analyzed: @escaping @Sendable () async -> Void = {}
+        lanes: Int = AudioAnalysis.defaultLanes, analyzed: @escaping @Sendable () async -> Void = {}
     ) {
+        self.lanes = (0..<max(1, lanes)).map { AnalysisLane(label: "wavelength.analysis.\($0)") }
         self.store = store
         self.roots = roots
         self.clock = clock
@@ -41,6 +46,10 @@ public actor AudioAnalysis: Service {
         self.enabled = enabled
         self.analyzed = analyzed
     }
+
+    /// Two lanes on two cores or more: the decode and the meters are one
+    /// thread's work per file, and more lanes would take playback's cores.
+    public static var defaultLanes: Int { min(2, ProcessInfo.processInfo.activeProcessorCount) }
 
     public func run() async throws {
         if enabled {
@@ -69,9 +78,7 @@ public actor AudioAnalysis: Service {
                 return
             }
             guard !batch.isEmpty else { break }
-            for track in batch where !Task.isCancelled {
-                await analyze(track)
-            }
+            await analyzeSideBySide(batch)
             await analyzed()
         }
         if measuredThisRun + failedThisRun > 0 {
@@ -81,29 +88,31 @@ public actor AudioAnalysis: Service {
         }
     }
 
-    private func analyze(_ track: TrackRecord) async {
+    /// The batch, one file per lane at a time; a lane takes the next file
+    /// as soon as it is free.
+    private func analyzeSideBySide(_ batch: [TrackRecord]) async {
+        var waiting = batch[...]
+        await withTaskGroup(of: AnalysisLane.self) { group in
+            for lane in lanes {
+                guard let track = waiting.popFirst() else { break }
+                group.addTask { await self.analyze(track, on: lane); return lane }
+            }
+            for await lane in group {
+                guard !Task.isCancelled, let track = waiting.popFirst() else { continue }
+                group.addTask { await self.analyze(track, on: lane); return lane }
+            }
+        }
+    }
+
+    private func analyze(_ track: TrackRecord, on lane: AnalysisLane) async {
         var features = AudioFeatures()
         // Only files inside the library's roots are read (a link out of
         // the library is marked unmeasurable, never followed).
         if let path = roots.confine(track.path) {
-            do {
-                features.loudness = try await LoudnessMeter.measure(path: path)
-            } catch {
-                if Task.isCancelled { return }
-                logger.notice("Loudness of \(track.path): \(error)")
-            }
-            do {
-                features.rhythm = try await RhythmMeter.measure(path: path)
-            } catch {
-                if Task.isCancelled { return }
-                logger.notice("Rhythm of \(track.path): \(error)")
-            }
-            do {
-                features.fingerprint = try await FingerprintMeter.measure(path: path)
-            } catch {
-                if Task.isCancelled { return }
-                logger.notice("Fingerprint of \(track.path): \(error)")
-            }
+            guard let analysis = try? await TrackAnalyzer.measure(path: path, on: lane) else { return }  // cancelled
+            features.loudness = reading(analysis.loudness, of: "Loudness", track)
+            features.rhythm = reading(analysis.rhythm, of: "Rhythm", track)
+            features.fingerprint = reading(analysis.fingerprint, of: "Fingerprint", track)
         }
         if Task.isCancelled { return }
         do {
@@ -111,6 +120,17 @@ public actor AudioAnalysis: Service {
             if features.loudness == nil && features.rhythm == nil { failedThisRun += 1 } else { measuredThisRun += 1 }
         } catch {
             logger.error("Could not save the analysis of \(track.id): \(error)")
+        }
+    }
+
+    /// A meter's reading, or nil with the reason logged once, with the path.
+    private func reading<Reading>(_ result: Result<Reading, any Error>?, of meter: String, _ track: TrackRecord) -> Reading? {
+        switch result {
+        case .success(let reading): return reading
+        case .failure(let error):
+            logger.notice("\(meter) of \(track.path): \(error)")
+            return nil
+        case nil: return nil
         }
     }
 }
