@@ -66,12 +66,13 @@ public struct IdentifyResponse: Sendable, Codable, Equatable {
 
 public struct IdentifiedTrack: Sendable, Codable, Equatable {
     public var track: TrackSummary
-    /// Where in the track the clip starts.
-    public var offsetMs: Int64
+    /// Where in the track the clip starts; absent when the clip fits
+    /// several places in it equally (a repeated chorus).
+    public var offsetMs: Int64?
     /// The share of fingerprint bits that agree (1 is identical).
     public var similarity: Double
 
-    public init(track: TrackSummary, offsetMs: Int64, similarity: Double) {
+    public init(track: TrackSummary, offsetMs: Int64?, similarity: Double) {
         self.track = track
         self.offsetMs = offsetMs
         self.similarity = similarity

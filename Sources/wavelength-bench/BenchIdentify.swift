@@ -96,7 +96,7 @@ struct BenchIdentify: AsyncParsableCommand {
                 let matchStart = DispatchTime.now().uptimeNanoseconds
                 let match = indexed.match(print)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - matchStart) / 1e6)
-                if let match, match.trackID == "song-\(song)", abs(Double(match.offsetMillis) / 1000 - offset) <= 1 {
+                if let match, match.trackID == "song-\(song)", match.offsetMillis.map({ abs(Double($0) / 1000 - offset) <= 1 }) == true {
                     right += 1
                 } else if match == nil {
                     missed += 1

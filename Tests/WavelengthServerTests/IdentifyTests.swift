@@ -55,7 +55,8 @@ struct IdentifyTests {
             #expect(answer.status == .ok)
             let match = try #require(try answer.decode(IdentifyResponse.self).match)
             #expect(match.track.title == "Second Tune")
-            #expect(abs(match.offsetMs - 17_000) <= 1_000, "offset \(match.offsetMs)")
+            let offset = try #require(match.offsetMs, "the place in a tune that doesn't repeat is known")
+            #expect(abs(offset - 17_000) <= 1_000, "offset \(offset)")
             #expect(match.similarity >= 0.65)
 
             // Something the library doesn't have: noise.

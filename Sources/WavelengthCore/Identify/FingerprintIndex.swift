@@ -9,8 +9,10 @@
 public struct FingerprintIndex: Sendable {
     public struct Match: Sendable, Equatable {
         public var trackID: TrackID
-        /// Where in the track the clip starts.
-        public var offsetMillis: Int64
+        /// Where in the track the clip starts; nil when it fits another
+        /// place in the track as well (a chorus that comes back, a loop):
+        /// the song is known, the place is not, and a guess would mislead.
+        public var offsetMillis: Int64?
         /// The share of bits that agree over the overlap (1 is identical).
         public var similarity: Double
     }
@@ -31,6 +33,12 @@ public struct FingerprintIndex: Sendable {
     /// An alignment whose bits agree at least this much is the song; random
     /// audio agrees about half the time.
     public static let threshold = 0.65
+    /// Alignments this many items apart (about 1 s) are the same place.
+    static let samePlace = 8
+    /// Another place in the track that agrees within this much of the best
+    /// makes the place unknown: a true alignment beats a chance one by far
+    /// more (0.8–0.95 against about 0.5), a repeat by far less.
+    static let placeMargin = 0.05
     /// The fewest items of overlap a match needs (about 4 s).
     static let leastOverlap = 32
 
@@ -69,17 +77,19 @@ public struct FingerprintIndex: Sendable {
                 low += 1
             }
         }
-        let best = votes.sorted { $0.value > $1.value }.prefix(Self.candidates)
-        var found: Match?
-        for (key, _) in best {
+        let checked = votes.sorted { $0.value > $1.value }.prefix(Self.candidates).map { key, _ in
             let track = Int(key >> 16), offset = Int(key & 0xFFFF) - 0x8000
-            let similarity = Self.similarity(clip.items, prints[track], offset: offset)
-            guard similarity >= Self.threshold, similarity > (found?.similarity ?? 0) else { continue }
-            found = Match(
-                trackID: tracks[track], offsetMillis: Int64((Double(max(0, offset)) * AudioFingerprint.itemMillis).rounded()),
-                similarity: similarity)
+            return (track: track, offset: offset, similarity: Self.similarity(clip.items, prints[track], offset: offset))
         }
-        return found
+        guard let best = checked.max(by: { $0.similarity < $1.similarity }), best.similarity >= Self.threshold else { return nil }
+        let elsewhere = checked.contains { other in
+            other.track == best.track && abs(other.offset - best.offset) > Self.samePlace
+                && other.similarity >= best.similarity - Self.placeMargin
+        }
+        return Match(
+            trackID: tracks[best.track],
+            offsetMillis: elsewhere ? nil : Int64((Double(max(0, best.offset)) * AudioFingerprint.itemMillis).rounded()),
+            similarity: best.similarity)
     }
 
     /// The share of agreeing bits between the clip and the track placed

@@ -43,7 +43,9 @@ struct LiveSongSpotter: Sendable {
             guard let match, match.trackID != last, let track = try? await catalog.poolTrack(match.trackID) else { continue }
             last = match.trackID
             logger.info("The live show on station \(hub.id) plays track \(match.trackID)")
-            await hub.heardOnLive(trackID: track.id, start: heardFrom - match.offsetMillis, duration: track.duration)
+            // Where the song began: the clip's place in it, or, when that
+            // is not known, the moment it was heard.
+            await hub.heardOnLive(trackID: track.id, start: heardFrom - (match.offsetMillis ?? 0), duration: track.duration)
         }
     }
 }
