@@ -32,9 +32,6 @@ struct StreamEncoder: Sendable {
     /// decoder start) before the stream jumps to where the station is: a
     /// radio drops a moment rather than fall out of step with the app.
     static let maxLag: Int64 = 1_000
-    /// How far short of its entry's end a file's audio may end and still be
-    /// taken for the end of the song (see `play`).
-    static let endSlack: Int64 = 2_000
     /// What the stream is handed at a time: half a second at 128 kbps.
     /// It adds at most that much to the stream's lag behind the app.
     static let chunkBytes = 8_000
@@ -192,25 +189,15 @@ struct StreamEncoder: Sendable {
             return false
         }
         let stopped = at(start, frames)
-        if !finished.closureResult, stopped < until {
-            // The audio ran out a moment before its entry: an MP3's length is
-            // read from its header or estimated from its bitrate, and the
-            // decoder's last frame lands up to a second short of it. That is
-            // a normal end: silence to the entry's end, with no warning. (A
-            // second decode from there, as before, read nothing and was
-            // logged as a failure at every MP3's end.)
-            let gap = until - stopped
-            if gap <= Self.endSlack {
-                return try await silence(encoder, from: stopped, milliseconds: Int(gap))
-            }
-            // Unreadable, or cut short: the next loop finds the same entry
-            // and decodes from there; a file that gives nothing is said.
-            if frames == 0 {
-                logger.warning("The stream could not decode \(path) for station \(stationID)")
-                return try await silence(encoder, from: stopped, milliseconds: Int(min(1_000, gap)))
-            }
+        switch FileEnd.after(decoderEnded: !finished.closureResult, framesDecoded: frames, stopped: stopped, until: until) {
+        case .played, .decodeAgain:
+            return stopped  // the next loop finds the same entry, if any, and decodes from here
+        case .endedEarly(let silenceMs):
+            return try await silence(encoder, from: stopped, milliseconds: silenceMs)
+        case .unreadable(let silenceMs):
+            logger.warning("The stream could not decode \(path) for station \(stationID)")
+            return try await silence(encoder, from: stopped, milliseconds: silenceMs)
         }
-        return stopped
     }
 
     /// Decodes the live source's relay as it arrives, while `entry` is the
