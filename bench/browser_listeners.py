@@ -36,7 +36,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import CONDITIONS, DelayProxy, Server, create_station, summary  # noqa: E402
+from harness import CONDITIONS, DelayProxy, Server, create_station, summary, wait  # noqa: E402
 from spread import pairwise_spread  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
@@ -63,16 +63,6 @@ def new_browser(fault):
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
         "source": "window.__wavelengthClockFault = %s;" % json.dumps(fault)})
     return driver
-
-
-def wait(predicate, timeout, step=0.02):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    return None
 
 
 def tune_in(driver, station_id, timeout=20):

@@ -45,7 +45,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from harness import Server, create_station  # noqa: E402
+from harness import Server, create_station, wait  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
@@ -71,16 +71,6 @@ def new_context():
                            {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
     driver.set_script_timeout(30)
     return driver
-
-
-def wait(predicate, timeout, step=0.02):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    return None
 
 
 def open_link(url, timeout=30):

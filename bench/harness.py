@@ -37,6 +37,18 @@ def create_station(server_url, name):
     return station
 
 
+def wait(predicate, timeout, step=0.02):
+    """The predicate's first truthy value, polled every `step` s for at
+    most `timeout` s; None when it never came (a benchmark reports that)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return None
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

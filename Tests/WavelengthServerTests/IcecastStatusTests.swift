@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WavelengthWire
 
+@testable import WavelengthServer
+
 /// The status document in Icecast 2.4's shape, as widgets read it.
 @Suite("Icecast status")
 struct IcecastStatusTests {
@@ -41,5 +43,16 @@ struct IcecastStatusTests {
         #expect((two["source"] as? [[String: Any]])?.count == 2)
         let none = try Self.json([])
         #expect(none["source"] == nil)
+    }
+
+    /// Widgets written for Icecast parse these as Icecast writes them.
+    @Test func datesAndTheHostAreWrittenAsIcecastWritesThem() {
+        let date = Date(timeIntervalSince1970: 1_795_729_796)
+        #expect(StatusController.iso8601(date) == "2026-11-26T21:49:56+0000")
+        #expect(StatusController.rfc822(date) == "Thu, 26 Nov 2026 21:49:56 +0000")
+        #expect(StatusController.hostName(publicURL: nil, authority: "radio.example:8080") == "radio.example")
+        #expect(StatusController.hostName(publicURL: nil, authority: "[::1]:8080") == "[::1]")
+        #expect(StatusController.hostName(publicURL: "https://radio.example/", authority: "10.0.0.2:8080") == "radio.example")
+        #expect(StatusController.hostName(publicURL: nil, authority: nil) == "localhost")
     }
 }

@@ -136,20 +136,16 @@ struct StatusController {
 
     /// "2026-11-23T21:49:56+0000", as Icecast writes `*_iso8601` (an
     /// offset, never `Z`).
-    static func iso8601(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssZ"
-        return formatter.string(from: date)
-    }
+    static func iso8601(_ date: Date) -> String { utc(date, "yyyy-MM-dd'T'HH:mm:ssZ") }
 
     /// "Mon, 23 Nov 2026 21:49:56 +0000", as Icecast writes its start times.
-    static func rfc822(_ date: Date) -> String {
+    static func rfc822(_ date: Date) -> String { utc(date, "EEE, dd MMM yyyy HH:mm:ss Z") }
+
+    private static func utc(_ date: Date, _ format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        formatter.dateFormat = format
         return formatter.string(from: date)
     }
 }
