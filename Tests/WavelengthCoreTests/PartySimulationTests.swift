@@ -163,7 +163,8 @@ struct PartyPlay {
                 vetoes += 1
             }
         case 77..<79:
-            if let track = queue.vetoed.randomElement(using: &rng) { send(.liftVeto(trackID: track), from: 1) }
+            // Sorted: a set's order changes from run to run, and a seed must replay.
+            if let track = queue.vetoed.sorted().randomElement(using: &rng) { send(.liftVeto(trackID: track), from: 1) }
         case 79..<82:
             if let request = waiting.randomElement(using: &rng) {
                 send(.moveRequest(requestID: request.id, toIndex: Int.random(in: 0...3, using: &rng)), from: 1)

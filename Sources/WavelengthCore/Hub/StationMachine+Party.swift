@@ -187,7 +187,7 @@ extension StationMachine {
         if outcome.changed, !next.connections.isEmpty {
             outcome.merge(next.robotFill(at: now, robot: robot, using: &rng))
         }
-        if !next.connections.isEmpty { outcome.merge(next.promoteRequest(at: now, using: &rng).outcome) }
+        if !next.connections.isEmpty { outcome.merge(next.promoteRequest(at: now, robot: robot, using: &rng).outcome) }
         // A skip voted through starts another song, with its own ballot.
         if outcome.changed { actions += next.openBallot(at: now, robot: robot, using: &rng) }
         self = next
@@ -257,7 +257,9 @@ extension StationMachine {
     /// waits again. New requests are lined up only in requests mode and on
     /// the air; while the DJ holds the station, the request waits up next
     /// like any other pick.
-    mutating func promoteRequest(at now: EpochMillis, using rng: inout some RandomNumberGenerator) -> Promotion {
+    mutating func promoteRequest(
+        at now: EpochMillis, robot: RobotInputs, using rng: inout some RandomNumberGenerator
+    ) -> Promotion {
         guard station.isOnAir else { return Promotion() }
         var promotion = Promotion()
         let at = station.timelineTime(at: now)
@@ -276,6 +278,16 @@ extension StationMachine {
         guard party.takesRequests, party.queue.linedUp.isEmpty,
             !station.timeline.upcoming(at: at).contains(where: { $0.source == .request })
         else { return promotion }
+        // Not within the repeat window of what will have played when it
+        // starts: the songs played, and every song ahead of it on Up Next. A
+        // robot pick inside the commit lead stays when the same song is
+        // asked for (it can't be dropped), and played, the request must wait
+        // its window out behind it; the room's order holds meanwhile.
+        guard let nextUp = party.queue.ordered().first(where: { !$0.isLinedUp }) else { return promotion }
+        let ahead = station.timeline.upcoming(at: at).filter(\.isSong).map(\.trackID)
+        guard rules.repeats(robot).allows(nextUp.trackID, latestPlays: ahead.reversed() + station.latestPlays(at: now)) else {
+            return promotion
+        }
         var queue = party.queue
         let entryID = EntryIDs.make(using: &rng)
         guard let request = queue.lineUp(as: entryID) else { return promotion }

@@ -140,7 +140,7 @@ public struct StationMachine: Sendable {
         if connections.isEmpty {
             let wasQuiet = !station.isOnAir
             var outcome = robotWake(at: now, robot: robot, using: &rng)
-            let promoted = promoteRequest(at: now, using: &rng)
+            let promoted = promoteRequest(at: now, robot: robot, using: &rng)
             outcome.merge(promoted.outcome)
             // Waking clears `quietSince`, which storage must know too.
             if outcome.needsSave || wasQuiet || promoted.requestsChanged {
@@ -284,7 +284,7 @@ public struct StationMachine: Sendable {
             learnCompletions(outcome.played, robot: robot)
         }
         // The DJ may have taken the request that was up next off the timeline.
-        let promoted = connections.isEmpty ? Promotion() : promoteRequest(at: now, using: &rng)
+        let promoted = connections.isEmpty ? Promotion() : promoteRequest(at: now, robot: robot, using: &rng)
         outcome.merge(promoted.outcome)
         ledger.record(commandID, revision: applied.revision)
         // A host's pick right after the song playing ends the vote on that place.
@@ -312,7 +312,7 @@ public struct StationMachine: Sendable {
         case .tick:
             guard !connections.isEmpty else { return [] }
             var outcome = robotFill(at: now, robot: robot, using: &rng)
-            let promoted = promoteRequest(at: now, using: &rng)
+            let promoted = promoteRequest(at: now, robot: robot, using: &rng)
             outcome.merge(promoted.outcome)
             learnCompletions(outcome.played, robot: robot)
             // A new song: the ballot for the one after it opens.
