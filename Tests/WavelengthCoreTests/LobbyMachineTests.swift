@@ -346,3 +346,49 @@ extension LobbyMachineTests {
         #expect(machine.party.lobby.ballot?.follows == playing.id)
     }
 }
+
+/// The repeat rule as it stands when the ballot closes.
+extension LobbyMachineTests {
+    /// Seeds 10, 12, 13 and 14 of the party simulation: the host lifted a
+    /// veto while a ballot was open, the repeat window widened by one, and
+    /// a candidate that had just become too recent won and played.
+    @Test func aCandidateALiftedVetoMadeTooRecentCannotWin() throws {
+        let songs = ["a", "b", "c", "d"].map { PoolTrack(id: $0, artist: "Artist \($0)", duration: 180_000) }
+        let inputs = RobotInputs(pool: songs, fallback: songs, artists: Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0.artist) }))
+        var queue = RequestQueue()
+        _ = queue.veto(track: "d")
+        // Three songs may play, so the window bends to 1 (the song playing).
+        var machine = StationMachine(
+            station: StationState(id: "s1", quietSince: t0 - 1000), settings: .init(commitLead: 300),
+            party: PartyState(mode: .lobby, settings: RequestSettings(noRepeatWithin: 10), queue: queue))
+        var rng = SeededRandom(seed: 4)
+        _ = try machine.connect(ConnectionID(1), seat: host, since: nil, at: t0, robot: inputs, using: &rng)
+        _ = try machine.connect(ConnectionID(2), seat: ann, since: nil, at: t0, robot: inputs, using: &rng)
+        let first = try #require(machine.station.timeline.current(at: t0))
+        var due = try #require(machine.timers[.ballot])
+        _ = machine.timerFired(.ballot, due: due, at: due, robot: inputs, using: &rng)
+        // The second song starts, with a ballot that may offer the first again.
+        let secondStart = first.expiration
+        while let tick = machine.timers[.tick], tick <= secondStart {
+            _ = machine.timerFired(.tick, due: tick, at: tick, robot: inputs, using: &rng)
+        }
+        let second = try #require(machine.station.timeline.current(at: secondStart))
+        #expect(second.id != first.id)
+        let ballot = try #require(machine.party.lobby.ballot)
+        #expect(ballot.follows == second.id)
+        #expect(ballot.candidates.contains { $0.trackID == first.trackID })
+        _ = try machine.command(
+            .ballotVote(ballotID: ballot.id, trackID: first.trackID), id: "v1", epoch: nil, from: .connection(ConnectionID(2)),
+            at: secondStart + 1000, track: nil, robot: inputs, using: &rng)
+        // Four songs may play now: the window is 2, and the first song is in it.
+        _ = try machine.command(
+            .liftVeto(trackID: "d"), id: "lift", epoch: nil, from: .connection(ConnectionID(1)), at: secondStart + 2000,
+            track: nil, robot: inputs, using: &rng)
+        #expect(machine.rules.repeats(inputs).window == 2)
+        due = try #require(machine.timers[.ballot])
+        _ = machine.timerFired(.ballot, due: due, at: due, robot: inputs, using: &rng)
+        let third = try #require(machine.station.timeline.upcoming(at: due).first { $0.isSong })
+        #expect(third.start == second.expiration)
+        #expect(third.trackID != first.trackID && third.trackID != second.trackID)
+    }
+}

@@ -12,7 +12,8 @@ import Testing
 /// - no guest has more requests than the cap, lined-up ones included;
 /// - turns alternate: a request of the room's starts only for a guest with
 ///   the fewest turns among those waiting;
-/// - no song repeats within the rule's window, bent only by the library's size;
+/// - no song repeats within the rule's window, bent only by the library's size
+///   (the host's "play now" is the host's override, like the host's own picks);
 /// - a host's voice clip plays within one song;
 /// - vote counts are hidden from guests unless the host shows them;
 /// - in a lobby, every song long enough for a vote gets a ballot.
@@ -74,6 +75,11 @@ struct PartyPlay {
     var started: [EntryID] = []
     var windowWhenScheduled: [EntryID: Int] = [:]
     var songPlays: [TrackID] = []
+    /// The last songs started, with their sources, for a failure's message.
+    var recentStarts: [String] = []
+    /// Requests the host played at once: the host's override, which the
+    /// repeat rule doesn't hold back (as with the host's own picks).
+    var playedNow: Set<EntryID> = []
     var clipsWaiting: [(entryID: EntryID, songsSince: Int)] = []
     var requestsStarted = 0
     var vetoes = 0
@@ -170,7 +176,13 @@ struct PartyPlay {
                 send(.moveRequest(requestID: request.id, toIndex: Int.random(in: 0...3, using: &rng)), from: 1)
             }
         case 82..<84:
-            if let request = waiting.randomElement(using: &rng) { send(.playRequestNow(requestID: request.id), from: 1) }
+            if let request = waiting.randomElement(using: &rng) {
+                let before = Set(machine.station.timeline.entries.map(\.id))
+                if send(.playRequestNow(requestID: request.id), from: 1) {
+                    let chosen = machine.station.timeline.entries.filter { !before.contains($0.id) && $0.trackID == request.trackID }
+                    playedNow.formUnion(chosen.map(\.id))
+                }
+            }
         case 84..<87:
             if let current { send(.skip(entryID: current.id), from: 1) }
         case 87..<90:
@@ -275,16 +287,18 @@ struct PartyPlay {
         if entry.source != .dj {
             try require(!rules.vetoed.contains(entry.trackID), "vetoed \(entry.trackID) played (\(entry.source)): \(context)")
             let window = min(windowWhenScheduled[entry.id] ?? 0, rules.repeats(inputs).window)
-            if let last = songPlays.lastIndex(of: entry.trackID) {
+            if !playedNow.contains(entry.id), let last = songPlays.lastIndex(of: entry.trackID) {
                 let distance = songPlays.count - last
                 try require(
                     distance > window,
-                    "\(entry.trackID) (\(entry.source)) came back after \(distance) songs; the window is \(window): \(context)")
+                    "\(entry.trackID) (\(entry.source)) came back after \(distance) songs; the window is \(window): \(context); "
+                        + "before it: \(recentStarts.suffix(window + 2).joined(separator: ", "))")
             }
         }
         if entry.source == .elected { elected += 1 }
         if entry.source == .request { requestsStarted += 1 }
         songPlays.append(entry.trackID)
+        recentStarts.append("\(entry.trackID)/\(entry.source)")
     }
 
     /// A request of the room's (not one the host placed) is lined up only

@@ -84,9 +84,14 @@ extension StationMachine {
             let current = station.timeline.current(at: station.timelineTime(at: now)), current.id == ballot.follows
         else { return [] }
         let lobby = party.lobby
+        let (rules, played) = (rules, station.latestPlays(at: now))
+        let repeats = rules.repeats(robot)
+        // A candidate the rules no longer allow (a veto lifted mid-ballot
+        // widened the window) can't win; if none is left, the robot's pick stands.
         let winner = ballot.winner(
             weight: { lobby.weight(of: $0) },
-            recommender: { trackID in robot.track(trackID).map { self.taste.appeal($0.tasteFeatures) } ?? 0 })
+            recommender: { trackID in robot.track(trackID).map { self.taste.appeal($0.tasteFeatures) } ?? 0 },
+            eligible: { rules.mayOffer($0, repeats: repeats, inputs: robot, latestPlays: played) })
         guard let winner, let track = robot.track(winner) else { return [] }
         var outcome: StationState.Outcome
         do {

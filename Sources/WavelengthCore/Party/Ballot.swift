@@ -95,9 +95,13 @@ public struct Ballot: Sendable, Equatable, Codable {
 
     /// The winner: the most weighted votes; a tie goes to the candidate the
     /// recommender rates higher (seed 004), then to the earlier candidate.
-    public func winner(weight: (String) -> Double, recommender: (TrackID) -> Double) -> TrackID? {
+    /// Only candidates still `eligible` can win: the rules may have moved
+    /// since the ballot opened (a lifted veto widens the repeat window).
+    public func winner(
+        weight: (String) -> Double, recommender: (TrackID) -> Double, eligible: (TrackID) -> Bool = { _ in true }
+    ) -> TrackID? {
         let tally = tally(weight: weight)
-        return tally.enumerated().max { a, b in
+        return tally.enumerated().filter { eligible($0.element.trackID) }.max { a, b in
             if a.element.votes != b.element.votes { return a.element.votes < b.element.votes }
             let (ra, rb) = (recommender(a.element.trackID), recommender(b.element.trackID))
             if ra != rb { return ra < rb }

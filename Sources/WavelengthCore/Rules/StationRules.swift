@@ -3,7 +3,8 @@
 ///
 /// Built fresh from the machine's state for each event (it holds no state of
 /// its own), so a veto, a new setting or a new request counts at once for
-/// every path. The host's own DJ picks are the host's override and don't ask.
+/// every path. The host's own DJ picks, and a request the host plays at
+/// once ("play now"), are the host's override and don't ask about repeats.
 public struct StationRules: Sendable {
     public var mode: ProgrammingMode
     public var settings: RequestSettings
