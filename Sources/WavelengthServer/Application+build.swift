@@ -94,7 +94,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
         directory: services.directory, streams: services.streams, gate: gate, links: links,
-        clock: services.clock, publicURL: services.configuration.publicURL, sources: services.liveSources
+        clock: services.clock, publicURL: services.configuration.publicURL, sources: services.liveSources,
+        sockets: services.liveSockets
     ).addRoutes(to: router)
     if let server = services.liveSourceServer {
         LiveSourceController(

@@ -181,7 +181,7 @@ struct StreamTests {
             // each streamed once keeps none of their streams.
             #expect(await stream.retired)
             #expect(server.services.streams.all[station] == nil)
-            #expect(await stream.join(.person("late"), kind: .stream) == nil)
+            #expect(await stream.join(.person("late"), kind: .stream, on: NIOSingletons.posixEventLoopGroup.next()) == nil)
             // The next listener gets a new stream, and hears it.
             let again = try await Self.open(client.port!, "/stream/\(station).mp3", icy: false)
             var received = 0

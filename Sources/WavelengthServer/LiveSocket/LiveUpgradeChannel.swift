@@ -24,7 +24,8 @@ import NIOWebSocket
 struct LiveUpgradeChannel<WebSocketResponder: HTTPResponder>: ServerChildChannel, HTTPChannelHandler
 where WebSocketResponder.Context == AppRequestContext {
     enum UpgradeResult: Sendable {
-        /// The connection now lives in its NIO handlers.
+        /// The connection now lives in its NIO handlers (a WebSocket, or a
+        /// radio player's `StreamConnection`).
         case detached
         case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
         case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
@@ -54,6 +55,7 @@ where WebSocketResponder.Context == AppRequestContext {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+            let isStream = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = NIOLoopBoundBox<LiveUpgradeSlot.Starter?>(nil, eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
@@ -79,6 +81,14 @@ where WebSocketResponder.Context == AppRequestContext {
                     notUpgradingCompletionHandler: { channel in
                         channel.eventLoop.makeCompletedFuture {
                             let pipeline = channel.pipeline.syncOperations
+                            if isStream.value, !attempted.value {
+                                // A radio player: served by its own handler, with no task.
+                                try pipeline.addHandler(HTTP10Framing())
+                                try pipeline.addHandler(IcecastFraming())
+                                try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                                try pipeline.addHandler(StreamConnection(responder: webSocketResponder, logger: logger))
+                                return .detached
+                            }
                             try pipeline.addHandler(HTTP10Framing())
                             try pipeline.addHandler(IcecastFraming())
                             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
@@ -99,6 +109,7 @@ where WebSocketResponder.Context == AppRequestContext {
             configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                 configuration: configuration)
+            try channel.pipeline.syncOperations.addHandler(StreamRequestSniffer(isStream: isStream), position: .first)
             return Value(upgradeResult: negotiated, channel: channel)
         }
     }

@@ -1,10 +1,10 @@
 import NIOCore
 import Synchronization
 
-/// Where a route that accepts a WebSocket upgrade leaves what will serve the
-/// connection afterwards. `LiveUpgradeChannel` runs the route, takes the
-/// starter from here, and calls it on the connection's event loop once the
-/// 101 answer is on its way.
+/// Where a route that takes over its connection leaves what will serve it
+/// afterwards: a WebSocket upgrade (`LiveUpgradeChannel` calls the starter
+/// on the connection's event loop once the 101 answer is on its way), or a
+/// radio stream (`StreamConnection` calls it once the answer's head is).
 ///
 /// Each request context has its own slot, so a route can only claim the
 /// upgrade of the request it is answering.
@@ -14,6 +14,16 @@ final class LiveUpgradeSlot: Sendable {
     typealias Starter = @Sendable (any Channel) throws -> Void
 
     private let starter = Mutex<Starter?>(nil)
+    private let streamConnection = Mutex(false)
+
+    /// Whether the connection can become a stream listener: it is one
+    /// `StreamConnection` serves, not a WebSocket upgrade's or a kept-alive one.
+    var takesStream: Bool { streamConnection.withLock { $0 } }
+
+    /// Said by `StreamConnection` before it runs the route.
+    func offerStream() {
+        streamConnection.withLock { $0 = true }
+    }
 
     func claim(_ start: @escaping Starter) {
         starter.withLock { $0 = start }

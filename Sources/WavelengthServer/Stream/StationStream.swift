@@ -12,11 +12,14 @@ import WavelengthWire
 /// like any listener, so the station plays); a grace period after the last
 /// one leaves, it stops.
 ///
+/// Listeners keep no task: each is a `StreamListenerHandler` on its
+/// connection, woken through a `StreamFanout` per event loop when the
+/// encoder appends, reading the `SharedStreamRing` from its own position.
+///
 /// Honest counts: each listener is reported to the station's audience as
-/// it comes and goes. One whose write has not finished for `stallTimeout`
+/// it comes and goes. One whose socket has taken nothing for `stallTimeout`
 /// (a player that vanished without closing: its socket's buffers are full
-/// and no ACK comes) stops counting then, not when TCP gives up minutes
-/// later, and is let go when its write ends.
+/// and no ACK comes) is let go then, not when TCP gives up minutes later.
 actor StationStream {
     /// Icecast's burst-on-connect: a new listener gets this much at once.
     static let burst = 64 * 1_024
@@ -30,33 +33,20 @@ actor StationStream {
     static let ringBytes = 512 * 1_024
 
     let stationID: StationID
-    private var ring = StreamRing<Chunk>(capacity: StationStream.ringBytes)
+    nonisolated let ring = SharedStreamRing(capacity: StationStream.ringBytes)
     /// The title of the song the encoder is fed now.
     private(set) var title = IcyMetadata(artist: nil, title: nil)
 
-    /// Some of the encoder's output, with the title it was made under. A
-    /// listener behind the live edge gets the title of the audio it is
-    /// sent, as Icecast ties metadata to its place in the stream: with the
-    /// title of the moment instead, one who fell behind across a short
-    /// song (a 4 s voice clip) never saw its title at all.
-    struct Chunk: Sendable {
-        var buffer: ByteBuffer
-        let title: IcyMetadata
-    }
     /// One player on the stream.
     struct Listener {
         let identity: ListenerIdentity
         let kind: ListenerKind
-        /// When its current write began; nil while it waits for audio.
-        /// When its write began, on `pacing`'s clock.
-        var writingSince: Duration?
-        /// It stopped counting: its write stalled.
-        var stalled = false
     }
 
     private var listeners: [UInt64: Listener] = [:]
     private var nextTicket: UInt64 = 0
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// The listeners, by the event loop of their connection.
+    private var fanouts: [ObjectIdentifier: StreamFanout] = [:]
     private var encoder: Task<Void, Never>?
     private var stopping: Task<Void, Never>?
     private var sweeper: Task<Void, Never>?
@@ -64,14 +54,14 @@ actor StationStream {
     private let stallTimeout: Duration
     /// The clock the grace and the stall sweep run on, and the wall clock
     /// `startedAt` is read from.
-    private let pacing: Pacing
+    nonisolated let pacing: Pacing
     private let wall: any ServerClock
     private let start: @Sendable (StationStream) -> Task<Void, Never>
     private let report: @Sendable (StationMachine.StreamAudienceChange) -> Void
     private let logger: Logger
     /// Listeners let go for falling behind or stalling, since the start.
     private(set) var dropped = 0
-    private let metrics: ServerMetrics
+    nonisolated let metrics: ServerMetrics
 
     /// Told when the stream stops for want of listeners, if it retires
     /// then: the directory forgets it, so a server whose stations were each
@@ -105,14 +95,24 @@ actor StationStream {
     }
 
     var isEncoding: Bool { encoder != nil }
-    /// Stream connections open now, stalled ones included.
+    /// Stream connections open now.
     var listenerCount: Int { listeners.count }
 
-    /// A new listener: its ticket, and where it starts reading; nil once the
-    /// stream retired (ask the directory for the station's stream again). (The caller
-    /// tells the station it arrived, before its first byte goes out; its
-    /// departure is reported from here.)
-    func join(_ identity: ListenerIdentity, kind: ListenerKind, burst: Int = StationStream.burst) -> (ticket: UInt64, position: UInt64)? {
+    /// Where a new listener starts, and who wakes it.
+    struct Joined: Sendable {
+        let ticket: UInt64
+        let position: UInt64
+        let fanout: StreamFanout
+    }
+
+    /// A new listener on a connection of `loop`: its ticket, where it starts
+    /// reading, and the fan-out that wakes it; nil once the stream retired
+    /// (ask the directory for the station's stream again). (The caller tells
+    /// the station it arrived, before its first byte goes out; its departure
+    /// is reported from here.)
+    func join(_ identity: ListenerIdentity, kind: ListenerKind, burst: Int = StationStream.burst, on loop: any EventLoop)
+        -> Joined?
+    {
         guard !retired else { return nil }
         nextTicket += 1
         listeners[nextTicket] = Listener(identity: identity, kind: kind)
@@ -132,12 +132,27 @@ actor StationStream {
                 }
             }
         }
-        return (nextTicket, ring.joinPosition(burst: burst))
+        let key = ObjectIdentifier(loop)
+        let fanout = fanouts[key] ?? StreamFanout(loop: loop)
+        fanouts[key] = fanout
+        return Joined(ticket: nextTicket, position: ring.joinPosition(burst: burst), fanout: fanout)
     }
 
-    func leave(_ ticket: UInt64) {
+    /// A listener went (`StreamListenerHandler` says why), or never started.
+    func leave(_ ticket: UInt64, because why: StreamListenerHandler.Departure = .closed) {
         guard let listener = listeners.removeValue(forKey: ticket) else { return }
-        if !listener.stalled { report(.left(listener.identity, listener.kind)) }
+        report(.left(listener.identity, listener.kind))
+        switch why {
+        case .stalled:
+            dropped += 1
+            metrics.droppedStream.increment()
+            logger.notice("A stream listener of station \(stationID) stalled: its socket took nothing for \(stallTimeout)")
+        case .behind:
+            dropped += 1
+            metrics.droppedStream.increment()
+        case .closed, .ended:
+            break
+        }
         guard listeners.isEmpty else { return }
         sweeper?.cancel()
         sweeper = nil
@@ -149,17 +164,10 @@ actor StationStream {
         }
     }
 
-    /// Listeners whose write has not finished for `stallTimeout` stop counting.
+    /// Listeners whose socket has taken nothing for `stallTimeout` are let go.
     private func sweep() {
         let now = pacing.elapsed()
-        for (ticket, listener) in listeners where !listener.stalled {
-            guard let since = listener.writingSince, now - since > stallTimeout else { continue }
-            listeners[ticket]?.stalled = true
-            dropped += 1
-            metrics.droppedStream.increment()
-            report(.left(listener.identity, listener.kind))
-            logger.notice("A stream listener of station \(stationID) stalled: its write did not finish in \(stallTimeout)")
-        }
+        for fanout in fanouts.values { fanout.letGoStalled(now: now, timeout: stallTimeout) }
     }
 
     private func stopIfNobodyListens() {
@@ -169,8 +177,7 @@ actor StationStream {
         encoder.cancel()
         self.encoder = nil
         startedAt = nil
-        ring = StreamRing(capacity: Self.ringBytes)
-        wakeAll()
+        ring.reset()
         if let retire {
             retired = true
             retire(self)
@@ -179,9 +186,9 @@ actor StationStream {
 
     /// The encoder's output.
     func append(_ buffer: ByteBuffer) {
-        ring.append(Chunk(buffer: buffer, title: title), size: buffer.readableBytes)
+        ring.append(SharedStreamRing.Chunk(buffer: buffer, title: title))
         for tap in taps.values { tap.yield(buffer) }
-        wakeAll()
+        for fanout in fanouts.values { fanout.pump() }
     }
 
     /// Those who take every chunk from now on without being a listener:
@@ -223,43 +230,7 @@ actor StationStream {
         startedAt = nil
         for tap in taps.values { tap.finish() }
         taps = [:]
-        ring = StreamRing(capacity: Self.ringBytes)
-        wakeAll()
-    }
-
-    enum Next: Sendable {
-        case chunks([Chunk], end: UInt64)
-        /// Too far behind, or the stream stopped: the listener is let go.
-        case gone
-    }
-
-    /// What follows `position` for listener `ticket` (its last write
-    /// finished), waiting for it if there is nothing yet.
-    func next(_ ticket: UInt64, after position: UInt64) async -> Next {
-        listeners[ticket]?.writingSince = nil
-        while true {
-            guard encoder != nil, !Task.isCancelled, let listener = listeners[ticket], !listener.stalled else {
-                return .gone
-            }
-            switch ring.read(from: position) {
-            case .behind:
-                dropped += 1
-                metrics.droppedStream.increment()
-                return .gone
-            case .chunks(let stored, let skip):
-                var chunks = stored.map(\.chunk)
-                chunks[0].buffer.moveReaderIndex(forwardBy: skip)
-                listeners[ticket]?.writingSince = pacing.elapsed()
-                return .chunks(chunks, end: ring.end)
-            case .upToDate:
-                await withCheckedContinuation { waiters.append($0) }
-            }
-        }
-    }
-
-    private func wakeAll() {
-        let waiting = waiters
-        waiters.removeAll()
-        for waiter in waiting { waiter.resume() }
+        ring.reset()
+        for fanout in fanouts.values { fanout.letEveryoneGo() }
     }
 }

@@ -141,6 +141,9 @@ struct StatusController {
     /// "Mon, 23 Nov 2026 21:49:56 +0000", as Icecast writes its start times.
     static func rfc822(_ date: Date) -> String { utc(date, "EEE, dd MMM yyyy HH:mm:ss Z") }
 
+    /// "Mon, 23 Nov 2026 21:49:56 GMT", HTTP's `Date`.
+    static func httpDate(_ date: Date) -> String { utc(date, "EEE, dd MMM yyyy HH:mm:ss 'GMT'") }
+
     private static func utc(_ date: Date, _ format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -18,6 +18,8 @@ struct StreamController {
     let clock: any ServerClock
     let publicURL: String?
     let sources: LiveSources
+    /// Where listeners are said goodbye when the server stops.
+    let sockets: LiveSockets
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/stream/{name}", use: stream)
@@ -166,6 +168,11 @@ struct StreamController {
         if case .some(.none) = device {
             throw APIError.badRequest(LiveController.badDeviceKey)
         }
+        // Only a connection `StreamConnection` serves can hand itself over
+        // to a listener handler (every GET under /stream/ and /live/ is one).
+        guard context.liveUpgrade.takesStream else {
+            throw APIError.badRequest("Streams are served to GET requests for /stream/{frequency}.mp3 and /live/{station}.mp3.")
+        }
         guard let slot = streams.reserve(address: context.remoteAddress) else {
             throw APIError(.tooManyRequests, code: .rateLimited, "This address already holds \(StreamDirectory.maxPerAddress) streams.")
         }
@@ -206,66 +213,37 @@ struct StreamController {
             headers[HTTPField.Name(field)!] = Self.headerSafe(value)
         }
         if let metaint { headers[HTTPField.Name("icy-metaint")!] = "\(metaint)" }
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // The slot is given back when this answer is done with, written or not.
-            withExtendedLifetime(slot) {}
-            // A station's stream retires when it stops for want of listeners:
-            // one that did since it was asked for is asked for again (a new
-            // stream can't retire before someone joined it).
-            var found: (stream: StationStream, ticket: UInt64, position: UInt64)?
-            for _ in 0..<3 where found == nil {
-                let stream = streamOf()
-                found = await stream.join(identity, kind: kind, burst: burst).map { (stream, $0.ticket, $0.position) }
-            }
-            guard let (stream, ticket, joinedAt) = found else { return }
-            // Counted before the first byte goes out, so a player that hears
-            // the stream is in the station's count.
-            await hub.streamAudience(.arrived(identity, kind))
-            defer { Task { await stream.leave(ticket) } }
-            // A stream never ends by itself: when the server stops, the
-            // player is let go at its next chunk (it reconnects to the
-            // server's next run).
-            try await withGracefulShutdownHandler {
-                try await Self.play(
-                    stream, ticket: ticket, from: joinedAt, metaint: metaint, to: &writer, metrics: streams.metrics)
-            } onGracefulShutdown: {
-                Task { await stream.leave(ticket) }
-            }
-            try await writer.finish(nil)
-        })
-    }
-
-    /// Writes the stream to one player from `position` until it is let go
-    /// or the task is cancelled, with its title every `metaint` bytes when
-    /// it asked for titles.
-    private static func play(
-        _ stream: StationStream, ticket: UInt64, from position: UInt64, metaint: Int?,
-        to writer: inout any ResponseBodyWriter, metrics: ServerMetrics
-    ) async throws {
-        var position = position
-        var interleaver = metaint.map { IcyInterleaver(interval: $0) }
-        while case .chunks(let chunks, let end) = await stream.next(ticket, after: position) {
-            for chunk in chunks {
-                let buffer = chunk.buffer
-                metrics.streamBytes.increment(by: Int64(buffer.readableBytes))
-                guard var planner = interleaver else {
-                    try await writer.write(buffer)
-                    continue
-                }
-                var out: [ByteBuffer] = []
-                for piece in planner.plan(audioBytes: buffer.readableBytes, current: chunk.title) {
-                    switch piece {
-                    case .audio(let range):
-                        out.append(buffer.getSlice(at: buffer.readerIndex + range.lowerBound, length: range.count)!)
-                    case .metadata(let block):
-                        out.append(ByteBuffer(bytes: block.bytes))
-                    }
-                }
-                interleaver = planner
-                try await writer.write(contentsOf: out)
-            }
-            position = end
+        // A station's stream retires when it stops for want of listeners:
+        // one that did since it was asked for is asked for again (a new
+        // stream can't retire before someone joined it).
+        let loop = context.channel.eventLoop
+        var found: (stream: StationStream, joined: StationStream.Joined)?
+        for _ in 0..<3 where found == nil {
+            let stream = streamOf()
+            found = await stream.join(identity, kind: kind, burst: burst, on: loop).map { (stream, $0) }
         }
+        guard let (stream, joined) = found else {
+            throw APIError(.serviceUnavailable, code: .serviceUnavailable, "The stream is restarting; try again.")
+        }
+        // Counted before the first byte goes out, so a player that hears
+        // the stream is in the station's count.
+        await hub.streamAudience(.arrived(identity, kind))
+        let listening = StreamListenerHandler.Listening(
+            stream: stream, ticket: joined.ticket, position: joined.position, ring: stream.ring, fanout: joined.fanout,
+            metaint: metaint, metrics: streams.metrics, pacing: stream.pacing, slot: slot)
+        let sockets = self.sockets
+        // Once the head is written, the connection leaves the HTTP layer
+        // and lives in its listener handler, with no task (`StreamConnection`).
+        context.liveUpgrade.claim { channel in
+            do {
+                try channel.pipeline.syncOperations.addHandler(StreamListenerHandler(listening), position: .first)
+                sockets.add(channel)
+            } catch {
+                Task { await stream.leave(listening.ticket) }
+                throw error
+            }
+        }
+        return Response(status: .ok, headers: headers)
     }
 
     /// Header values are the owner's words: control characters (a line
