@@ -14,9 +14,15 @@ at 128 kbps. Each listener connects from its own loopback address (127.0.x.y),
 asks for ICY metadata, and reads everything as it comes. Over the measured
 window the script reads, from /proc, the CPU of each server with its encoder
 (Wavelength's ffmpeg children; icecast2's ffmpeg source) and each server's
-resident memory before and after the listeners joined. A listener "fell
-behind" when it got less than 90 % of 16,000 bytes a second over the window,
-or was cut off.
+resident memory before and after the listeners joined (one warm-up listener
+first, so the figure is the listeners' and not the stream's start). A
+listener "fell behind" when it got less than 90 % of 16,000 bytes a second
+over the window, or was cut off.
+
+The listeners come from several client processes (--clients, one per 2,500
+by default): one Python process can't read 10,000 streams on its own.
+--only wavelength measures Wavelength alone (a 10,000-listener run:
+--listeners 10000 --only wavelength).
 """
 
 from __future__ import annotations
@@ -102,40 +108,91 @@ async def listen(host: str, port: int, path: str, address: str, listener: Listen
         listener.cut = True
 
 
-async def crowd(host: str, port: int, path: str, count: int, seconds: float, server_pids) -> dict:
+async def client_crowd(host, port, path, first: int, count: int, mark, finish, results) -> None:
+    """One client process's share of the crowd: listeners `first`…, each from
+    its own loopback address. Their byte counts go to `results` when the
+    parent sets `mark` (the window starts) and `finish` (it ends)."""
     stop = asyncio.Event()
     listeners = [Listener() for _ in range(count)]
-    before_rss = sum(rss_bytes(p) for p in server_pids()[:1])
     tasks = []
-    for i, listener in enumerate(listeners):
+    for n, listener in enumerate(listeners):
+        i = first + n
         address = f"127.0.{1 + i // 250}.{1 + i % 250}"
         tasks.append(asyncio.create_task(listen(host, port, path, address, listener, stop)))
-        if i % 50 == 49:
+        if n % 50 == 49:
             await asyncio.sleep(0.05)  # a crowd arrives over a moment, not in one instant
-    await asyncio.sleep(5)  # everyone is in and past the burst
-    start_bytes = [l.bytes for l in listeners]
-    pids = server_pids()
-    cpu0 = sum(cpu_seconds(p) for p in pids)
-    t0 = time.monotonic()
-    await asyncio.sleep(seconds)
-    pids = set(pids) | set(server_pids())
-    cpu1 = sum(cpu_seconds(p) for p in pids)
-    t1 = time.monotonic()
-    after_rss = rss_bytes(server_pids()[0])
-    got = [l.bytes - b for l, b in zip(listeners, start_bytes)]
+    for event in (mark, finish):
+        while not event.is_set():
+            await asyncio.sleep(0.05)
+        results.put((first, [(l.bytes, l.cut) for l in listeners]))
     stop.set()
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def client_process(*args) -> None:
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    asyncio.run(client_crowd(*args))
+
+
+def crowd(host: str, port: int, path: str, count: int, seconds: float, server_pids, clients: int) -> dict:
+    """`count` listeners from `clients` processes (one Python process can't
+    read 10,000 streams at 128 kbps on its own). A warm-up listener comes
+    first, so the figures are of the listeners, not of the stream starting."""
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    warm = context.Event()
+    warm_done = context.Event()
+    warm_results = context.Queue()
+    warmup = context.Process(target=client_process, args=(host, port, path, count, 1, warm, warm_done, warm_results))
+    warmup.start()
+    time.sleep(5)  # the encoder started and the warm-up listener is past its burst
+    before_rss = rss_bytes(server_pids()[0])
+    mark, finish, results = context.Event(), context.Event(), context.Queue()
+    shares = [count // clients + (1 if c < count % clients else 0) for c in range(clients)]
+    workers, first = [], 0
+    for share in shares:
+        worker = context.Process(target=client_process, args=(host, port, path, first, share, mark, finish, results))
+        worker.start()
+        workers.append(worker)
+        first += share
+    time.sleep(5 + count / 1000)  # everyone is in (1,000 a second) and past the burst
+    pids = server_pids()
+    cpu0 = sum(cpu_seconds(p) for p in pids)
+    t0 = time.monotonic()
+    mark.set()
+    starts = dict(results.get() for _ in workers)
+    time.sleep(seconds)
+    pids = set(pids) | set(server_pids())
+    cpu1 = sum(cpu_seconds(p) for p in pids)
+    t1 = time.monotonic()
+    after_rss = rss_bytes(server_pids()[0])
+    finish.set()
+    ends = dict(results.get() for _ in workers)
+    for process in workers:
+        process.join(timeout=60)
+    warm.set()
+    warm_done.set()
+    warm_results.get()
+    warm_results.get()
+    warmup.join(timeout=60)
     window = t1 - t0
-    behind = sum(1 for l, g in zip(listeners, got) if l.cut or g < 0.9 * RATE * window)
+    got, cut = [], 0
+    for first in starts:
+        for (b0, _), (b1, was_cut) in zip(starts[first], ends[first]):
+            got.append(b1 - b0)
+            cut += was_cut
+    behind = sum(1 for g in got if g < 0.9 * RATE * window)
     return {
         "listeners": count,
         "window_s": round(window, 1),
         "cpu_s": round(cpu1 - cpu0, 2),
         "cpu_s_per_listener_minute": (cpu1 - cpu0) / (count * window / 60),
         "memory_per_listener_kb": (after_rss - before_rss) / count / 1024,
-        "fell_behind": behind,
+        "fell_behind": max(behind, cut),
         "median_kbps": sorted(got)[len(got) // 2] * 8 / window / 1000,
     }
 
@@ -162,14 +219,22 @@ def icecast_config(folder: Path, port: int, listeners: int) -> Path:
     return config
 
 
+class SkipIcecast(Exception):
+    """--only wavelength."""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--wavelength", default=str(ROOT / ".build-release/release/wavelength"))
+    parser.add_argument("--clients", type=int, default=0,
+                        help="client processes (default: one per 2,500 listeners)")
+    parser.add_argument("--only", choices=("wavelength", "icecast2"), help="measure one server only")
     args = parser.parse_args()
     if not (1 <= args.listeners <= 60_000):
         parser.error("--listeners must be 1…60000")
+    clients = args.clients or max(1, (args.listeners + 2499) // 2500)
     for tool in ("ffmpeg", "icecast2"):
         if not shutil.which(tool):
             print(f"{tool} is needed (apt-get install {tool})", file=sys.stderr)
@@ -190,9 +255,10 @@ def main() -> int:
         try:
             wait_http(f"http://127.0.0.1:{port}/health")
             station = (data / "owner-keys.txt").read_text().split()[0]
-            results["wavelength"] = asyncio.run(crowd(
-                "127.0.0.1", port, f"/stream/{station}.mp3", args.listeners, args.seconds,
-                lambda: tree(server.pid)))
+            if args.only != "icecast2":
+                results["wavelength"] = crowd(
+                    "127.0.0.1", port, f"/stream/{station}.mp3", args.listeners, args.seconds,
+                    lambda: tree(server.pid), clients)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -207,6 +273,8 @@ def main() -> int:
         icecast = subprocess.Popen(["icecast2", "-c", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         source = None
         try:
+            if args.only == "wavelength":
+                raise SkipIcecast
             wait_http(f"http://127.0.0.1:{ice_port}/status-json.xsl")
             source = subprocess.Popen(
                 ["ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", str(track),
@@ -221,9 +289,11 @@ def main() -> int:
                         break
                 time.sleep(0.2)
             time.sleep(2)  # a burst's worth in its queue
-            results["icecast2"] = asyncio.run(crowd(
+            results["icecast2"] = crowd(
                 "127.0.0.1", ice_port, "/stream.mp3", args.listeners, args.seconds,
-                lambda: [icecast.pid, source.pid]))
+                lambda: [icecast.pid, source.pid], clients)
+        except SkipIcecast:
+            pass
         finally:
             for process in (source, icecast):
                 if process:
@@ -235,8 +305,8 @@ def main() -> int:
               f"(with its encoder) = {r['cpu_s_per_listener_minute'] * 1000:.2f} ms per listener-minute; "
               f"memory {r['memory_per_listener_kb']:.1f} KB per listener; {r['fell_behind']} fell behind; "
               f"median {r['median_kbps']:.1f} kbps")
-    w, i = results["wavelength"], results["icecast2"]
-    if i["cpu_s_per_listener_minute"] > 0:
+    w, i = results.get("wavelength"), results.get("icecast2")
+    if w and i and i["cpu_s_per_listener_minute"] > 0:
         print(f"CPU per listener, Wavelength ÷ icecast2: {w['cpu_s_per_listener_minute'] / i['cpu_s_per_listener_minute']:.2f}")
     return 0
 
