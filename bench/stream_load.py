@@ -108,7 +108,7 @@ async def listen(host: str, port: int, path: str, address: str, listener: Listen
         listener.cut = True
 
 
-async def client_crowd(host, port, path, first: int, count: int, mark, finish, results) -> None:
+async def client_crowd(host, port, path, first: int, count: int, mark, finish, results, pace: int = 1) -> None:
     """One client process's share of the crowd: listeners `first`…, each from
     its own loopback address. Their byte counts go to `results` when the
     parent sets `mark` (the window starts) and `finish` (it ends)."""
@@ -120,7 +120,9 @@ async def client_crowd(host, port, path, first: int, count: int, mark, finish, r
         address = f"127.0.{1 + i // 250}.{1 + i % 250}"
         tasks.append(asyncio.create_task(listen(host, port, path, address, listener, stop)))
         if n % 50 == 49:
-            await asyncio.sleep(0.05)  # a crowd arrives over a moment, not in one instant
+            # A crowd arrives over a moment, not in one instant: 1,000
+            # listeners a second from all the client processes together.
+            await asyncio.sleep(0.05 * pace)
     for event in (mark, finish):
         while not event.is_set():
             await asyncio.sleep(0.05)
@@ -155,7 +157,8 @@ def crowd(host: str, port: int, path: str, count: int, seconds: float, server_pi
     shares = [count // clients + (1 if c < count % clients else 0) for c in range(clients)]
     workers, first = [], 0
     for share in shares:
-        worker = context.Process(target=client_process, args=(host, port, path, first, share, mark, finish, results))
+        worker = context.Process(
+            target=client_process, args=(host, port, path, first, share, mark, finish, results, clients))
         worker.start()
         workers.append(worker)
         first += share

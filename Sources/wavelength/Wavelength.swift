@@ -1,4 +1,5 @@
 import ArgumentParser
+import WavelengthServer
 
 @main
 struct Wavelength: AsyncParsableCommand {
@@ -7,4 +8,20 @@ struct Wavelength: AsyncParsableCommand {
         abstract: "Self-hosted social radio: everyone gets a station.",
         subcommands: [Serve.self, Scan.self, Tune.self, PartyCommand.self, Keys.self],
         defaultSubcommand: Serve.self)
+
+    /// ArgumentParser's own `main`, after the one tuning that must come
+    /// before any other thread starts (`MallocArenas`).
+    static func main() async {
+        MallocArenas.limit()
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -52,8 +52,18 @@ where WebSocketResponder.Context == AppRequestContext {
         self.maxFrameSize = maxFrameSize
     }
 
+    /// A connection's first read buffer. NIO keeps the last one per
+    /// connection for its next read, so NIO's 2 KiB default stays with
+    /// every parked listener (a stream player or an idle WebSocket sends
+    /// nothing after its request); a request head fits in 512 bytes, and a
+    /// connection that sends more gets larger buffers as it goes.
+    static var readBuffers: AdaptiveRecvByteBufferAllocator {
+        AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
+    }
+
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.readBuffers)
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let isStream = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = NIOLoopBoundBox<LiveUpgradeSlot.Starter?>(nil, eventLoop: channel.eventLoop)
