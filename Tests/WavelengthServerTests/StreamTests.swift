@@ -122,6 +122,25 @@ struct StreamTests {
         }
     }
 
+    /// A browser's `<audio>` asks for the stream on a connection it used
+    /// before (keep-alive), which the first-request sniffer never saw: the
+    /// stream still comes, unchunked, after the earlier answer.
+    @Test func aStreamAskedForOnAKeptAliveConnectionStillPlays() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        try await server.application().test(.live) { client in
+            let requests = "GET /api/stations HTTP/1.1\r\nHost: radio\r\n\r\n"
+                + "GET /stream/\(station).mp3 HTTP/1.1\r\nHost: radio\r\n\r\n"
+            let exchange = try await RawHTTP.send(Array(requests.utf8), port: client.port!, upTo: 40_000)
+            #expect(exchange.statusLine == "HTTP/1.1 200 OK")
+            let second = try #require(exchange.bytes.firstRange(of: Array("HTTP/1.0 200 OK\r\n".utf8)))
+            let afterHead = try #require(exchange.bytes[second.upperBound...].firstRange(of: Array("\r\n\r\n".utf8))).upperBound
+            let audio = Array(exchange.bytes[afterHead...])
+            #expect(audio.count > 10_000, "only \(audio.count) bytes of audio")
+            #expect(audio.prefix(3).elementsEqual("ID3".utf8) || audio.first == 0xFF, "\(audio.prefix(3))")
+        }
+    }
+
     @Test func theTitleFollowsASkip() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.live) { client in

@@ -168,11 +168,6 @@ struct StreamController {
         if case .some(.none) = device {
             throw APIError.badRequest(LiveController.badDeviceKey)
         }
-        // Only a connection `StreamConnection` serves can hand itself over
-        // to a listener handler (every GET under /stream/ and /live/ is one).
-        guard context.liveUpgrade.takesStream else {
-            throw APIError.badRequest("Streams are served to GET requests for /stream/{frequency}.mp3 and /live/{station}.mp3.")
-        }
         guard let slot = streams.reserve(address: context.remoteAddress) else {
             throw APIError(.tooManyRequests, code: .rateLimited, "This address already holds \(StreamDirectory.maxPerAddress) streams.")
         }
@@ -213,36 +208,56 @@ struct StreamController {
             headers[HTTPField.Name(field)!] = Self.headerSafe(value)
         }
         if let metaint { headers[HTTPField.Name("icy-metaint")!] = "\(metaint)" }
-        // A station's stream retires when it stops for want of listeners:
-        // one that did since it was asked for is asked for again (a new
-        // stream can't retire before someone joined it).
-        let loop = context.channel.eventLoop
-        var found: (stream: StationStream, joined: StationStream.Joined)?
-        for _ in 0..<3 where found == nil {
-            let stream = streamOf()
-            found = await stream.join(identity, kind: kind, burst: burst, on: loop).map { (stream, $0) }
-        }
-        guard let (stream, joined) = found else {
-            throw APIError(.serviceUnavailable, code: .serviceUnavailable, "The stream is restarting; try again.")
-        }
-        // Counted before the first byte goes out, so a player that hears
-        // the stream is in the station's count.
-        await hub.streamAudience(.arrived(identity, kind))
-        let listening = StreamListenerHandler.Listening(
-            stream: stream, ticket: joined.ticket, position: joined.position, ring: stream.ring, fanout: joined.fanout,
-            metaint: metaint, metrics: streams.metrics, pacing: stream.pacing, slot: slot)
         let sockets = self.sockets
-        // Once the head is written, the connection leaves the HTTP layer
-        // and lives in its listener handler, with no task (`StreamConnection`).
-        context.liveUpgrade.claim { channel in
+        let metrics = streams.metrics
+        /// Joins the stream: who listens, from where; thrown when the stream can't be had.
+        @Sendable func join(on loop: any EventLoop) async throws -> StreamListenerHandler.Listening {
+            // A station's stream retires when it stops for want of listeners:
+            // one that did since it was asked for is asked for again (a new
+            // stream can't retire before someone joined it).
+            var found: (stream: StationStream, joined: StationStream.Joined)?
+            for _ in 0..<3 where found == nil {
+                let stream = streamOf()
+                found = await stream.join(identity, kind: kind, burst: burst, on: loop).map { (stream, $0) }
+            }
+            guard let (stream, joined) = found else {
+                throw APIError(.serviceUnavailable, code: .serviceUnavailable, "The stream is restarting; try again.")
+            }
+            // Counted before the first byte goes out, so a player that hears
+            // the stream is in the station's count.
+            await hub.streamAudience(.arrived(identity, kind))
+            return StreamListenerHandler.Listening(
+                stream: stream, ticket: joined.ticket, position: joined.position, ring: stream.ring, fanout: joined.fanout,
+                metaint: metaint, metrics: metrics, pacing: stream.pacing, slot: slot)
+        }
+        /// The listener's handler goes first in the connection's pipeline
+        /// and writes the audio from there; on the connection's loop, after the head.
+        @Sendable func install(_ listening: StreamListenerHandler.Listening, on channel: any Channel) throws {
             do {
                 try channel.pipeline.syncOperations.addHandler(StreamListenerHandler(listening), position: .first)
                 sockets.add(channel)
             } catch {
-                Task { await stream.leave(listening.ticket) }
+                Task { await listening.stream.leave(listening.ticket) }
                 throw error
             }
         }
+        guard context.liveUpgrade.takesStream else {
+            // A connection that served other requests first (a browser's
+            // `<audio>` reuses one): the same handler writes the audio, but
+            // the connection's task waits until it closes. Joined only once
+            // the head is out, so an answer never written counts nobody.
+            let channel = context.channel
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                let listening = try await join(on: channel.eventLoop)
+                try await channel.eventLoop.submit { try install(listening, on: channel) }.get()
+                try? await channel.closeFuture.get()
+                try? await writer.finish(nil)
+            })
+        }
+        // Once the head is written, the connection leaves the HTTP layer
+        // and lives in its listener handler, with no task (`StreamConnection`).
+        let listening = try await join(on: context.channel.eventLoop)
+        context.liveUpgrade.claim { channel in try install(listening, on: channel) }
         return Response(status: .ok, headers: headers)
     }
 
