@@ -51,6 +51,8 @@ final class StreamListenerHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Since when the socket has refused more (on the stream's clock).
     private var unwritableSince: Duration?
     private var departure: Departure?
+    /// The stream was told this listener went.
+    private var left = false
 
     init(_ listening: Listening) {
         self.listening = listening
@@ -151,8 +153,6 @@ final class StreamListenerHandler: ChannelDuplexHandler, RemovableChannelHandler
         departure = why
         context.close(promise: nil)
     }
-
-    private var left = false
 
     /// Tells the stream once that this listener went, and why.
     private func leave(_ why: Departure) {
