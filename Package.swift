@@ -64,10 +64,11 @@ let package = Package(
             pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"])]
         ),
-        // One C loop, the largest magnitude in a buffer, for the true peak:
-        // Swift's checked loop over 32 million samples a song is many times
-        // slower in a debug build. A header only; it links nothing.
-        .systemLibrary(name: "CSamplePeak"),
+        // The true peak's interpolation loop in C with clang's vector
+        // extensions: Swift's checked loops and generic SIMD over the 130
+        // million products a song needs are many times slower in a debug
+        // build. A header only; it links nothing.
+        .systemLibrary(name: "CTruePeak"),
         // Chromaprint, for "what's this song?" from any audio.
         .systemLibrary(
             name: "CChromaprint",
@@ -101,7 +102,7 @@ let package = Package(
         .target(
             name: "WavelengthLibrary",
             dependencies: [
-                "CFFmpeg", "CAubio", "CChromaprint", "CEbur128", "CSamplePeak", "WavelengthCore",
+                "CFFmpeg", "CAubio", "CChromaprint", "CEbur128", "CTruePeak", "WavelengthCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),

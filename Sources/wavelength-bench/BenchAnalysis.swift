@@ -100,7 +100,7 @@ struct BenchAnalysis: AsyncParsableCommand {
         }
         print(
             "  per track on one lane, over \(paths.count), wall s (CPU s): one decode feeding all \(all); "
-                + "each meter alone with its decode: loudness (libebur128 + swresample true peak) \(loudness), "
+                + "each meter alone with its decode: loudness (libebur128 + true peak) \(loudness), "
                 + "rhythm (aubio) \(rhythm), fingerprint (chromaprint) \(fingerprint); "
                 + "the old three decodes (ffmpeg CLI + aubio source ×2) \(old)")
     }

@@ -6,8 +6,8 @@ import CFFmpeg
 /// a whole file at its own rate and channels (the K-weighting and the
 /// channel sum are defined on exactly those). The loudness range comes from
 /// each 100 ms block's energy, which libebur128 reports when fed up to each
-/// block's end (`LoudnessRange`). The true peak is `TruePeakAccumulator`'s,
-/// from the same decode.
+/// block's end (`LoudnessRange`). The true peak is `TruePeakMeter`'s, fed
+/// the same samples.
 final class LoudnessAccumulator: SampleSink {
     func output(inputRate: Int32) -> AudioResampler.Output {
         AudioResampler.Output(rate: nil, channels: .asDecoded, format: AV_SAMPLE_FMT_FLT)
@@ -19,6 +19,7 @@ final class LoudnessAccumulator: SampleSink {
     private var blockFrames = 4_410
     private var framesInBlock = 0
     private var shortTerm = LoudnessRange.ShortTerm()
+    private var truePeak: TruePeakMeter?
 
     func start(rate: Int32, channels: Int32) throws {
         // Not histogram mode, whose 0.1 LU bins round the blocks' energies:
@@ -29,12 +30,14 @@ final class LoudnessAccumulator: SampleSink {
         }
         self.state = state
         self.channels = Int(channels)
+        truePeak = TruePeakMeter(rate: Int(rate), channels: Int(channels))
         // libebur128's own count of frames in 100 ms.
         blockFrames = (Int(rate) + 5) / 10
     }
 
     func feed(_ samples: UnsafeRawPointer, frames: Int) {
         var floats = samples.assumingMemoryBound(to: Float.self)
+        truePeak?.feed(floats, frames: frames)
         var left = frames
         while left > 0 {
             let taken = min(left, blockFrames - framesInBlock)
@@ -60,9 +63,9 @@ final class LoudnessAccumulator: SampleSink {
         guard integrated.isFinite, integrated > -70 else {
             throw LoudnessMeter.Failure.unmeasurable("silence")
         }
-        // Full scale until the true peak is known: the gain then never
-        // boosts past 0 dBFS.
-        return LoudnessReading(integrated: integrated, range: range, truePeak: 0)
+        // Not silence, so some sample is above zero.
+        let peak = truePeak?.finish() ?? 1
+        return LoudnessReading(integrated: integrated, range: range, truePeak: 20 * log10(Double(max(peak, .leastNonzeroMagnitude))))
     }
 
     deinit {

@@ -1,24 +1,21 @@
 import CAubio
 import CFFmpeg
 
-/// Tempo and onset rate with aubio's detectors, fed mono floats at 22,050 Hz
-/// from the shared decode, one hop at a time, for at most the first three
-/// minutes (see `RhythmMeter` for the settings and why).
+/// Tempo and onset rate with aubio's detectors (`RhythmDetectors`, one
+/// spectrum for both), fed mono floats at 22,050 Hz from the shared decode,
+/// one hop at a time, for at most the first three minutes (see
+/// `RhythmMeter` for the settings and why).
 final class RhythmAccumulator: SampleSink {
     func output(inputRate: Int32) -> AudioResampler.Output {
         AudioResampler.Output(rate: Int32(RhythmMeter.sampleRate), channels: .mono, format: AV_SAMPLE_FMT_FLT)
     }
-    private var tempo: OpaquePointer?
-    private var onset: OpaquePointer?
+    private var detectors: RhythmDetectors?
     private let hop = Int(RhythmMeter.hop)
     /// The hop being gathered: the decoder's frames rarely end on a hop.
     private let pending: UnsafeMutablePointer<Float>
     private var pendingCount = 0
-    private let beat = new_fvec(2)
-    private let onsetOut = new_fvec(1)
     private var rate: Int32 = 0
     private var analysedFrames = 0
-    private var onsets = 0
 
     init() {
         pending = .allocate(capacity: Int(RhythmMeter.hop))
@@ -30,11 +27,9 @@ final class RhythmAccumulator: SampleSink {
 
     func start(rate: Int32, channels: Int32) throws {
         guard rate > 0, channels == 1,
-            let tempo = new_aubio_tempo("default", RhythmMeter.window, RhythmMeter.hop, uint_t(rate)),
-            let onset = new_aubio_onset("default", RhythmMeter.window, RhythmMeter.hop, uint_t(rate))
+            let detectors = RhythmDetectors(window: Int(RhythmMeter.window), hop: hop, rate: UInt32(rate))
         else { throw RhythmMeter.Failure.unreadable }
-        self.tempo = tempo
-        self.onset = onset
+        self.detectors = detectors
         self.rate = rate
     }
 
@@ -53,34 +48,28 @@ final class RhythmAccumulator: SampleSink {
 
     /// The last, partial hop is padded with silence, as aubio's own source did.
     func finish() throws -> RhythmReading {
-        guard tempo != nil, onset != nil else { throw RhythmMeter.Failure.unreadable }
+        guard let detectors else { throw RhythmMeter.Failure.unreadable }
         if pendingCount > 0 && wantsMoreFrames {
             (pending + pendingCount).update(repeating: 0, count: hop - pendingCount)
             detect(frames: pendingCount)
         }
         let seconds = Double(analysedFrames) / Double(rate)
         guard seconds >= 1 else { throw RhythmMeter.Failure.tooShort }
-        let bpm = aubio_tempo_get_bpm(tempo)
-        let trusted = bpm.isFinite && bpm > 0 && aubio_tempo_get_confidence(tempo) >= RhythmMeter.leastTempoConfidence
+        let bpm = detectors.bpm
+        let trusted = bpm.isFinite && bpm > 0 && detectors.confidence >= RhythmMeter.leastTempoConfidence
         return RhythmReading(tempo: trusted ? (Double(bpm) * 10).rounded() / 10 : nil,
-                             onsetRate: (Double(onsets) / seconds * 100).rounded() / 100)
+                             onsetRate: (Double(detectors.onsets) / seconds * 100).rounded() / 100)
     }
 
     /// Runs both detectors over the gathered hop; `frames` of it are audio.
     private func detect(frames: Int) {
         var input = fvec_t(length: uint_t(hop), data: pending)
-        aubio_tempo_do(tempo, &input, beat)
-        aubio_onset_do(onset, &input, onsetOut)
-        if fvec_get_sample(onsetOut, 0) != 0 { onsets += 1 }
+        detectors?.detect(&input)
         analysedFrames += frames
         pendingCount = 0
     }
 
     deinit {
-        if let tempo { del_aubio_tempo(tempo) }
-        if let onset { del_aubio_onset(onset) }
-        del_fvec(beat)
-        del_fvec(onsetOut)
         pending.deallocate()
     }
 }

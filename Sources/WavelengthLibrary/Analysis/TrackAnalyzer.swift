@@ -3,7 +3,7 @@ import WavelengthCore
 
 /// Decodes a file once, in process, and feeds every meter asked for from
 /// that one decode: loudness (libebur128, the whole file at its own rate;
-/// the true peak from the same samples oversampled),
+/// the true peak from the same samples, `TruePeakMeter`),
 /// rhythm (aubio, mono 22,050 Hz, the first three minutes) and the
 /// fingerprint (Chromaprint, mono 11,025 Hz, the first `fingerprintSeconds`).
 /// Each meter gets its own libswresample conversion from the decoded frames.
@@ -38,10 +38,9 @@ public enum TrackAnalyzer {
         FFmpegLogging.silence()
         _ = RhythmMeter.aubioSilenced
         let loudness = meters.contains(.loudness) ? MeterInput(LoudnessAccumulator()) : nil
-        let truePeak = meters.contains(.loudness) ? MeterInput(TruePeakAccumulator()) : nil
         let rhythm = meters.contains(.rhythm) ? MeterInput(RhythmAccumulator()) : nil
         let fingerprint = meters.contains(.fingerprint) ? MeterInput(FingerprintAccumulator(seconds: fingerprintSeconds)) : nil
-        let inputs: [any FrameTaking] = [loudness as (any FrameTaking)?, truePeak, rhythm, fingerprint].compactMap { $0 }
+        let inputs: [any FrameTaking] = [loudness as (any FrameTaking)?, rhythm, fingerprint].compactMap { $0 }
         do {
             let decoder = try AudioDecoder(path: path)
             try decoder.forEachFrame { frame in
@@ -57,12 +56,7 @@ public enum TrackAnalyzer {
         }
         for input in inputs { input.flush() }
         return TrackAnalysis(
-            loudness: loudness?.result { LoudnessMeter.Failure.unmeasurable("\($0)") }.map { reading in
-                var reading = reading
-                // A peak that can't be read stays full scale.
-                if case .success(let peak)? = truePeak?.result(unreadable: { $0 }) { reading.truePeak = peak }
-                return reading
-            },
+            loudness: loudness?.result { LoudnessMeter.Failure.unmeasurable("\($0)") },
             rhythm: rhythm?.result { _ in RhythmMeter.Failure.unreadable },
             fingerprint: fingerprint?.result { _ in FingerprintMeter.Failure.unreadable })
     }
