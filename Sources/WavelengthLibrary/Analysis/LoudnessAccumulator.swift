@@ -2,12 +2,12 @@ import Foundation
 import CEbur128
 import CFFmpeg
 
-/// EBU R128 integrated loudness with libebur128, fed the decoded samples of
-/// a whole file at its own rate and channels (the K-weighting and the
-/// channel sum are defined on exactly those). The loudness range comes from
-/// each 100 ms block's energy, which libebur128 reports when fed up to each
-/// block's end (`LoudnessRange`). The true peak is `TruePeakMeter`'s, fed
-/// the same samples.
+/// EBU R128 loudness with libebur128's K-weighting, fed the decoded samples
+/// of a whole file at its own rate and channels (the filter and the channel
+/// sum are defined on exactly those). libebur128 reports each 100 ms
+/// block's energy when fed up to the block's end; the integrated loudness
+/// (`IntegratedLoudness`) and the range (`LoudnessRange`) are gated from
+/// those. The true peak is `TruePeakMeter`'s, fed the same samples.
 final class LoudnessAccumulator: SampleSink {
     func output(inputRate: Int32) -> AudioResampler.Output {
         AudioResampler.Output(rate: nil, channels: .asDecoded, format: AV_SAMPLE_FMT_FLT)
@@ -19,12 +19,13 @@ final class LoudnessAccumulator: SampleSink {
     private var blockFrames = 4_410
     private var framesInBlock = 0
     private var shortTerm = LoudnessRange.ShortTerm()
+    private var gated = IntegratedLoudness()
     private var truePeak: TruePeakMeter?
 
     func start(rate: Int32, channels: Int32) throws {
-        // Not histogram mode, whose 0.1 LU bins round the blocks' energies:
-        // the exact mode keeps one double a 100 ms (0.6 MB for a two-hour mix).
-        let mode = EBUR128_MODE_I.rawValue
+        // Momentary mode: the filter and 400 ms of it kept, without
+        // libebur128's own gating blocks (`IntegratedLoudness` has them).
+        let mode = EBUR128_MODE_M.rawValue
         guard let state = ebur128_init(UInt32(channels), UInt(rate), Int32(mode)) else {
             throw LoudnessMeter.Failure.unmeasurable("libebur128 cannot measure \(channels) channels at \(rate) Hz")
         }
@@ -49,15 +50,16 @@ final class LoudnessAccumulator: SampleSink {
                 framesInBlock = 0
                 var blockLoudness = -Double.infinity
                 _ = ebur128_loudness_window(state, 100, &blockLoudness)
-                shortTerm.add(blockEnergy: blockLoudness.isFinite ? pow(10, (blockLoudness + 0.691) / 10) : 0)
+                let energy = blockLoudness.isFinite ? pow(10, (blockLoudness + 0.691) / 10) : 0
+                shortTerm.add(blockEnergy: energy)
+                gated.add(blockEnergy: energy)
             }
         }
     }
 
     func finish() throws -> LoudnessReading {
         guard state != nil else { throw LoudnessMeter.Failure.unmeasurable("no audio") }
-        var integrated = -Double.infinity
-        _ = ebur128_loudness_global(state, &integrated)
+        let integrated = gated.loudness
         let range = LoudnessRange.of(shortTermEnergies: shortTerm.energies)
         // Silence (or -70 LUFS, the gate) has no loudness to match.
         guard integrated.isFinite, integrated > -70 else {
