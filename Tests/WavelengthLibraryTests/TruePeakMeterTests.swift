@@ -47,8 +47,11 @@ struct TruePeakMeterTests {
         }),
     ]
 
-    @Test(arguments: signals.map(\.name))
-    func readsWhatLibebur128Reads(name: String) throws {
+    /// Both loops: the AVX2 one where the processor has it, and the portable one.
+    static let loops = TruePeakMeter.processorHasAVX2 ? [true, false] : [false]
+
+    @Test(arguments: signals.map(\.name), loops)
+    func readsWhatLibebur128Reads(name: String, usesAVX2: Bool) throws {
         let signal = try #require(Self.signals.first { $0.name == name })
         // Uneven pieces: single frames, a codec frame, one larger than the buffer.
         let pieces = [1, 7, 1_152, 3, 4_700, 1_024, 13, 9_000, 5]
@@ -57,7 +60,7 @@ struct TruePeakMeterTests {
         for frame in 0..<frames {
             for channel in 0..<signal.channels { samples[frame * signal.channels + channel] = signal.sample(frame, channel) }
         }
-        let meter = TruePeakMeter(rate: signal.rate, channels: signal.channels)
+        let meter = TruePeakMeter(rate: signal.rate, channels: signal.channels, usesAVX2: usesAVX2)
         var state: UnsafeMutablePointer<ebur128_state>? = try #require(
             ebur128_init(UInt32(signal.channels), UInt(signal.rate), Int32(EBUR128_MODE_TRUE_PEAK.rawValue)))
         defer { ebur128_destroy(&state) }

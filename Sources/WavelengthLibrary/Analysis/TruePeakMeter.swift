@@ -40,6 +40,9 @@ final class TruePeakMeter {
     }
 
     let filter: Filter
+    /// Asked of the processor once, thread-safely.
+    static let processorHasAVX2 = wavelength_has_avx2() != 0
+    private let usesAVX2: Bool
     private let channels: Int
     private let history: Int
     /// Per channel: `history` samples already run, then `held` not yet run
@@ -49,8 +52,10 @@ final class TruePeakMeter {
     private var held = 0
     private var largest: Float = 0
 
-    init(rate: Int, channels: Int) {
+    /// `usesAVX2` false runs the portable loop (the tests check both).
+    init(rate: Int, channels: Int, usesAVX2: Bool = TruePeakMeter.processorHasAVX2) {
         filter = .oversampling(rate < 96_000 ? 4 : rate < 192_000 ? 2 : 1)
+        self.usesAVX2 = usesAVX2
         self.channels = max(1, channels)
         let history = max(0, filter.taps - 1)
         let capacity = history + 8 + 4_096
@@ -76,7 +81,8 @@ final class TruePeakMeter {
         filter.coefficients.withUnsafeBufferPointer { coefficients in
             for buffer in buffers {
                 largest = max(largest, wavelength_true_peak(
-                    buffer + history, runnable, coefficients.baseAddress, Int32(filter.phases), Int32(filter.taps)))
+                    buffer + history, runnable, coefficients.baseAddress, Int32(filter.phases), Int32(filter.taps),
+                    usesAVX2 ? 1 : 0))
                 // What the next run reads before its first sample, and what it hasn't run.
                 buffer.update(from: buffer + runnable, count: history + total - runnable)
             }
