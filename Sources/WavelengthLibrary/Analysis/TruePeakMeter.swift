@@ -74,7 +74,8 @@ final class TruePeakMeter {
         reserve(history + held + frames)
         for channel in 0..<channels {
             let buffer = buffers[channel] + history + held
-            for frame in 0..<frames { buffer[frame] = samples[frame * channels + channel] }
+            // Wrapping arithmetic (the indices are far from overflowing) lets the loop vectorize.
+            for frame in 0..<frames { buffer[frame] = samples[frame &* channels &+ channel] }
         }
         let total = held + frames
         let runnable = total / 8 * 8
