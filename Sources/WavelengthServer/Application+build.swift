@@ -22,7 +22,8 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
     return Application(
         router: router,
         server: .http1LiveWebSocketsAnsweringMalformedRequests(
-            webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes),
+            webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes,
+            headTimeout: configuration.requestHeadTimeout, keepAliveTimeout: configuration.keepAliveTimeout),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
         services: [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in

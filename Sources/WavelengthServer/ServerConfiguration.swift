@@ -62,6 +62,12 @@ public struct ServerConfiguration: Sendable {
     public var sourcePort: Int? = 8000
     /// A source that sends nothing for this long is closed.
     public var sourceIdleTimeout: Duration = .seconds(10)
+    /// A connection to the main port whose first request head hasn't come
+    /// in full by then is closed (icecast's `header-timeout`).
+    public var requestHeadTimeout: Duration = .seconds(15)
+    /// A kept-alive HTTP connection with no request in flight is closed
+    /// after this long (nginx's `keepalive_timeout`).
+    public var keepAliveTimeout: Duration = .seconds(75)
     /// How long a live show waits for its dropped source to come back
     /// before the songs behind it play (BUTT and Mixxx reconnect within
     /// seconds).

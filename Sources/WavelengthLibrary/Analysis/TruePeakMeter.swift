@@ -8,7 +8,7 @@ import Foundation
 /// The interpolator is libebur128's own: a 49-tap Hann-windowed sinc split
 /// into one phase per step between two samples. Phase 0 is the sample
 /// itself; the others run eight samples at a time in C
-/// (`wavelength_true_peak`), at about a third of what upsampling every
+/// (`wavelength_true_peak`), at about a tenth of what upsampling every
 /// channel through libswresample cost. The loudness meter feeds it the
 /// interleaved samples it measures.
 ///

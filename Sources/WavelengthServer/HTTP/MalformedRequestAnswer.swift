@@ -80,13 +80,15 @@ extension HTTPServerBuilder {
     /// HTTP/1.1 with live WebSockets (`LiveUpgradeChannel`), answering
     /// malformed first requests (see `MalformedRequestAnswer`).
     static func http1LiveWebSocketsAnsweringMalformedRequests<Routes: HTTPResponderBuilder>(
-        webSocketRouter: Routes, maxFrameSize: Int
+        webSocketRouter: Routes, maxFrameSize: Int, headTimeout: Duration, keepAliveTimeout: Duration
     ) -> HTTPServerBuilder where Routes.Responder.Context == AppRequestContext {
         let webSocketResponder = webSocketRouter.buildResponder()
         return .init { responder in
             AnsweringMalformedRequests(
                 inner: LiveUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder, maxFrameSize: maxFrameSize))
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    http1: .init(idleTimeout: TimeAmount(keepAliveTimeout)), headTimeout: TimeAmount(headTimeout),
+                    maxFrameSize: maxFrameSize))
         }
     }
 }

@@ -39,16 +39,19 @@ where WebSocketResponder.Context == AppRequestContext {
     let responder: HTTPChannelHandler.Responder
     let webSocketResponder: WebSocketResponder
     let http1: HTTP1Channel.Configuration
+    /// How long a connection has to send its first request head (`RequestHeadDeadline`).
+    let headTimeout: TimeAmount
     /// The largest WebSocket frame a client may send.
     let maxFrameSize: Int
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, webSocketResponder: WebSocketResponder,
-        http1: HTTP1Channel.Configuration = .init(), maxFrameSize: Int
+        http1: HTTP1Channel.Configuration = .init(), headTimeout: TimeAmount = .seconds(15), maxFrameSize: Int
     ) {
         self.responder = Self.redirectingLateUpgrades(responder)
         self.webSocketResponder = webSocketResponder
         self.http1 = http1
+        self.headTimeout = headTimeout
         self.maxFrameSize = maxFrameSize
     }
 
@@ -67,6 +70,7 @@ where WebSocketResponder.Context == AppRequestContext {
             let attempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let isStream = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = NIOLoopBoundBox<LiveUpgradeSlot.Starter?>(nil, eventLoop: channel.eventLoop)
+            let headDeadline = NIOLoopBound(RequestHeadDeadline(timeout: headTimeout), eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
                 shouldUpgrade: { channel, head in
@@ -78,6 +82,7 @@ where WebSocketResponder.Context == AppRequestContext {
                 },
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
+                        channel.pipeline.syncOperations.removeHandler(headDeadline.value, promise: nil)
                         guard let start = accepted.value else { throw ChannelError.inappropriateOperationForState }
                         accepted.value = nil
                         try start(channel)
@@ -91,6 +96,8 @@ where WebSocketResponder.Context == AppRequestContext {
                     notUpgradingCompletionHandler: { channel in
                         channel.eventLoop.makeCompletedFuture {
                             let pipeline = channel.pipeline.syncOperations
+                            // The head is in: the deadline for it is done.
+                            pipeline.removeHandler(headDeadline.value, promise: nil)
                             if isStream.value, !attempted.value {
                                 // A radio player: served by its own handler, with no task.
                                 try pipeline.addHandler(HTTP10Framing())
@@ -120,6 +127,7 @@ where WebSocketResponder.Context == AppRequestContext {
             let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                 configuration: configuration)
             try channel.pipeline.syncOperations.addHandler(StreamRequestSniffer(isStream: isStream), position: .first)
+            try channel.pipeline.syncOperations.addHandler(headDeadline.value, position: .first)
             return Value(upgradeResult: negotiated, channel: channel)
         }
     }
