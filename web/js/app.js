@@ -172,6 +172,10 @@ function onRoute() {
       show(createDialView(), kind);
       break;
     case "station":
+      // The previous screen goes first: its destroy() stops the shared
+      // player, which the station screen may start as it is built.
+      if (current) current.destroy();
+      current = null;
       show(createStationView({ clock, player }, r), kind);
       break;
     case "settings":

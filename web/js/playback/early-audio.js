@@ -1,0 +1,119 @@
+// A station link's first sound, made ready before the app has loaded.
+// early-station.js, once it has the station's timeline, asks here for the
+// song playing: the page's AudioContext is made now (so it is running, or
+// waiting for the listener's tap, by the time the station screen tunes in)
+// and the seconds around the play position are fetched as a byte range
+// (range-start.js) and decoded on it. The Web Audio player then takes the
+// context (takeContext) and, tuning in, the decoded piece (takePiece)
+// synchronously: its first reconcile can schedule the first sound at once,
+// without waiting for a fetch or a decode behind the station screen's own
+// work. Only the player's mode (`?audio=basic` asks for the <audio>
+// element) and a browser without Web Audio skip it.
+
+import { rangePiece, rangeFormat } from "./range-start.js";
+
+/** The player the page asks for (`?audio=` in the address's query or its hash's), or null. */
+export function requestedMode() {
+  const fromSearch = new URLSearchParams(location.search).get("audio");
+  const hashQuery = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
+  const fromHash = new URLSearchParams(hashQuery).get("audio");
+  return fromSearch || fromHash || window.__wavelengthAudioMode || null;
+}
+
+// Pieces decoded ahead and not taken are let go after this long (the
+// position has moved on by then).
+const KEEP_MS = 20_000;
+
+let context = null;
+// url → {ctx, promise, piece: {start, buffer, decodedAt, timing} once decoded}
+const pieces = new Map();
+
+function contextNow() {
+  if (context) return context;
+  if (typeof window === "undefined" || requestedMode() === "basic") return null;
+  const Ctor = window.AudioContext || window.webkitAudioContext;
+  if (!Ctor) return null;
+  try {
+    context = new Ctor({ latencyHint: "interactive" });
+  } catch {
+    context = null;
+  }
+  return context;
+}
+
+/** The AudioContext made ahead, once (the player's from then on), or null. */
+export function takeContext() {
+  const ctx = context;
+  context = null;
+  return ctx;
+}
+
+/**
+ * Fetches and decodes ahead the piece of the file at `url` (format
+ * `format`, `duration` s) from a little before file second `at` to
+ * `seconds` past it (false when it can't: the format isn't cut, or no
+ * Web Audio). Errors are ignored: the player asks on its own.
+ */
+export function preparePiece(url, format, duration, at, seconds) {
+  // The context either way: made now, it runs by the time the player starts.
+  const ctx = contextNow();
+  if (!ctx || !(duration > 0)) return false;
+  if (!rangeFormat(format)) return prepareWhole(url, ctx);
+  const entry = { ctx, piece: null, promise: null };
+  pieces.set(url, entry);
+  const forget = () => {
+    if (pieces.get(url) === entry) pieces.delete(url);
+  };
+  entry.promise = rangePiece(url, format, duration, at, seconds)
+    .then((got) => {
+      if (!got || got.whole || !got.bytes) return forget();
+      return ctx.decodeAudioData(got.bytes.buffer).then((buffer) => {
+        entry.piece = { start: got.start, buffer, decodedAt: performance.now(), timing: got.timing };
+        setTimeout(forget, KEEP_MS);
+      });
+    })
+    .catch(forget);
+  return true;
+}
+
+// A format not cut into ranges (AAC in MP4, Ogg Vorbis): the whole file,
+// fetched and decoded ahead, is the "piece" (complete).
+function prepareWhole(url, ctx) {
+  const entry = { ctx, piece: null, promise: null };
+  pieces.set(url, entry);
+  const forget = () => {
+    if (pieces.get(url) === entry) pieces.delete(url);
+  };
+  entry.promise = fetch(url, { priority: "high" })
+    .then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.arrayBuffer();
+    })
+    .then((bytes) => ctx.decodeAudioData(bytes))
+    .then((buffer) => {
+      entry.piece = { start: 0, buffer, complete: true, decodedAt: performance.now(), timing: null };
+      setTimeout(forget, KEEP_MS);
+    })
+    .catch(forget);
+  return true;
+}
+
+/**
+ * The piece of `url` decoded ahead on `ctx`, if it covers file seconds
+ * `at` to `at + ahead`: {start, buffer, decodedAt, complete (the whole
+ * file)}, once; else null.
+ */
+export function takePiece(url, ctx, at, ahead) {
+  const entry = pieces.get(url);
+  const piece = entry && entry.ctx === ctx ? entry.piece : null;
+  if (!piece || piece.start > at || piece.start + piece.buffer.duration < at + ahead) return null;
+  pieces.delete(url);
+  return piece;
+}
+
+/** takePiece, once the piece being decoded ahead for `url` (if any) is done. */
+export async function waitPiece(url, ctx, at, ahead) {
+  const entry = pieces.get(url);
+  if (entry && entry.ctx === ctx && !entry.piece) await entry.promise;
+  return takePiece(url, ctx, at, ahead);
+}
