@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v32";
+const VERSION = "wavelength-shell-v33";
 const SHELL = [
   "/",
   "/index.html",
@@ -38,6 +38,7 @@ const SHELL = [
   "/js/playback/basic-player.js",
   "/js/playback/clock.js",
   "/js/playback/early-audio.js",
+  "/js/playback/early-player.js",
   "/js/playback/level.js",
   "/js/playback/live-relay.js",
   "/js/playback/media-session.js",

@@ -10,7 +10,10 @@
 // own), and the probes sent with theirs; the station screen's
 // LiveConnection takes the socket over (takeEarlyLive) and reads them as if
 // they had just come, in order. Not taken within HOLD_MS (the app went
-// elsewhere), the socket is closed.
+// elsewhere), the socket is closed. When a player starts before the app has
+// loaded (early-player.js), its clock is given here (clockEarlyLive) and
+// takes each probe as it is answered; those probes are then the clock's
+// already, and only count for the taker.
 //
 // Also what LiveConnection shares with it: the protocol version, the
 // socket's address and the probes' schedule.
@@ -66,6 +69,39 @@ const HOLD_MS = 15_000;
 const MAX_MESSAGES = 500;
 
 let early = null;
+// The clock of a player started early: {stationID, clock}.
+let probeClock = null;
+
+/** Gives the probes of station `stationID`'s early socket to `clock`, from now on. */
+export function clockEarlyLive(stationID, clock) {
+  probeClock = { stationID, clock };
+  if (early && early.stationID === stationID) {
+    for (const { data, at } of early.messages) feed(early, data, at);
+  }
+}
+
+// A pong for a probe of `e`, to the early clock; its probe is then done.
+function feed(e, data, at) {
+  if (!probeClock || probeClock.stationID !== e.stationID || !data.includes('"pong"')) return;
+  let message;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return;
+  }
+  if (!message || message.type !== "pong") return;
+  const sent = e.pings.get(message.nonce);
+  if (sent === undefined) return;
+  e.pings.delete(message.nonce);
+  const { clock } = probeClock;
+  clock.addProbe({
+    sent: clock.localAt(sent),
+    received: clock.localAt(at),
+    serverReceived: message.serverReceived,
+    serverSent: message.serverSent,
+    serverTime: message.serverTime,
+  });
+}
 
 /** Opens station `stationID`'s live socket now, for the station screen to take. */
 export function openEarlyLive(stationID) {
@@ -106,7 +142,9 @@ export function openEarlyLive(stationID) {
     ping();
   };
   ws.onmessage = (event) => {
-    e.messages.push({ data: event.data, at: performance.now() });
+    const at = performance.now();
+    e.messages.push({ data: event.data, at });
+    feed(e, event.data, at);
     if (e.messages.length > MAX_MESSAGES) drop(e);
   };
   ws.onclose = () => drop(e);

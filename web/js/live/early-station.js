@@ -14,24 +14,28 @@
 //   WebSocket's handshake, its snapshot and the clock's probes, so the clock
 //   is ready when the screen tunes in. Only for a link: the dial's warm-up
 //   (views/dial/warm.js) doesn't connect, as a connection counts a listener.
+// - for a link, with the station and its timeline, the page's player
+//   (early-player.js, loaded then): it plays before the app has loaded.
 //
 // A station nobody listens to is asleep: its timeline shows nothing playing
 // until the live connection wakes it, so nothing is warmed then.
 
 import { api } from "../api/api.js";
 import { warm } from "../playback/range-start.js";
-import { preparePiece } from "../playback/early-audio.js";
+import { prepareContext, preparePiece } from "../playback/early-audio.js";
 import { openEarlyLive } from "./early-live.js";
 
 // Answers older than this are asked again (the screen's lookups are fresh).
 const FRESH_MS = 10_000;
+// A link's player starts on a timeline at most this old (as the screen's).
+const PLAY_FRESH_MS = 3000;
 // A warm-up covers this much more than a tune-in's piece: the position moves
 // on while the app loads.
 const WARM_SECONDS = 10;
 // A link's piece, decoded ahead (early-audio.js), lasts this long past the
 // position: the app loads meanwhile, and the player wants 2 s more from
 // where it starts.
-const PREPARE_SECONDS = 12;
+const PREPARE_SECONDS = 8;
 // The warm-up starts at the position now: the player, asking later, asks
 // from further on, so its range lies inside the one warmed and is shared.
 
@@ -105,5 +109,17 @@ export function warmTimeline(t, asked = performance.now(), prepare = false) {
 // Run by index.html as the page opens: a station link starts at once.
 if (typeof location !== "undefined") {
   const id = stationOfHash(location.hash);
-  if (id && !early.has(id)) askEarly(id, { link: true }).station.then(() => openEarlyLive(id), () => {});
+  if (id && !early.has(id)) {
+    const asked = askEarly(id, { link: true });
+    // The AudioContext while the station's requests are out (making one
+    // can take a long task; the live socket's probes come after it).
+    prepareContext();
+    asked.station.then(() => openEarlyLive(id), () => {});
+    Promise.all([asked.station, asked.timeline, import("../playback/early-player.js")]).then(
+      ([station, timeline, { playEarly }]) => {
+        if (performance.now() - asked.at < PLAY_FRESH_MS) playEarly(station, timeline);
+      },
+      () => {},
+    );
+  }
 }

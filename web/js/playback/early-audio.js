@@ -25,11 +25,22 @@ export function requestedMode() {
 const KEEP_MS = 20_000;
 
 let context = null;
+let taken = false;
 // url → {ctx, promise, piece: {start, buffer, decodedAt, timing} once decoded}
 const pieces = new Map();
 
+/**
+ * The page's AudioContext, made now if it isn't yet (null without Web Audio,
+ * or when the page asks for the <audio> element). A station link makes it
+ * as the page opens, while its first requests are out: making one can take
+ * a while, and its output starts running meanwhile.
+ */
+export function prepareContext() {
+  return contextNow();
+}
+
 function contextNow() {
-  if (context) return context;
+  if (context || taken) return context;
   if (typeof window === "undefined" || requestedMode() === "basic") return null;
   const Ctor = window.AudioContext || window.webkitAudioContext;
   if (!Ctor) return null;
@@ -41,10 +52,14 @@ function contextNow() {
   return context;
 }
 
-/** The AudioContext made ahead, once (the player's from then on), or null. */
+/**
+ * The page's AudioContext for the player, once: the one made ahead, or made
+ * now (so a piece still being decoded ahead is on it), or null.
+ */
 export function takeContext() {
-  const ctx = context;
-  context = null;
+  if (taken) return null;
+  const ctx = contextNow();
+  taken = true;
   return ctx;
 }
 

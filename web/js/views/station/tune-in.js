@@ -31,6 +31,7 @@ import { focusSettings } from "./settings-overlay.js";
 import { clipWaiting, followSentClip, loadInbox, renderClips } from "./clips.js";
 import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
 import { ErrorCode } from "../../api/error-codes.js";
+import { startedEarly } from "../../playback/early-player.js";
 
 const FRAME_MS = 250;
 // How old a timeline fetched before the screen (early-station.js) may be and
@@ -174,6 +175,9 @@ export function startPlayer(view) {
     const fresh = !early.at || performance.now() - early.at < EARLY_TIMELINE_MS;
     if (timeline && fresh && !state.destroyed && !state.over && state.session && !state.session.timeline && player.timeline !== timeline) player.setTimeline(timeline);
   };
+  // The link's player plays this station since the page opened
+  // (early-player.js): it carries on.
+  if (startedEarly(state.stationID, player)) return;
   // Already here: the player has it before it starts, so its first
   // reconcile can schedule.
   take(early.timelineNow);
