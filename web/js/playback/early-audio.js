@@ -73,7 +73,7 @@ export function preparePiece(url, format, duration, at, seconds) {
   // The context either way: made now, it runs by the time the player starts.
   const ctx = contextNow();
   if (!ctx || !(duration > 0)) return false;
-  if (!rangeFormat(format)) return prepareWhole(url, ctx);
+  if (!rangeFormat(format)) return prepareWhole(url, ctx, duration, at, seconds);
   const entry = { ctx, piece: null, promise: null };
   pieces.set(url, entry);
   const forget = () => {
@@ -91,26 +91,70 @@ export function preparePiece(url, format, duration, at, seconds) {
   return true;
 }
 
-// A format not cut into ranges (AAC in MP4, Ogg Vorbis): the whole file,
-// fetched and decoded ahead, is the "piece" (complete).
-function prepareWhole(url, ctx) {
-  const entry = { ctx, piece: null, promise: null };
+// Formats not cut into ranges (AAC in MP4, Ogg Vorbis): the whole file is
+// fetched, and its start, up to `seconds` past `at`, is decoded as soon as
+// it is here (as the player's own "prefix" quick start: an MP4 with its
+// index at the end fails it, and waits for the whole file). The whole
+// file's bytes are kept for the player (takeWhole): it decodes them behind
+// the piece, without fetching them again. A prefix that would be most of
+// the file, or one that doesn't decode, leaves the whole file decoded as the
+// piece (complete).
+const PREFIX_MAX_SHARE = 0.7;
+
+function prepareWhole(url, ctx, duration, at, seconds) {
+  const entry = { ctx, piece: null, promise: null, whole: null };
   pieces.set(url, entry);
   const forget = () => {
     if (pieces.get(url) === entry) pieces.delete(url);
   };
-  entry.promise = fetch(url, { priority: "high" })
-    .then((response) => {
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return response.arrayBuffer();
-    })
-    .then((bytes) => ctx.decodeAudioData(bytes))
-    .then((buffer) => {
+  const share = (at + seconds) / duration;
+  let prefix = null; // the prefix's decode, once asked
+  let announce;
+  entry.promise = new Promise((resolve) => (announce = resolve));
+  const decodePrefix = (bytes) =>
+    ctx.decodeAudioData(bytes.buffer).then(
+      (buffer) => {
+        if (buffer.duration < Math.min(duration, at + seconds) - 1) return false;
+        entry.piece = { start: 0, buffer, complete: false, decodedAt: performance.now(), timing: null };
+        announce();
+        return true;
+      },
+      () => false,
+    );
+  // Read whole (not chunk by chunk: each chunk would wait its turn on a
+  // main thread busy loading the app), then the prefix cut from it.
+  entry.whole = (async () => {
+    const response = await fetch(url, { priority: "high" });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const enough = Math.ceil(Math.min(bytes.length, bytes.length * share * 1.1 + 32768));
+    if (share <= PREFIX_MAX_SHARE && enough < bytes.length) prefix = decodePrefix(bytes.slice(0, enough));
+    return bytes;
+  })();
+  entry.whole
+    .then(async (bytes) => {
+      if (prefix && (await prefix)) return;
+      // No piece from the start: the whole file is the piece.
+      entry.whole = null;
+      const buffer = await ctx.decodeAudioData(bytes.buffer.byteLength === bytes.length ? bytes.buffer : bytes.slice().buffer);
       entry.piece = { start: 0, buffer, complete: true, decodedAt: performance.now(), timing: null };
-      setTimeout(forget, KEEP_MS);
     })
-    .catch(forget);
+    .then(() => setTimeout(forget, KEEP_MS))
+    .catch(forget)
+    .finally(announce);
   return true;
+}
+
+/**
+ * The whole file's bytes of `url` fetched ahead behind a piece from its
+ * start (a promise; it rejects when the fetch failed), once; or null.
+ */
+export function takeWhole(url) {
+  const entry = pieces.get(url);
+  if (!entry || !entry.whole || !entry.taken) return null;
+  const whole = entry.whole;
+  pieces.delete(url);
+  return whole;
 }
 
 /**
@@ -120,15 +164,17 @@ function prepareWhole(url, ctx) {
  */
 export function takePiece(url, ctx, at, ahead) {
   const entry = pieces.get(url);
-  const piece = entry && entry.ctx === ctx ? entry.piece : null;
+  const piece = entry && entry.ctx === ctx && !entry.taken ? entry.piece : null;
   if (!piece || piece.start > at || piece.start + piece.buffer.duration < at + ahead) return null;
-  pieces.delete(url);
+  // Kept while the whole file's bytes are still the player's to take.
+  if (entry.whole && !piece.complete) entry.taken = true;
+  else pieces.delete(url);
   return piece;
 }
 
 /** takePiece, once the piece being decoded ahead for `url` (if any) is done. */
 export async function waitPiece(url, ctx, at, ahead) {
   const entry = pieces.get(url);
-  if (entry && entry.ctx === ctx && !entry.piece) await entry.promise;
+  if (entry && entry.ctx === ctx && !entry.piece && !entry.taken) await entry.promise;
   return takePiece(url, ctx, at, ahead);
 }

@@ -38,7 +38,7 @@ import { BasicPlayer } from "./basic-player.js";
 import { mp3URL, PlayerBase } from "./player-base.js";
 import { PIECE_FORMATS, pieceLag, quickPiece } from "./quick-decode.js";
 import { rangeFormat, rangePiece } from "./range-start.js";
-import { takeContext, takePiece, waitPiece } from "./early-audio.js";
+import { takeContext, takePiece, takeWhole, waitPiece } from "./early-audio.js";
 import { entryAt, isHeld, isLive, playOrder, timelineNow } from "./timeline.js";
 import { levelDb } from "./level.js";
 
@@ -515,8 +515,10 @@ export class WebAudioPlayer extends PlayerBase {
       }
       let bytes;
       const fetchFrom = performance.now();
+      // The whole file a link fetched as the page opened, behind its piece.
+      const ahead = mp3 || whole ? null : takeWhole(url);
       try {
-        bytes = !mp3 && whole ? whole : await this.fetchBytes(url, onProgress);
+        bytes = !mp3 && whole ? whole : ahead ? await ahead : await this.fetchBytes(url, onProgress);
       } catch (error) {
         // The network or the server: try again later, same format.
         if (quick) await quick;
