@@ -13,7 +13,9 @@
 // elsewhere), the socket is closed. When a player starts before the app has
 // loaded (early-player.js), its clock is given here (clockEarlyLive) and
 // takes each probe as it is answered; those probes are then the clock's
-// already, and only count for the taker.
+// already, and only count for the taker. Its player is given the snapshot
+// too: a station asleep until this socket woke it shows nothing playing
+// over HTTP.
 //
 // Also what LiveConnection shares with it: the protocol version, the
 // socket's address and the probes' schedule.
@@ -69,24 +71,36 @@ const HOLD_MS = 15_000;
 const MAX_MESSAGES = 500;
 
 let early = null;
-// The clock of a player started early: {stationID, clock}.
+// The clock of a player started early: {stationID, clock, onSnapshot}.
 let probeClock = null;
 
-/** Gives the probes of station `stationID`'s early socket to `clock`, from now on. */
-export function clockEarlyLive(stationID, clock) {
-  probeClock = { stationID, clock };
+/**
+ * Gives the probes of station `stationID`'s early socket to `clock`, and
+ * its snapshots to `onSnapshot` ({station, timeline, listeners}), from now on.
+ */
+export function clockEarlyLive(stationID, clock, onSnapshot = () => {}) {
+  probeClock = { stationID, clock, onSnapshot };
   if (early && early.stationID === stationID) {
     for (const { data, at } of early.messages) feed(early, data, at);
   }
 }
 
-// A pong for a probe of `e`, to the early clock; its probe is then done.
+// A pong for a probe of `e`, to the early clock (its probe is then done);
+// a snapshot, to the early player.
 function feed(e, data, at) {
-  if (!probeClock || probeClock.stationID !== e.stationID || !data.includes('"pong"')) return;
+  if (!probeClock || probeClock.stationID !== e.stationID) return;
+  const pong = data.includes('"pong"');
+  if (!pong && !data.includes('"snapshot"')) return;
   let message;
   try {
     message = JSON.parse(data);
   } catch {
+    return;
+  }
+  if (message && message.type === "snapshot" && message.snapshot && message.snapshot.timeline) {
+    try {
+      probeClock.onSnapshot(message.snapshot);
+    } catch {}
     return;
   }
   if (!message || message.type !== "pong") return;

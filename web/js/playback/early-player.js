@@ -43,11 +43,20 @@ export function playEarly(station, timeline) {
   if (claimed || made || !station || !timeline) return;
   if (requestedMode() === "basic" || !webAudioSupported()) return;
   const clock = new ServerClock();
-  clockEarlyLive(station.id, clock);
   const player = createPlayer(clock);
   if (station.sound) player.setSound(station.sound);
   player.setTimeline(timeline);
   player.start({ tunedAt: performance.now() });
+  // The probes from now on; and the live socket's snapshot, if it comes
+  // before the app: as fresh or fresher than the timeline fetched (a
+  // station asleep shows nothing playing over HTTP until the socket wakes
+  // it). The app's connection reads it again.
+  clockEarlyLive(station.id, clock, (snapshot) => {
+    const t = snapshot.timeline;
+    if (!player.wantPlay || (player.timeline && t.revision < player.timeline.revision)) return;
+    if (snapshot.station && snapshot.station.sound) player.setSound(snapshot.station.sound);
+    player.setTimeline(t);
+  });
   made = {
     clock,
     player,
