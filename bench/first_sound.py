@@ -11,8 +11,10 @@ page is read through its measurement hook, window.__wavelength.report():
 
 - page open → first sound: from the navigation's start (the page's time
   origin) to the first sample heard (firstSoundAt);
-- tune-in → first sound: from the station screen's tune-in (tunedAt, once
-  the app's modules have run) to the first sample heard (firstSoundMs);
+- tune-in → first sound: from the player's tune-in (tunedAt) to the first
+  sample heard (firstSoundMs). For a link that is when the page starts its
+  player on its own, before the app's modules have loaded
+  (web/js/playback/early-player.js), or else the station screen's tune-in;
 - the stages between (report().stages, all ms after the page opened): the
   app booted, tuned in, the WebSocket open, the snapshot, the audio asked
   for, the range fetched and its partial decode, the first sound, then the
@@ -28,7 +30,9 @@ machine, browsers opened together share its CPUs, which phones don't);
 The demo station plays what its robot DJ picks, so one run may hear mostly
 one format: "how the first sound was made" says which path each took
 (range: a byte range around the position; piece/prefix: cut from the
-whole file as it streamed; whole: the whole file decoded first).
+whole file as it streamed; whole: the whole file decoded first; early / early
+whole: a range, or the file's start, or the whole file, fetched and decoded
+as the page opened, web/js/playback/early-audio.js).
 
 WAVELENGTH_WEB serves another copy of the web app (e.g. the one before a
 change, to compare).

@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v31";
+const VERSION = "wavelength-shell-v33";
 const SHELL = [
   "/",
   "/index.html",
@@ -28,6 +28,7 @@ const SHELL = [
   "/js/api/clips.js",
   "/js/api/error-codes.js",
   "/js/live/device-key.js",
+  "/js/live/early-live.js",
   "/js/live/early-station.js",
   "/js/live/known-tracks.js",
   "/js/live/live-sequence.js",
@@ -36,6 +37,8 @@ const SHELL = [
   "/js/playback/audio-clock.js",
   "/js/playback/basic-player.js",
   "/js/playback/clock.js",
+  "/js/playback/early-audio.js",
+  "/js/playback/early-player.js",
   "/js/playback/level.js",
   "/js/playback/live-relay.js",
   "/js/playback/media-session.js",

@@ -9,6 +9,7 @@ import { parseHash, buildHash, navigate, stationPath, authHref } from "./router.
 import { ServerClock } from "./playback/clock.js";
 import { parseFrequency } from "./ui/frequency.js";
 import { createPlayer, createReport } from "./playback/player.js";
+import { claimPlayer } from "./playback/early-player.js";
 import { toast } from "./ui/toast.js";
 import { createDialView } from "./views/dial.js";
 import { createStationView } from "./views/station.js";
@@ -18,8 +19,10 @@ import { createSignupView, createLoginView, createAccountView } from "./views/ac
 import { startReminders } from "./reminders/reminders.js";
 import { ErrorCode } from "./api/error-codes.js";
 
-const clock = new ServerClock();
-const player = createPlayer(clock);
+// A station link may have made them as it opened, and play already.
+const early = claimPlayer();
+const clock = early ? early.clock : new ServerClock();
+const player = early ? early.player : createPlayer(clock);
 const main = document.getElementById("view");
 let current = null;
 let routeToken = 0;
@@ -172,6 +175,10 @@ function onRoute() {
       show(createDialView(), kind);
       break;
     case "station":
+      // The previous screen goes first: its destroy() stops the shared
+      // player, which the station screen may start as it is built.
+      if (current) current.destroy();
+      current = null;
       show(createStationView({ clock, player }, r), kind);
       break;
     case "settings":

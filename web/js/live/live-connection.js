@@ -8,18 +8,22 @@
 // the session (`ended`). Being removed, the end, and access refusals are
 // final: the connection never reconnects after them.
 
+// A station link's socket is opened before the app has loaded
+// (early-live.js): the first connection takes it over, with the messages
+// and probes it has had meanwhile.
+
+import { api, ApiError } from "../api/api.js";
+import { randomID } from "../ui/dom.js";
+import { liveURL, probeDelay, probeNonce, takeEarlyLive } from "./early-live.js";
+import { fillTracks, knownTracks } from "./known-tracks.js";
+import { isStaleTimeline, readSequence } from "./live-sequence.js";
+import { ErrorCode } from "../api/error-codes.js";
+
 /**
  * The live protocol version this client speaks (`?v=`): 2, where updates
  * name the tracks it holds by id alone (known-tracks.js).
  */
-export const PROTOCOL_VERSION = 2;
-
-import { api, ApiError } from "../api/api.js";
-import { randomID } from "../ui/dom.js";
-import { deviceKey } from "./device-key.js";
-import { fillTracks, knownTracks } from "./known-tracks.js";
-import { isStaleTimeline, readSequence } from "./live-sequence.js";
-import { ErrorCode } from "../api/error-codes.js";
+export { PROTOCOL_VERSION } from "./early-live.js";
 
 // Reconnecting: a short backoff capped at 2 s, so a server that comes back
 // is heard from within a couple of seconds (it used to grow to 8–10 s and
@@ -28,21 +32,6 @@ import { ErrorCode } from "../api/error-codes.js";
 // "visible again" events retry at once (retryNow).
 const BACKOFF_MS = [250, 500, 1000, 2000];
 const BACKOFF_CAP_MS = 2000;
-// Clock probes, as the Swift SDK sends them (ClientConfiguration): a burst
-// of 8 probes 50 ms apart on connect, then 4 a second for 10 s, once a
-// second until a minute, then every 5 s.
-const BURST = 8;
-const BURST_SPACING_MS = 50;
-// …the first few of them closer together: the player waits for the clock
-// before its first sound, so tuning in shouldn't wait out 150 ms of spacing.
-const QUICK_PROBES = 4;
-const QUICK_SPACING_MS = 20;
-
-function probeDelay(elapsed) {
-  if (elapsed < 10_000) return 250;
-  if (elapsed < 60_000) return 1000;
-  return 5000;
-}
 const SILENCE_LIMIT_MS = 12000;
 // Refusals that reconnecting cannot fix (PEOPLE-API.md, station access).
 const DENIED = new Set([ErrorCode.signInRequired, ErrorCode.notAMember, ErrorCode.banned, ErrorCode.stationFull]);
@@ -235,20 +224,17 @@ export class LiveConnection extends EventTarget {
   }
 
   url() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const params = new URLSearchParams();
-    params.set("v", String(PROTOCOL_VERSION));
-    params.set("listener", deviceKey);
-    if (this.revision !== null) params.set("since", String(this.revision));
-    const query = params.toString();
-    return `${proto}//${location.host}/api/stations/${encodeURIComponent(this.stationID)}/live${query ? `?${query}` : ""}`;
+    return liveURL(this.stationID, this.revision);
   }
 
   connect() {
     if (this.closed) return;
+    // The first connection of a station link: the socket the page opened
+    // as it loaded, if it is still there.
+    const early = this.connectionNumber === 0 ? takeEarlyLive(this.stationID) : null;
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      ws = early ? early.ws : new WebSocket(this.url());
     } catch {
       this.scheduleReconnect();
       return;
@@ -266,25 +252,18 @@ export class LiveConnection extends EventTarget {
     };
     ws.onmessage = (event) => {
       // Stamped first thing: a pong's receive time (t3) for the clock.
-      const received = this.clock.localNow();
-      this.lastMessageAt = performance.now();
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
+      const at = performance.now();
+      if (this.backlog) {
+        // The early socket's messages are read first, in order.
+        this.backlog.push({ data: event.data, at });
         return;
       }
-      if (!message || typeof message !== "object") return;
-      try {
-        this.handle(message, received);
-      } catch (error) {
-        // A malformed message: ignore it rather than break the connection.
-        console.warn("wavelength: ignored a malformed message", error);
-      }
+      this.read(event.data, at);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.backlog = null;
       clearTimeout(this.pingTimer);
       clearInterval(this.watchdog);
       // Refused before the upgrade (the browser is told nothing more): the
@@ -295,6 +274,59 @@ export class LiveConnection extends EventTarget {
     ws.onerror = () => {
       // A close event follows; reconnection happens there.
     };
+    if (early) this.adopt(early);
+  }
+
+  /** One message from the server, which arrived at performance time `at`. */
+  read(data, at) {
+    this.lastMessageAt = performance.now();
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (!message || typeof message !== "object") return;
+    try {
+      this.handle(message, this.clock.localAt(at), at);
+    } catch (error) {
+      // A malformed message: ignore it rather than break the connection.
+      console.warn("wavelength: ignored a malformed message", error);
+    }
+  }
+
+  /**
+   * Takes over the socket early-live.js opened as the page loaded: its
+   * probes are this connection's, its messages are read in a task of their
+   * own (as they would have come: never inside the caller's start()), and
+   * anything arriving meanwhile waits behind them.
+   */
+  adopt(early) {
+    const { ws } = early;
+    for (const [nonce, at] of early.pings) this.pings.set(nonce, this.clock.localAt(at));
+    // The probes answered meanwhile go to the clock now, so the player finds
+    // it ready as it starts; read again in order below, they only count.
+    for (const { data, at } of early.messages) {
+      if (!data.includes('"pong"')) continue;
+      try {
+        const message = JSON.parse(data);
+        if (message && message.type === "pong") this.probe(message, this.clock.localAt(at));
+      } catch {}
+    }
+    if (ws.readyState === WebSocket.OPEN) {
+      this.opened = true;
+      this.lastMessageAt = performance.now();
+      this.startPinging({ sent: early.sent, connectedAt: early.openedAt, lastPingAt: early.lastPingAt });
+    }
+    this.backlog = [...early.messages];
+    setTimeout(() => {
+      const backlog = this.backlog || [];
+      this.backlog = null;
+      for (const { data, at } of backlog) {
+        if (this.ws !== ws) return;
+        this.read(data, at);
+      }
+    }, 0);
   }
 
   scheduleReconnect() {
@@ -334,6 +366,7 @@ export class LiveConnection extends EventTarget {
   dropSocket(reason) {
     clearTimeout(this.pingTimer);
     clearInterval(this.watchdog);
+    this.backlog = null;
     if (!this.ws) return;
     this.ws.onopen = this.ws.onmessage = this.ws.onclose = this.ws.onerror = null;
     try {
@@ -355,20 +388,23 @@ export class LiveConnection extends EventTarget {
     this.connect();
   }
 
-  startPinging() {
+  /** Probes on the schedule; an adopted socket's carry on from where it was. */
+  startPinging({ sent = 0, connectedAt = performance.now(), lastPingAt = null } = {}) {
     clearTimeout(this.pingTimer);
     clearInterval(this.watchdog);
-    this.connectedAt = performance.now();
-    this.pings.clear();
-    let sent = 0;
+    this.connectedAt = connectedAt;
+    if (!sent) this.pings.clear();
     const next = () => {
       if (!this.ws) return;
       this.ping();
       sent += 1;
-      const delay = sent < QUICK_PROBES ? QUICK_SPACING_MS : sent < BURST ? BURST_SPACING_MS : probeDelay(performance.now() - this.connectedAt);
-      this.pingTimer = setTimeout(next, delay);
+      this.pingTimer = setTimeout(next, probeDelay(sent, performance.now() - this.connectedAt));
     };
-    next();
+    if (sent && lastPingAt !== null) {
+      this.pingTimer = setTimeout(next, Math.max(0, lastPingAt + probeDelay(sent, lastPingAt - connectedAt) - performance.now()));
+    } else {
+      next();
+    }
     // A connection that has gone silent (no pong, no update) is dead even
     // if the browser hasn't noticed: drop it and reconnect.
     this.watchdog = setInterval(() => {
@@ -388,7 +424,7 @@ export class LiveConnection extends EventTarget {
 
   ping() {
     if (!this.isOpen()) return;
-    const nonce = randomID("p").slice(0, 16);
+    const nonce = probeNonce();
     const text = JSON.stringify({ type: "ping", nonce });
     if (this.pings.size >= 32) this.pings.delete(this.pings.keys().next().value);
     // Stamped the instant before it goes to the socket (t0).
@@ -396,7 +432,8 @@ export class LiveConnection extends EventTarget {
     this.ws.send(text);
   }
 
-  handle(message, received = this.clock.localNow()) {
+  /** `received`: the local time it arrived (a pong's t3); `at`: the same as performance time. */
+  handle(message, received = this.clock.localNow(), at = performance.now()) {
     const sequence = readSequence(this.seq, message);
     this.seq = sequence.seq;
     if (sequence.resync && this.isOpen()) {
@@ -407,7 +444,7 @@ export class LiveConnection extends EventTarget {
       case "snapshot": {
         const { station, timeline, listeners } = message.snapshot;
         performance.clearMarks("wavelength:snapshot");
-        performance.mark("wavelength:snapshot");
+        performance.mark("wavelength:snapshot", { startTime: at });
         this.clock.hint(timeline.serverTime);
         this.revision = timeline.revision;
         this.tracks = knownTracks(timeline);
@@ -529,24 +566,27 @@ export class LiveConnection extends EventTarget {
           this.emit("servererror", { code: message.code, message: message.message });
         }
         break;
-      case "pong": {
-        const sent = this.pings.get(message.nonce);
-        if (sent !== undefined) {
-          this.pings.delete(message.nonce);
-          this.clock.addProbe({
-            sent,
-            received,
-            serverReceived: message.serverReceived,
-            serverSent: message.serverSent,
-            serverTime: message.serverTime,
-          });
-          this.emit("clock", { rtt: received - sent });
-        }
+      case "pong":
+        this.probe(message, received);
         break;
-      }
       default:
         break;
     }
+  }
+
+  /** A pong received at local time `received`: a probe for the clock, once. */
+  probe(message, received) {
+    const sent = this.pings.get(message.nonce);
+    if (sent === undefined) return;
+    this.pings.delete(message.nonce);
+    this.clock.addProbe({
+      sent,
+      received,
+      serverReceived: message.serverReceived,
+      serverSent: message.serverSent,
+      serverTime: message.serverTime,
+    });
+    this.emit("clock", { rtt: received - sent });
   }
 
   /** Ends the connection for good with a final state (removed, ended, denied). */

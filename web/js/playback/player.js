@@ -5,16 +5,12 @@
 // benchmark read: window.__wavelength.report().
 
 import { BasicPlayer } from "./basic-player.js";
+import { requestedMode } from "./early-audio.js";
 import { WebAudioPlayer, webAudioSupported } from "./web-audio-player.js";
 
-export const MODE_LABELS = { webaudio: "Sync: Web Audio", basic: "Sync: basic" };
+export { requestedMode };
 
-export function requestedMode() {
-  const fromSearch = new URLSearchParams(location.search).get("audio");
-  const hashQuery = location.hash.includes("?") ? location.hash.slice(location.hash.indexOf("?") + 1) : "";
-  const fromHash = new URLSearchParams(hashQuery).get("audio");
-  return fromSearch || fromHash || window.__wavelengthAudioMode || null;
-}
+export const MODE_LABELS = { webaudio: "Sync: Web Audio", basic: "Sync: basic" };
 
 export function createPlayer(clock) {
   const asked = requestedMode();

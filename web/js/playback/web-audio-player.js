@@ -9,6 +9,9 @@
 //   around the play position, fetched with an HTTP Range request and
 //   decoded on their own (range-start.js); the whole file is fetched and
 //   decoded behind it and playback moves over to it sample-exactly (swap).
+//   A station link's piece is decoded before the app has loaded, on the
+//   context made then (early-audio.js): the player takes both, and its
+//   first reconcile can schedule the first sound.
 // - Server time ↔ performance time comes from the ServerClock; performance
 //   time ↔ the context time being *heard* from getOutputTimestamp() (see
 //   audio-clock.js), so output latency is part of the schedule.
@@ -35,6 +38,7 @@ import { BasicPlayer } from "./basic-player.js";
 import { mp3URL, PlayerBase } from "./player-base.js";
 import { PIECE_FORMATS, pieceLag, quickPiece } from "./quick-decode.js";
 import { rangeFormat, rangePiece } from "./range-start.js";
+import { takeContext, takePiece, takeWhole, waitPiece } from "./early-audio.js";
 import { entryAt, isHeld, isLive, playOrder, timelineNow } from "./timeline.js";
 import { levelDb } from "./level.js";
 
@@ -258,7 +262,8 @@ export class WebAudioPlayer extends PlayerBase {
   ensureContext() {
     if (!this.ctx) {
       const Ctor = window.AudioContext || window.webkitAudioContext;
-      this.ctx = new Ctor({ latencyHint: "interactive" });
+      // The context a station link made as the page opened, if there is one.
+      this.ctx = takeContext() || new Ctor({ latencyHint: "interactive" });
       this.master = this.ctx.createGain();
       this.master.connect(this.ctx.destination);
       this.audioClock = new AudioClock(this.ctx);
@@ -401,9 +406,37 @@ export class WebAudioPlayer extends PlayerBase {
       stages: quickAt !== null ? this.stages : null,
     };
     this.buffers.set(track.id, item);
-    item.promise = this.fetchDecode(item, quickAt);
+    // A station link's piece, decoded as the page opened: ready now, and the
+    // whole file is fetched behind it.
+    const early = quickAt !== null && this.ctx ? takePiece(item.url, this.ctx, quickAt - QUICK_LEAD_S, QUICK_MIN_AHEAD_S + QUICK_LEAD_S) : null;
+    if (early) {
+      this.stage("audioAsked", performance.now(), item.stages);
+      this.useEarly(item, early);
+      quickAt = null;
+    }
+    item.promise = item.complete ? Promise.resolve() : this.fetchDecode(item, quickAt);
     this.evict();
     return item;
+  }
+
+  /** Item `item` plays from the piece decoded as the page opened (early-audio.js). */
+  useEarly(item, early) {
+    item.buffer = early.buffer;
+    item.base = early.start;
+    item.status = "ready";
+    if (early.complete) {
+      // The whole file (a format not cut into ranges).
+      item.complete = true;
+      item.duration = early.buffer.duration;
+    }
+    item.timing = {
+      first: early.complete ? "early whole" : "early",
+      headMs: early.timing ? early.timing.headMs : null,
+      rangeMs: early.timing ? early.timing.rangeMs : null,
+      partialFrom: early.start,
+      partialSeconds: early.buffer.duration,
+    };
+    this.stage("partialDecoded", early.decodedAt, item.stages);
   }
 
   loaded(item) {
@@ -437,6 +470,16 @@ export class WebAudioPlayer extends PlayerBase {
     const ctx = this.ensureContext();
     const started = performance.now();
     this.stage("audioAsked", started, item.stages);
+    if (quickAt !== null) {
+      // Still being decoded ahead, as the page opened: that is nearer.
+      const early = await waitPiece(item.url, ctx, quickAt - QUICK_LEAD_S, QUICK_MIN_AHEAD_S + QUICK_LEAD_S);
+      if (early && !item.complete) {
+        this.useEarly(item, early);
+        this.loaded(item);
+        if (item.complete) return;
+        quickAt = null;
+      }
+    }
     let whole = null;
     if (quickAt !== null && rangeFormat(item.track.format)) {
       // The seconds around the position first, from a byte range.
@@ -472,8 +515,10 @@ export class WebAudioPlayer extends PlayerBase {
       }
       let bytes;
       const fetchFrom = performance.now();
+      // The whole file a link fetched as the page opened, behind its piece.
+      const ahead = mp3 || whole ? null : takeWhole(url);
       try {
-        bytes = !mp3 && whole ? whole : await this.fetchBytes(url, onProgress);
+        bytes = !mp3 && whole ? whole : ahead ? await ahead : await this.fetchBytes(url, onProgress);
       } catch (error) {
         // The network or the server: try again later, same format.
         if (quick) await quick;

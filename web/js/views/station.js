@@ -19,7 +19,7 @@ import { createLayout } from "./station/layout.js";
 import { refreshRole } from "./station/role.js";
 import { focusSettings, setMode } from "./station/settings-overlay.js";
 import { createStationState, isDJ, modeOf, stationLine } from "./station/state.js";
-import { openSession, startStation } from "./station/tune-in.js";
+import { openSession, startPlayer, startStation } from "./station/tune-in.js";
 import { stopStudio } from "./station/studio.js";
 import { destroyLyrics } from "./station/lyrics.js";
 import { closeHistoryMode } from "./station/history-mode.js";
@@ -58,16 +58,18 @@ export function createStationView({ clock, player }, route) {
     liked: new Set(),
   };
   // The link is known to be right (the page asked as it opened): the live
-  // connection opens now, its handshake and first clock probes under way
-  // while the screen is built. Otherwise it opens once the station answers.
+  // connection opens now (or takes over the one the page opened, its clock
+  // probes answered: early-live.js), and the player starts before the
+  // screen is built, so the first sound doesn't wait for the DOM. Otherwise
+  // both start once the station answers. The caller has taken down the
+  // previous screen (whose destroy() stops the shared player) already.
   if (view.early && view.early.stationKnown) {
     state.session = openSession(view);
     state.session.start();
+    startPlayer(view);
   }
   createLayout(view);
 
-  // After the caller has taken down the previous screen (whose destroy()
-  // stops the shared player), never before.
   queueMicrotask(() => {
     if (!state.destroyed) startStation(view);
   });

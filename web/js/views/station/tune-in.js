@@ -31,6 +31,7 @@ import { focusSettings } from "./settings-overlay.js";
 import { clipWaiting, followSentClip, loadInbox, renderClips } from "./clips.js";
 import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
 import { ErrorCode } from "../../api/error-codes.js";
+import { startedEarly } from "../../playback/early-player.js";
 
 const FRAME_MS = 250;
 // How old a timeline fetched before the screen (early-station.js) may be and
@@ -155,6 +156,35 @@ export function openSession(view) {
   return session;
 }
 
+/**
+ * Starts the player, once, on the timeline asked for over HTTP before the
+ * screen was built: it fetches the song playing while the live connection
+ * opens, and the snapshot then replaces the timeline. For a station link
+ * whose station is known, the screen calls this before it builds its DOM:
+ * with the clock and the song's first piece made ready as the page opened,
+ * the first sound is scheduled right here.
+ */
+export function startPlayer(view) {
+  const { state, player } = view;
+  if (view.playerStarted) return;
+  view.playerStarted = true;
+  const early = view.early || { station: api.station(state.stationID), timeline: Promise.resolve(null) };
+  view.early = early;
+  const take = (timeline) => {
+    // A timeline the dial warmed seconds ago may be out of date: only a fresh one.
+    const fresh = !early.at || performance.now() - early.at < EARLY_TIMELINE_MS;
+    if (timeline && fresh && !state.destroyed && !state.over && state.session && !state.session.timeline && player.timeline !== timeline) player.setTimeline(timeline);
+  };
+  // The link's player plays this station since the page opened
+  // (early-player.js): it carries on.
+  if (startedEarly(state.stationID, player)) return;
+  // Already here: the player has it before it starts, so its first
+  // reconcile can schedule.
+  take(early.timelineNow);
+  player.start({ tunedAt: view.tunedAt });
+  early.timeline.then(take, () => {});
+}
+
 export async function startStation(view) {
   const { state, player } = view;
   showTuning(view.np);
@@ -169,20 +199,9 @@ export async function startStation(view) {
   view.onPlayerMode = () => renderPlaybackMode(view.details, player);
   player.addEventListener("state", view.onPlayerState);
   player.addEventListener("mode", view.onPlayerMode);
-  player.start({ tunedAt: view.tunedAt });
+  startPlayer(view);
   const accessAnswer = fetchAccess(state.stationID).catch(() => null);
-  // The timeline over HTTP, asked for before the screen was built: the
-  // player fetches the song playing while the live connection opens; the
-  // snapshot then replaces it.
-  const early = view.early || { station: api.station(state.stationID), timeline: Promise.resolve(null) };
-  early.timeline.then(
-    (timeline) => {
-      // A timeline the dial warmed seconds ago may be out of date: only a fresh one.
-      const fresh = !early.at || performance.now() - early.at < EARLY_TIMELINE_MS;
-      if (timeline && fresh && !state.destroyed && !state.over && state.session && !state.session.timeline) player.setTimeline(timeline);
-    },
-    () => {},
-  );
+  const { early } = view;
   let station;
   try {
     station = await early.station;
