@@ -9,8 +9,7 @@ import Foundation
 /// times the samples the K-weighting filter reads, a quarter of the whole
 /// analysis; the sums of the 100 ms blocks give the same blocks.
 struct IntegratedLoudness {
-    private var recent: [Double] = []
-    private var next = 0
+    private var recent = RecentBlocks(count: 4)
     /// The gating blocks that pass the absolute gate (-70 LUFS).
     private(set) var audibleBlocks: [Double] = []
 
@@ -19,14 +18,7 @@ struct IntegratedLoudness {
     /// The energy (mean square, K-weighted, channels summed) of the latest
     /// 100 ms block.
     mutating func add(blockEnergy: Double) {
-        if recent.count < 4 {
-            recent.append(blockEnergy)
-        } else {
-            recent[next] = blockEnergy
-            next = (next + 1) % 4
-        }
-        guard recent.count == 4 else { return }
-        let block = recent.reduce(0, +) / 4
+        guard let block = recent.add(blockEnergy) else { return }
         if block >= Self.absoluteGate { audibleBlocks.append(block) }
     }
 

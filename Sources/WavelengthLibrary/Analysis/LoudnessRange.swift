@@ -10,20 +10,13 @@ enum LoudnessRange {
     /// Short-term values: one a 100 ms block once the first 3 s are in,
     /// each the mean energy of the last 30 blocks.
     struct ShortTerm {
-        private var blocks: [Double] = []
-        private var next = 0
+        private var recent = RecentBlocks(count: 30)
         private(set) var energies: [Double] = []
 
         /// The energy (mean square, K-weighted, channels summed) of the
         /// latest 100 ms block.
         mutating func add(blockEnergy: Double) {
-            if blocks.count < 30 {
-                blocks.append(blockEnergy)
-            } else {
-                blocks[next] = blockEnergy
-                next = (next + 1) % 30
-            }
-            if blocks.count == 30 { energies.append(blocks.reduce(0, +) / 30) }
+            if let mean = recent.add(blockEnergy) { energies.append(mean) }
         }
     }
 
@@ -42,5 +35,28 @@ enum LoudnessRange {
         let low = gated[max(0, Int((0.10 * count).rounded()) - 1)]
         let high = gated[min(gated.count - 1, max(0, Int((0.95 * count).rounded()) - 1))]
         return high - low
+    }
+}
+
+/// The last `count` 100 ms blocks' energies: a window sliding a block at a
+/// time (3 s short-term loudness, 400 ms gating blocks).
+struct RecentBlocks {
+    let count: Int
+    private var blocks: [Double] = []
+    private var next = 0
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    /// Adds the latest block; the window's mean energy once it is full.
+    mutating func add(_ energy: Double) -> Double? {
+        if blocks.count < count {
+            blocks.append(energy)
+        } else {
+            blocks[next] = energy
+            next = (next + 1) % count
+        }
+        return blocks.count == count ? blocks.reduce(0, +) / Double(count) : nil
     }
 }
