@@ -30,6 +30,10 @@ def test_no_screen_scrolls_sideways(demo_server, browser, shot, width):
         shot(driver, screen)
 
     check("dial", "#/", ".dial-screen[data-state='ready']", [".band", ".station-card"])
+    # The dial's big button says all of its word ("DJ booth", "Tune in"), not "DJ boo…".
+    label, full, shown = driver.execute_script(
+        "const l = document.querySelector('.btn-tune .tune-label'); return [l.textContent, l.scrollWidth, l.clientWidth]")
+    assert full <= shown, f"the dial's button label {label!r} is cut at {width} px ({full} px wide in {shown})"
     check("booth", f"#/station/{owner.station_id}",
           ".station-screen.is-owner[data-state='ready'] .btn-skip",
           [".btn-play", ".btn-skip", ".btn-hold", ".btn-settings", ".station-name", ".freq-chip", ".conn"])
