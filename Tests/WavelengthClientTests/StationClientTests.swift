@@ -43,6 +43,10 @@ struct LiveServer {
         // Live sources only for the test of a live show, on a free port.
         configuration.sourcePort = liveSources ? 0 : nil
         configuration.mdns = false
+        // HummingbirdTesting's live client connects when a test starts and
+        // never reconnects: no head or keep-alive deadline may cut it off.
+        configuration.requestHeadTimeout = .seconds(600)
+        configuration.keepAliveTimeout = .seconds(600)
         return LiveServer(services: try await ServerServices.start(configuration, logger: logger))
     }
 }

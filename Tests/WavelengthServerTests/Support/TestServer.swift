@@ -36,6 +36,12 @@ struct TestServer {
         // Only the LAN test announces: the others would fill a running
         // avahi-daemon with test stations.
         configuration.mdns = false
+        // HummingbirdTesting's live client connects when the test starts and
+        // sends its first request whenever the test gets to it (a minute
+        // later on a loaded machine), and never reconnects: the head and
+        // keep-alive limits are the slow-client test's to set.
+        configuration.requestHeadTimeout = .seconds(600)
+        configuration.keepAliveTimeout = .seconds(600)
         configure(&configuration)
         let services = try await ServerServices.start(configuration, clock: clock, logger: logger)
         return TestServer(dataDirectory: data, services: services)
