@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v34";
+const VERSION = "wavelength-shell-v35";
 const SHELL = [
   "/",
   "/index.html",

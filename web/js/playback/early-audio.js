@@ -46,6 +46,11 @@ function contextNow() {
   if (!Ctor) return null;
   try {
     context = new Ctor({ latencyHint: "interactive" });
+    // Made now so decoding can start, but not sounding until the player
+    // resumes it: an output started while the page loads reported
+    // timestamps several ms off for its first seconds, which put two
+    // listeners 4-10 ms apart at first (bench/audio_spread.py, p95).
+    context.suspend().catch(() => {});
   } catch {
     context = null;
   }
