@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v35";
+const VERSION = "wavelength-shell-v36";
 const SHELL = [
   "/",
   "/index.html",
@@ -50,6 +50,8 @@ const SHELL = [
   "/js/playback/slice-flac.js",
   "/js/playback/slice-mp3.js",
   "/js/playback/slice-opus.js",
+  "/js/playback/slice-vorbis.js",
+  "/js/playback/slice-m4a.js",
   "/js/playback/timeline.js",
   "/js/playback/web-audio-player.js",
   "/js/reminders/plan.js",

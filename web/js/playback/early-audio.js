@@ -96,7 +96,7 @@ export function preparePiece(url, format, duration, at, seconds) {
   return true;
 }
 
-// Formats not cut into ranges (AAC in MP4, Ogg Vorbis): the whole file is
+// Formats not cut into ranges (Ogg Vorbis): the whole file is
 // fetched, and its start, up to `seconds` past `at`, is decoded as soon as
 // it is here (as the player's own "prefix" quick start: an MP4 with its
 // index at the end fails it, and waits for the whole file). The whole

@@ -119,6 +119,16 @@ export function oggPages(bytes, end) {
   return pages;
 }
 
+/** Ogg pages in `bytes` (a range from the middle of a file) from its first capture pattern on, offsets relative to bytes. */
+export function oggPagesIn(bytes) {
+  for (let i = 0; i + 4 <= bytes.length; i++) {
+    if (bytes[i] !== 0x4f || ascii(bytes, i, 4) !== "OggS") continue;
+    const pages = oggPages(bytes.subarray(i), bytes.length - i);
+    if (pages && pages.length >= 2) return pages.map((p) => ({ ...p, offset: p.offset + i, data: p.data + i }));
+  }
+  return [];
+}
+
 function opusPiece(bytes, end, at, seconds) {
   const pages = oggPages(bytes, end);
   if (!pages || !pages.length || ascii(bytes, pages[0].data, 8) !== "OpusHead") return null;

@@ -6,12 +6,13 @@
 // sample-exactly.
 //
 // Two requests: the file's head (its length, and what the format needs to
-// decode a piece: MP3's ID3 and Info frame, FLAC's STREAMINFO, Ogg Opus's
-// header pages), then the range around the position, cut at frame (page)
-// boundaries by slice-mp3.js, slice-flac.js or slice-opus.js, so the
-// piece's first sample is known exactly. Other formats (AAC in MP4 with its
-// index at the end, Ogg Vorbis) return null: the player then does what it
-// did before.
+// decode a piece: MP3's ID3 and Info frame, FLAC's STREAMINFO, Ogg's
+// header pages, an MP4's index), then the range around the position, cut at frame (page)
+// boundaries by slice-mp3.js, slice-flac.js, slice-opus.js or slice-m4a.js, so the
+// piece's first sample is known exactly. An MP4 (slice-m4a.js) whose index
+// is at its end takes a third request, for the index; Ogg Vorbis is cut by
+// slice-vorbis.js. A file a cutter can't read returns null: the player then
+// fetches and decodes the whole file.
 //
 // Heads are kept (a few) for the page's life, and so are the bytes warmed
 // ahead (warm()): what the dial shows playing, or the station a link opens,
@@ -21,8 +22,17 @@ import { fetchRange } from "./range-fetch.js";
 import * as mp3 from "./slice-mp3.js";
 import * as flac from "./slice-flac.js";
 import * as opus from "./slice-opus.js";
+import * as m4a from "./slice-m4a.js";
+import * as vorbis from "./slice-vorbis.js";
 
-const CUTTERS = { mp3, flac, opus };
+// An .ogg file holds Vorbis (most often) or Opus: its layout says which.
+const ogg = {
+  layout: (...args) => vorbis.layout(...args) || opus.layout(...args),
+  window: (l, ...args) => (l.format === "vorbis" ? vorbis : opus).window(l, ...args),
+  cut: (l, ...args) => (l.format === "vorbis" ? vorbis : opus).cut(l, ...args),
+};
+
+const CUTTERS = { mp3, flac, opus, m4a, ogg };
 const HEAD_BYTES = 65536;
 const KEEP = 8;
 const MAX_TRIES = 3;
@@ -79,7 +89,12 @@ async function layoutOf(url, format, duration) {
     head = await headOf(url, Math.min(head.total, longer));
     l = head.whole ? null : cutter.layout(head.bytes, head.total, duration);
   }
-  return { head, layout: l && !l.needHead ? l : null };
+  // An index further on (an MP4's `moov` after its audio): one more request.
+  if (l && l.needRange) {
+    const index = await keep(heads, `${url}|index`, () => fetchRange(url, l.needRange.from, l.needRange.to));
+    l = cutter.layout(head.bytes, head.total, duration, index);
+  }
+  return { head, layout: l && !l.needHead && !l.needRange ? l : null };
 }
 
 /**

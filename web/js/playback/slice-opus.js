@@ -4,11 +4,9 @@
 // a packet from the page before. Its first sample is the page before's
 // granule position, exactly (the decoder drops the pre-skip from the
 // piece's start as it does from the file's: see quick-decode.js). Ogg
-// Vorbis is not cut this way: its first packet decodes to nothing and the
-// samples the next one yields depend on block sizes read from the setup
-// header, so a Vorbis file plays from its start as before.
+// Vorbis is cut by slice-vorbis.js.
 
-import { ascii, oggPages, PRE_ROLL_S } from "./quick-decode.js";
+import { ascii, oggPages, oggPagesIn, PRE_ROLL_S } from "./quick-decode.js";
 
 const RATE = 48000;
 
@@ -30,19 +28,9 @@ export function window(l, at, seconds) {
   return { from, to };
 }
 
-/** Pages in `bytes` from its first capture pattern on (offsets relative to bytes). */
-function pagesIn(bytes) {
-  for (let i = 0; i + 4 <= bytes.length; i++) {
-    if (bytes[i] !== 0x4f || ascii(bytes, i, 4) !== "OggS") continue;
-    const pages = oggPages(bytes.subarray(i), bytes.length - i);
-    if (pages && pages.length >= 2) return pages.map((p) => ({ ...p, offset: p.offset + i }));
-  }
-  return [];
-}
-
 export function cut(l, head, part, at, seconds) {
   const { bytes, offset } = part;
-  const pages = pagesIn(bytes);
+  const pages = oggPagesIn(bytes);
   const want = Math.max(0, at - PRE_ROLL_S) * RATE;
   let p = -1;
   for (let i = 1; i < pages.length; i++) {
