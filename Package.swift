@@ -111,7 +111,7 @@ let package = Package(
         ),
         // What storage holds and the repository protocols, with no database
         // types: SQLite implements them, PostgreSQL can follow.
-        .target(name: "WavelengthStore", dependencies: ["WavelengthCore", "WavelengthLibrary"], swiftSettings: strict),
+        .target(name: "WavelengthStore", dependencies: ["WavelengthCore"], swiftSettings: strict),
         // SQLite through GRDB: stations, timelines, history, the library index.
         .target(
             name: "WavelengthSQLite",

@@ -1,5 +1,4 @@
 import WavelengthCore
-import WavelengthLibrary
 
 /// Everything the server needs to keep stations. `AppDatabase` is the real
 /// one; the protocol keeps the server testable and ready for PostgreSQL.

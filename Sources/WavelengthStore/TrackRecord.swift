@@ -1,5 +1,4 @@
 import WavelengthCore
-import WavelengthLibrary
 
 /// A row of the library index: one audio file, what its tags say
 /// (`metadata`, read through as `record.title`, …) and what the analysis

@@ -1,4 +1,5 @@
 import Foundation
+import WavelengthCore
 
 /// A file's loudness as FFmpeg's `ebur128` filter measures it, in a child
 /// process: how loudness was measured before the one-decode analysis, kept

@@ -1,6 +1,7 @@
 import Foundation
 import CEbur128
 import CFFmpeg
+import WavelengthCore
 
 /// EBU R128 loudness with libebur128's K-weighting, fed the decoded samples
 /// of a whole file at its own rate and channels (the filter and the channel

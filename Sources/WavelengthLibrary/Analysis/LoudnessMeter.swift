@@ -1,3 +1,5 @@
+import WavelengthCore
+
 /// Measures a file's loudness (EBU R128: integrated loudness, loudness
 /// range and true peak) with libebur128, in process, from one decode of the
 /// whole file. The background analysis measures it together with the other

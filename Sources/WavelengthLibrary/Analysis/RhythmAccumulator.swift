@@ -1,5 +1,6 @@
 import CAubio
 import CFFmpeg
+import WavelengthCore
 
 /// Tempo and onset rate with aubio's detectors (`RhythmDetectors`, one
 /// spectrum for both), fed mono floats at 22,050 Hz from the shared decode,

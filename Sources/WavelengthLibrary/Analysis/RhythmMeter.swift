@@ -1,4 +1,5 @@
 import CAubio
+import WavelengthCore
 
 /// Measures a track's tempo and onset rate with aubio, in-process, from the
 /// shared decode (`TrackAnalyzer`; this is the rhythm alone).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WavelengthCore
 
 /// An audio file found by the walk, with what `stat` said about it.
 struct WalkedFile: Sendable {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WavelengthCore
 
 /// The parts of `stat(2)` a scan needs.
 struct FileStatus {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WavelengthCore
 
 /// Keeps the library index in step with the music folders.
 public struct LibraryScanner: Sendable {

@@ -1,3 +1,4 @@
+import WavelengthCore
 /// Pairs vanished index entries with newly found files of the same content.
 ///
 /// A file renamed or moved within the roots shows up as one vanished path plus one new path

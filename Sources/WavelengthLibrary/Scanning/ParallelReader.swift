@@ -1,4 +1,5 @@
 import Dispatch
+import WavelengthCore
 
 /// The result of reading one file.
 enum ReadOutcome: Sendable {

@@ -1,3 +1,4 @@
+import WavelengthCore
 /// One file the scan must read: new, or known with a different size or modification time.
 struct ReadJob: Sendable {
     var file: WalkedFile

@@ -1,3 +1,4 @@
+import WavelengthCore
 /// Reads one walked file completely: fingerprint, tags, and the sidecars next to it.
 enum ScannedFileReader {
     static func read(_ file: WalkedFile, in folder: WalkedFolder) throws -> ScannedFile {

@@ -1,4 +1,5 @@
 import CFFmpeg
+import WavelengthCore
 
 /// Maps what FFmpeg found in a file to the formats the server can stream.
 enum ContainerFormat {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CFFmpeg
+import WavelengthCore
 
 /// Reads tags, duration, codec and cover art with FFmpeg's libavformat.
 public enum TagReader {

@@ -1,5 +1,3 @@
-import WavelengthCore
-
 /// What the background analysis learns about one file: its loudness (for
 /// the gain every track plays at) and its rhythm (for the robot DJ). Either
 /// is nil when that meter couldn't read the file.

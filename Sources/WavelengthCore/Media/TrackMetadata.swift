@@ -1,5 +1,3 @@
-import WavelengthCore
-
 /// Everything the library knows about one audio file after reading it: its
 /// tags (read through as `metadata.title`, …) and what the file itself is.
 ///

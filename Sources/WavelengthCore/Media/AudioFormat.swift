@@ -43,7 +43,7 @@ public enum AudioFormat: String, Sendable, Codable, CaseIterable {
     }
 
     /// The format of a file name, judged by the text after its last dot.
-    static func forFileName(_ name: String) -> AudioFormat? {
+    public static func forFileName(_ name: String) -> AudioFormat? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return forFileExtension(String(name[name.index(after: dot)...]))
     }
