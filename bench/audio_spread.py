@@ -14,7 +14,7 @@ the wall clock) are read at the same time for comparison.
 
 Needs pulseaudio and pulseaudio-utils (Debian), numpy, selenium, chromium.
 
-    python3 bench/audio_spread.py [--binary .build/release/wavelength] [--seconds 20]
+    python3 bench/audio_spread.py [--binary .build/release/wavelength] [--seconds 20] [--codec mp3|m4a|ogg|opus|flac]
 """
 import argparse
 import os
@@ -32,8 +32,18 @@ ROOT = os.path.dirname(HERE)
 RATE = 48000
 
 
-def click_track(path, seconds=90, rate=44100, seed=5):
-    """Irregular 2 ms, 2 kHz bursts (every 150–450 ms) as an MP3."""
+# --codec: the click track's file name and ffmpeg's codec arguments.
+CODECS = {
+    "mp3": ("click.mp3", ["-c:a", "libmp3lame", "-b:a", "192k"]),
+    "m4a": ("click.m4a", ["-c:a", "aac", "-b:a", "192k"]),
+    "ogg": ("click.ogg", ["-c:a", "libvorbis", "-q:a", "6"]),
+    "opus": ("click.opus", ["-c:a", "libopus", "-b:a", "128k", "-ar", "48000"]),
+    "flac": ("click.flac", ["-c:a", "flac"]),
+}
+
+
+def click_track(path, codec=CODECS["mp3"][1], seconds=90, rate=44100, seed=5):
+    """Irregular 2 ms, 2 kHz bursts (every 150–450 ms), encoded with `codec`."""
     rng = np.random.default_rng(seed)
     signal_ = np.zeros(int(seconds * rate), dtype=np.float32)
     t = 0.2
@@ -45,7 +55,7 @@ def click_track(path, seconds=90, rate=44100, seed=5):
     pcm = (signal_ * 32767).astype("<i2").tobytes()
     subprocess.run(
         ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "s16le", "-ar", str(rate), "-ac", "1", "-i", "-",
-         "-ac", "2", "-c:a", "libmp3lame", "-b:a", "192k",
+         "-ac", "2", *codec,
          "-metadata", "title=Click Track", "-metadata", "artist=Wavelength Bench", "-metadata", "album=Calibration",
          path], input=pcm, check=True)
 
@@ -118,6 +128,8 @@ def main():
     release = os.path.join(ROOT, ".build/release/wavelength")
     parser.add_argument("--binary", default=release if os.path.exists(release) else os.path.join(ROOT, ".build/debug/wavelength"))
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--codec", choices=sorted(CODECS), default="mp3",
+                        help="the click track's format (each is cut from a byte range when a listener tunes in)")
     args = parser.parse_args()
     for tool in ("pulseaudio", "pactl", "parec", "ffmpeg"):
         if not shutil.which(tool):
@@ -129,7 +141,8 @@ def main():
     try:
         library = os.path.join(work, "library")
         os.makedirs(library)
-        click_track(os.path.join(library, "click.mp3"))
+        name, codec = CODECS[args.codec]
+        click_track(os.path.join(library, name), codec)
         sys.path.insert(0, HERE)
         from browser_listeners import REPORT_JS, playback_error, wait
         from harness import Server, create_station
@@ -170,7 +183,7 @@ def main():
             if lag is not None:
                 lags.append(lag)
         spread = [abs(x) for x in lags]
-        print(f"\n== real audio output, 2 Chromium listeners through PulseAudio ({len(pcm) / RATE:.1f} s recorded)")
+        print(f"\n== real audio output, 2 Chromium listeners through PulseAudio ({len(pcm) / RATE:.1f} s recorded, {args.codec})")
         print(f"  output lag B behind A, per 1 s window (ms): p50 {pct(lags, .5):6.2f}  min {min(lags):6.2f}  max {max(lags):6.2f}  (n={len(lags)})")
         print(f"  |output spread| (ms):                       p50 {pct(spread, .5):6.2f}  p95 {pct(spread, .95):6.2f}  p99 {pct(spread, .99):6.2f}")
         print(f"  the pages' own reports, B behind A (ms):    p50 {pct(reported, .5):6.2f}  p95 |x| {pct([abs(x) for x in reported], .95):6.2f}  (n={len(reported)})")
