@@ -124,7 +124,7 @@ let package = Package(
         .target(
             name: "WavelengthServer",
             dependencies: [
-                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthSQLite", "WavelengthQR", "WavelengthNearby",
+                "WavelengthCore", "WavelengthWire", "WavelengthLibrary", "WavelengthStore", "WavelengthQR", "WavelengthNearby",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "WavelengthSQLiteTests",
             dependencies: [
-                "WavelengthSQLite", "WavelengthLibrary", "WavelengthCore",
+                "WavelengthSQLite", "WavelengthLibrary", "WavelengthCore", "WavelengthStore", "WavelengthTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "WavelengthClientTests",
             dependencies: [
-                "WavelengthClient", "WavelengthServer", "WavelengthLibrary",
+                "WavelengthClient", "WavelengthServer", "WavelengthLibrary", "WavelengthSQLite",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "WavelengthServerTests",
             dependencies: [
-                "WavelengthServer", "WavelengthQR", "WavelengthTestSupport",
+                "WavelengthServer", "WavelengthSQLite", "WavelengthQR", "WavelengthTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -14,7 +14,7 @@ extension AppDatabase: StationRepository {
             }
             var record = record
             let allocation = try frequencyDraw.draw { rng in
-                try FrequencyAllocation.allocate(db, now: now, band: band, using: &rng)
+                try SQLiteFrequencyLedger.allocate(db, now: now, band: band, using: &rng)
             }
             record.frequency = allocation.frequency
             try record.insert(db)

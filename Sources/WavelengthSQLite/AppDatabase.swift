@@ -1,6 +1,7 @@
 import WavelengthStore
 import Foundation
 import GRDB
+import WavelengthCore
 
 /// The one SQLite database of a Wavelength server.
 ///

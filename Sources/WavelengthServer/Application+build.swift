@@ -3,14 +3,15 @@ import Hummingbird
 import Logging
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
-/// Builds the whole server: storage, the library, the stations and the routes.
+/// Builds the whole server around `storage` (opened by whoever starts it):
+/// the library, the stations and the routes.
 public func buildApplication(
-    _ configuration: ServerConfiguration, logger: Logger = Logger(label: "wavelength")
+    _ configuration: ServerConfiguration, storage: any Storage, logger: Logger = Logger(label: "wavelength")
 ) async throws -> some ApplicationProtocol {
-    let services = try await ServerServices.start(configuration, logger: logger)
+    let services = try await ServerServices.start(configuration, storage: storage, logger: logger)
     return try buildApplication(services)
 }
 
@@ -55,7 +56,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
                 cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
     }
     router.add(middleware: SessionAuthenticator(auth: services.auth))
-    let database = services.database
+    let database = services.storage
     let gate = StationGate(access: database, schedule: database, clock: services.clock)
     HealthController(
         tracks: database, storage: database, clock: services.clock, logger: services.logger,
@@ -133,7 +134,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
 /// The long-lived parts of a running server.
 public struct ServerServices: Sendable {
     public let configuration: ServerConfiguration
-    public let database: AppDatabase
+    /// Every repository, behind the protocols (the store is chosen at start-up).
+    public let storage: any Storage
     let catalog: LibraryCatalog
     let directory: StationDirectory
     let transcoder: Transcoder
@@ -166,14 +168,14 @@ public struct ServerServices: Sendable {
         get async { await liveSourceServer?.bound.port }
     }
 
-    /// Opens storage, scans the library (or makes the demo library), and
-    /// puts a first station on the dial when there is none.
+    /// Scans the library (or makes the demo library) into `storage`, and
+    /// puts a first station on the dial when there is none. The data
+    /// folder is made private first (its files are the server's alone).
     public static func start(
-        _ configuration: ServerConfiguration, clock: any ServerClock = SystemClock(),
+        _ configuration: ServerConfiguration, storage database: any Storage, clock: any ServerClock = SystemClock(),
         robot: RobotDJ = RobotDJ(), logger: Logger
     ) async throws -> ServerServices {
         try DataFolder.secure(configuration.dataDirectory)
-        let database = try AppDatabase.open(path: configuration.databasePath)
         let signingKeys = try await SigningKeys.load(
             dataDirectory: configuration.dataDirectory, people: database, now: clock.now())
         var roots = configuration.libraryRoots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -221,7 +223,7 @@ public struct ServerServices: Sendable {
             spotter: LiveSongSpotter(recognizer: recognizer, catalog: catalog, clock: clock, logger: logger),
             metrics: context.metrics, logger: logger)
         let services = ServerServices(
-            configuration: configuration, database: database, catalog: catalog,
+            configuration: configuration, storage: database, catalog: catalog,
             directory: directory,
             transcoder: Transcoder(
                 cacheDirectory: configuration.cacheDirectory, logger: logger,
@@ -263,7 +265,7 @@ public struct ServerServices: Sendable {
     /// It belongs to nobody until someone claims it with its owner key,
     /// which goes to a file only the server's user can read (never the log).
     private func ensureFirstStation() async throws {
-        guard try await database.allStations().isEmpty else { return }
+        guard try await storage.allStations().isEmpty else { return }
         let key = OwnerKey.generate()
         let hub = try await directory.create(name: "Wavelength Radio", owner: nil, ownerKey: key)
         let record = await hub.record

@@ -30,7 +30,11 @@ public actor InMemoryStore: StationRepository, TrackRepository {
     private var saveFailure: (any Error & Sendable)?
     public private(set) var saveCount = 0
 
-    public init(tracks: [TrackRecord] = []) {
+    /// How frequencies are drawn (a seed gives the same codes every run).
+    private let frequencyDraw: FrequencyDraw
+
+    public init(tracks: [TrackRecord] = [], frequencyDraw: FrequencyDraw = .seeded(1)) {
+        self.frequencyDraw = frequencyDraw
         for track in tracks { trackRows[track.id] = track }
     }
 
@@ -40,8 +44,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
 
     // MARK: StationRepository
 
-    /// The first code of `band` no station holds, so tests know which; unlike
-    /// SQLite it takes no code back from a quiet station.
+    /// A code by the core's rule (`FrequencyAllocation`), as every store
+    /// draws it: a quiet station gives its code back when the band is full.
     public func insertStation(_ record: StationRecord, now: EpochMillis, band: FrequencyBand, ownerLimit: Int?)
         async throws -> FrequencyAssignment
     {
@@ -51,13 +55,48 @@ public actor InMemoryStore: StationRepository, TrackRepository {
             throw StorageError.stationLimit(ownerLimit)
         }
         var record = record
-        let taken = Set(stations.values.compactMap { $0.liveFrequency(at: now) })
-        guard let frequency = band.firstFree(takenAmong: { taken.intersection($0) }) else { throw StorageError.noFrequency }
-        record.frequency = frequency
+        var ledger = Ledger(stations: stations)
+        let allocation: FrequencyAllocation.Allocation
+        do {
+            allocation = try frequencyDraw.draw { rng in
+                try FrequencyAllocation.allocate(in: &ledger, now: now, band: band, using: &rng)
+            }
+        } catch is FrequencyAllocation.BandFull {
+            throw StorageError.noFrequency
+        }
+        stations = ledger.stations
+        record.frequency = allocation.frequency
         stations[record.id] = record
         states[record.id] = StationState(
             id: record.id, revision: record.revision, quietSince: record.quietSince ?? now)
-        return (record, nil)
+        return (record, allocation.reclaimedFrom)
+    }
+
+    /// The allocation's questions, answered from a copy of the stations
+    /// that is written back when the insert goes through.
+    private struct Ledger: FrequencyLedger {
+        var stations: [StationID: StationRecord]
+
+        func held(among codes: [String], at now: EpochMillis) -> Set<String> {
+            Set(stations.values.compactMap { $0.liveFrequency(at: now) }).intersection(codes)
+        }
+
+        func holder(of code: String) -> StationID? {
+            stations.values.first { $0.frequency == code }?.id
+        }
+
+        func quietestHolder(quietBefore: EpochMillis, codeProtectedQuietBefore: EpochMillis) -> (StationID, String)? {
+            let candidates = stations.values.filter { station in
+                guard station.frequency != nil, let quiet = station.quietSince, quiet <= quietBefore else { return false }
+                return station.visibility != .code || quiet <= codeProtectedQuietBefore
+            }
+            guard let oldest = candidates.min(by: { ($0.quietSince!, $0.id) < ($1.quietSince!, $1.id) }) else { return nil }
+            return (oldest.id, oldest.frequency!)
+        }
+
+        mutating func release(stationID: StationID) {
+            stations[stationID]?.frequency = nil
+        }
     }
 
     public func listedStations(limit: Int) async throws -> [StationRecord] {

@@ -3,6 +3,7 @@ import Foundation
 import WavelengthCore
 import Hummingbird
 import Logging
+import WavelengthSQLite
 import WavelengthServer
 
 struct Serve: AsyncParsableCommand {
@@ -140,7 +141,10 @@ struct Serve: AsyncParsableCommand {
         guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
         configuration.clipQuotaBytes = clipQuotaMb << 20
         guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }
-        let app = try await buildApplication(configuration, logger: logger)
+        // The embedded store: one SQLite file in the private data folder.
+        try DataFolder.secure(configuration.dataDirectory)
+        let storage = try AppDatabase.open(path: configuration.databasePath)
+        let app = try await buildApplication(configuration, storage: storage, logger: logger)
         try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
     }
 }

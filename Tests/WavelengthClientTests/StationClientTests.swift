@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 import WavelengthLibrary
+import WavelengthSQLite
 import WavelengthServer
 import WavelengthWire
 @testable import WavelengthClient
@@ -47,7 +48,9 @@ struct LiveServer {
         // never reconnects: no head or keep-alive deadline may cut it off.
         configuration.requestHeadTimeout = .seconds(600)
         configuration.keepAliveTimeout = .seconds(600)
-        return LiveServer(services: try await ServerServices.start(configuration, logger: logger))
+        try DataFolder.secure(configuration.dataDirectory)
+        let storage = try AppDatabase.open(path: configuration.databasePath)
+        return LiveServer(services: try await ServerServices.start(configuration, storage: storage, logger: logger))
     }
 }
 

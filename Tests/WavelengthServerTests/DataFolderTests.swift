@@ -37,7 +37,7 @@ struct DataFolderTests {
             #expect(Self.mode(data + "/" + file) == 0o600, "\(file)")
         }
         // No key is left in the database.
-        #expect(try await server.services.database.takeServerSecrets().isEmpty)
+        #expect(try await server.database.takeServerSecrets().isEmpty)
     }
 
     @Test func afterARotationThePreviousKeyStillVerifiesAndTheOneBeforeItDoesNot() async throws {

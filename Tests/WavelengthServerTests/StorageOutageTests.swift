@@ -16,7 +16,7 @@ struct StorageOutageTests {
         try await server.application().test(.router) { client in
             let ana = try await client.signUp()
             // SQLite's own way to make the file full: no page beyond those it has.
-            try await server.services.database.writer.writeWithoutTransaction { db in
+            try await server.database.writer.writeWithoutTransaction { db in
                 let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1
                 try db.execute(sql: "PRAGMA max_page_count = \(pages)")
             }

@@ -147,7 +147,7 @@ extension AppDatabase: StationAccessRepository {
             // The old code stays held while the new one is picked, so it
             // can't come straight back; then it is let go.
             let allocation = try frequencyDraw.draw { rng in
-                try FrequencyAllocation.allocate(db, now: now, band: band, using: &rng)
+                try SQLiteFrequencyLedger.allocate(db, now: now, band: band, using: &rng)
             }
             record.frequency = allocation.frequency
             record.accessCode = accessCode
@@ -216,15 +216,5 @@ extension AppDatabase: StationAccessRepository {
         try await writer.write { db in
             try db.execute(sql: "UPDATE invite SET uses = uses + 1 WHERE id = ?", arguments: [id])
         }
-    }
-}
-
-/// Compares two secrets' digests without an early exit.
-public enum ConstantTime {
-    public static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -16,7 +16,7 @@ extension AppDatabase: PeopleRepository {
                 }
                 var station = station
                 let allocation = try frequencyDraw.draw { rng in
-                    try FrequencyAllocation.allocate(db, now: now, band: band, using: &rng)
+                    try SQLiteFrequencyLedger.allocate(db, now: now, band: band, using: &rng)
                 }
                 station.frequency = allocation.frequency
                 try station.insert(db)

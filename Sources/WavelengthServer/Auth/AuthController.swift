@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Sign up, log in, guests, tokens, log out and passwords.

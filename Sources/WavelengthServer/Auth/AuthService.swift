@@ -4,7 +4,7 @@ import HummingbirdBcrypt
 import JWTKit
 import NIOPosix
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Passwords, sessions, access tokens and CSRF tokens.

@@ -1,4 +1,4 @@
-import WavelengthSQLite
+import WavelengthStore
 
 /// Who is asking: a person (user or guest) with the session they came in,
 /// or nobody; and from which address, for rate limits.

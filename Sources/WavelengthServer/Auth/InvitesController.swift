@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import WavelengthCore
 import WavelengthQR
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Invite links: a token that lets whoever holds it join a station, until

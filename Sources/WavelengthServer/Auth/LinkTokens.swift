@@ -1,5 +1,5 @@
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 
 /// Tokens carried in a URL by what can't send headers: a player on a
 /// stream link, a calendar app on a feed. A token stands for the person it

@@ -1,5 +1,5 @@
 import Foundation
-import WavelengthSQLite
+import WavelengthStore
 
 /// The server's secret keys, kept in their own file
 /// (`<data>/keys/signing-keys.json`, 0600 in a 0700 folder) and never in the

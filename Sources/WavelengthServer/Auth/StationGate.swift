@@ -1,7 +1,7 @@
 import WavelengthWire
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 
 /// Answers "who is this person on this station, and may they listen?"
 /// from the station's record and what storage knows, through the pure

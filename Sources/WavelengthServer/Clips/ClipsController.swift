@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Voice clips between songs (Stationhead's): the DJ records one in the

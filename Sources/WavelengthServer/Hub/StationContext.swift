@@ -1,6 +1,6 @@
 import Logging
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 
 /// What every station hub needs from the rest of the server.
 struct StationContext: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// The one authoritative owner of a station while the server runs: the

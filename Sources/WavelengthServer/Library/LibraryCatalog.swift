@@ -1,5 +1,5 @@
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// The server's view of the music library: track lookups for timelines and

@@ -1,5 +1,5 @@
 import Hummingbird
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Find-as-you-type search and browsing by artist, album and song.

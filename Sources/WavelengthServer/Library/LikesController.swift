@@ -1,6 +1,6 @@
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Liked songs: anyone signed in (a user or a named guest) saves the song

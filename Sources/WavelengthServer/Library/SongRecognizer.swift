@@ -1,7 +1,7 @@
 import Foundation
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthSQLite
+import WavelengthStore
 
 /// "What's this song?" from audio: fingerprints a clip with Chromaprint and
 /// looks it up in an index of the library's fingerprints, built from

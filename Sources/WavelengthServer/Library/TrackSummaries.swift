@@ -1,5 +1,5 @@
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 extension TrackSummary {

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Track details, the audio itself (with Range requests), artwork and lyrics.

@@ -4,7 +4,7 @@ import NIOCore
 import Subprocess
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Converts tracks a client cannot play into a format it can, with the

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Stream keys (what broadcast software sends to go live) and each

@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import Synchronization
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// The stations' live sources: who may go live where, the one source each

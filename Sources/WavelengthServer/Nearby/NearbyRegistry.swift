@@ -1,6 +1,6 @@
 import Synchronization
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 
 /// The stations this server announces on the LAN: hubs say when theirs
 /// goes on or off the air (or changes name or access), and the announcer

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import WavelengthSQLite
+import WavelengthStore
 
 /// `GET /health` answers 200 once the server is ready and its storage takes
 /// writes (503 when it doesn't), and `GET /openapi.json` describes the HTTP API.

@@ -1,6 +1,6 @@
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// People search, profiles, the follow graph, and the personal dial.

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// What a station played and who heard it: "what was on at 9:41?", text

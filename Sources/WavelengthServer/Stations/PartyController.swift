@@ -1,6 +1,6 @@
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// The party over HTTP: what it looks like now, and the owner's mode and

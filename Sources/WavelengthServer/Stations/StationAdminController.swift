@@ -1,6 +1,6 @@
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Who may be on a station, and the owner's controls: settings, the

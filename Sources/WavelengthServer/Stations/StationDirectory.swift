@@ -1,6 +1,6 @@
 import Foundation
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Finds station hubs, loading each from storage the first time it is

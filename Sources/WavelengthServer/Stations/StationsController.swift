@@ -1,6 +1,6 @@
 import Hummingbird
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Stations, their timelines and history, and the DJ commands over HTTP.

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 import WavelengthCore
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Every station as a radio stream any player can play: `GET

@@ -2,7 +2,7 @@ import Logging
 import Synchronization
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthSQLite
+import WavelengthStore
 
 /// The radio streams of the stations someone listens to by stream, and the
 /// limit on stream connections per address (a player that reconnects in a

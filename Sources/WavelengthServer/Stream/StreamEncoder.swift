@@ -5,7 +5,7 @@ import Subprocess
 import Synchronization
 import WavelengthCore
 import WavelengthLibrary
-import WavelengthSQLite
+import WavelengthStore
 import WavelengthWire
 
 /// Plays a station's timeline into one MP3 encoder, in step with the clock.

@@ -2,13 +2,17 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import WavelengthSQLite
 import WavelengthServer
 import WavelengthWire
 
-/// A server on a fresh data folder over the shared test library.
+/// A server on a fresh data folder over the shared test library, with the
+/// embedded store (SQLite) as `wavelength serve` opens it.
 struct TestServer {
     let dataDirectory: String
     let services: ServerServices
+    /// The store itself, for tests that look at or break what was saved.
+    let database: AppDatabase
 
     static func make(
         dataDirectory: String? = nil, pingInterval: Duration = .seconds(10), webRoot: String? = nil,
@@ -43,8 +47,10 @@ struct TestServer {
         configuration.requestHeadTimeout = .seconds(600)
         configuration.keepAliveTimeout = .seconds(600)
         configure(&configuration)
-        let services = try await ServerServices.start(configuration, clock: clock, logger: logger)
-        return TestServer(dataDirectory: data, services: services)
+        try DataFolder.secure(data)
+        let database = try AppDatabase.open(path: configuration.databasePath)
+        let services = try await ServerServices.start(configuration, storage: database, clock: clock, logger: logger)
+        return TestServer(dataDirectory: data, services: services, database: database)
     }
 
     func application() throws -> some ApplicationProtocol {

@@ -3,18 +3,18 @@ import WavelengthCore
 import WavelengthSQLite
 import WavelengthStore
 
-/// The chat in SQLite: each change one transaction, the retention kept as
-/// messages come in and at start, and what a restarted hub reads back.
-@Suite("Chat storage")
-struct ChatStorageTests {
-    static func room() async throws -> AppDatabase {
-        let db = try AppDatabase.inMemory()
+/// The chat in every store (the same tests for each): each change one
+/// step, the retention kept as messages come in and at start, and what a
+/// restarted hub reads back.
+@Suite("Chat storage contract")
+struct ChatRepositoryContractTests {
+    static func room(_ kind: StoreKind) async throws -> any StationRepository {
+        let db = try kind.make()
         _ = try await db.insertStation(
             StationRecord(id: "s1", name: "One", owner: "me", ownerKeyHash: "h", frequency: "101.1", quietSince: nil, createdAt: 5),
             now: 5, band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil)
         for id in ["p1", "p2"] {
-            try await db.insertGuest(
-                PersonRecord(id: id, kind: .guest, handle: nil, displayName: id.uppercased(), passwordHash: nil, createdAt: 1))
+            try await kind.addPerson(id, to: db)
         }
         return db
     }
@@ -23,8 +23,9 @@ struct ChatStorageTests {
         ChatMessage(id: id, personID: person, name: person.uppercased(), handle: nil, text: "text \(id)", sentAt: sentAt)
     }
 
-    @Test func messagesMutesAndSlowModeComeBackAfterARestart() async throws {
-        let db = try await Self.room()
+    @Test(arguments: StoreKind.allCases)
+    func messagesMutesAndSlowModeComeBackAfterARestart(_ kind: StoreKind) async throws {
+        let db = try await Self.room(kind)
         for (index, id) in ["a", "b", "c"].enumerated() {
             try await db.saveChat(stationID: "s1", .post(Self.message(id, by: index == 1 ? "p2" : "p1", at: 100 + Int64(index)), purgeBefore: 0))
         }
@@ -44,8 +45,9 @@ struct ChatStorageTests {
         #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent.isEmpty)
     }
 
-    @Test func theRetentionDropsOldMessages() async throws {
-        let db = try await Self.room()
+    @Test(arguments: StoreKind.allCases)
+    func theRetentionDropsOldMessages(_ kind: StoreKind) async throws {
+        let db = try await Self.room(kind)
         try await db.saveChat(stationID: "s1", .post(Self.message("old", by: "p1", at: 10), purgeBefore: 0))
         try await db.saveChat(stationID: "s1", .post(Self.message("mid", by: "p1", at: 500), purgeBefore: 0))
         // A new message takes the station's expired ones with it.
@@ -56,8 +58,9 @@ struct ChatStorageTests {
         #expect(try await db.chatRoom(stationID: "s1", limit: 50, now: 0).recent.map(\.id) == ["new"])
     }
 
-    @Test func aStationKeepsAtMostItsShareOfMessages() async throws {
-        let db = try await Self.room()
+    @Test(arguments: StoreKind.allCases)
+    func aStationKeepsAtMostItsShareOfMessages(_ kind: StoreKind) async throws {
+        let db = try await Self.room(kind)
         for index in 0..<25 {
             try await db.saveChat(
                 stationID: "s1", .post(Self.message("m\(index)", by: "p1", at: 1_000 + Int64(index)), purgeBefore: 0, keep: 20))
@@ -66,8 +69,9 @@ struct ChatStorageTests {
         #expect(kept.map(\.id) == (5..<25).map { "m\($0)" })
     }
 
-    @Test func reactionsAddUpPerPlay() async throws {
-        let db = try await Self.room()
+    @Test(arguments: StoreKind.allCases)
+    func reactionsAddUpPerPlay(_ kind: StoreKind) async throws {
+        let db = try await Self.room(kind)
         try await db.recordReactions(stationID: "s1", Reactions.Burst(entryID: "e1", trackID: "t1", burst: ["🔥": 2], totals: ["🔥": 2]))
         try await db.recordReactions(
             stationID: "s1", Reactions.Burst(entryID: "e1", trackID: "t1", burst: ["🔥": 1, "😂": 1], totals: ["🔥": 3, "😂": 1]))
