@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // FFmpeg's libavformat/libavcodec/libavutil/libswresample from Debian's -dev packages.
@@ -121,6 +122,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // PostgreSQL through postgres-nio: the store several nodes share.
+        .target(
+            name: "WavelengthPostgres",
+            dependencies: [
+                "WavelengthCore", "WavelengthStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "WavelengthServer",
             dependencies: [
@@ -203,8 +214,18 @@ let package = Package(
         .testTarget(
             name: "WavelengthSQLiteTests",
             dependencies: [
-                "WavelengthSQLite", "WavelengthLibrary", "WavelengthCore", "WavelengthStore", "WavelengthTestSupport",
+                "WavelengthSQLite", "WavelengthLibrary", "WavelengthCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // The storage contract, run against every store (SQLite, in memory,
+        // and a real PostgreSQL started for each test), and the PostgreSQL store's own tests.
+        .testTarget(
+            name: "WavelengthStoreTests",
+            dependencies: [
+                "WavelengthStore", "WavelengthSQLite", "WavelengthPostgres", "WavelengthTestSupport", "WavelengthLibrary",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),

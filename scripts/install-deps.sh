@@ -4,7 +4,8 @@
 # library's titles in screenshots, and Selenium and pytest from PyPI), and gdb,
 # which scripts/test.sh uses to record every thread of a stalled test run, and
 # the field's own clients the tests speak to: liquidsoap, ezstream, mpv and
-# Debian's icecast2 as the reference.
+# Debian's icecast2 as the reference; and PostgreSQL, which the PostgreSQL
+# store's tests start in a temporary folder of their own.
 # Safe to rerun: it does nothing when everything is already there.
 set -euo pipefail
 
@@ -14,7 +15,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libaubio-dev libchromaprint-dev libebur128-dev libsqlite3-dev pkg-config
           libqrencode-dev libpng-dev zbar-tools qrencode libavahi-client-dev avahi-daemon dbus
           chromium chromium-driver fonts-ipafont-gothic fonts-noto-color-emoji python3 python3-pip gdb prometheus
-          liquidsoap ezstream mpv icecast2)
+          liquidsoap ezstream mpv icecast2 postgresql)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

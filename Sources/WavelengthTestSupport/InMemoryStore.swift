@@ -55,7 +55,14 @@ public actor InMemoryStore: StationRepository, TrackRepository {
             throw StorageError.stationLimit(ownerLimit)
         }
         var record = record
-        var ledger = Ledger(stations: stations)
+        var ledger = FrequencyHolders(
+            stations.values.compactMap { station in
+                station.frequency.map {
+                    FrequencyHolders.Holder(
+                        stationID: station.id, frequency: $0, codeExpiresAt: station.codeExpiresAt,
+                        quietSince: station.quietSince, codeProtected: station.visibility == .code)
+                }
+            })
         let allocation: FrequencyAllocation.Allocation
         do {
             allocation = try frequencyDraw.draw { rng in
@@ -64,39 +71,12 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         } catch is FrequencyAllocation.BandFull {
             throw StorageError.noFrequency
         }
-        stations = ledger.stations
+        for id in ledger.released { stations[id]?.frequency = nil }
         record.frequency = allocation.frequency
         stations[record.id] = record
         states[record.id] = StationState(
             id: record.id, revision: record.revision, quietSince: record.quietSince ?? now)
         return (record, allocation.reclaimedFrom)
-    }
-
-    /// The allocation's questions, answered from a copy of the stations
-    /// that is written back when the insert goes through.
-    private struct Ledger: FrequencyLedger {
-        var stations: [StationID: StationRecord]
-
-        func held(among codes: [String], at now: EpochMillis) -> Set<String> {
-            Set(stations.values.compactMap { $0.liveFrequency(at: now) }).intersection(codes)
-        }
-
-        func holder(of code: String) -> StationID? {
-            stations.values.first { $0.frequency == code }?.id
-        }
-
-        func quietestHolder(quietBefore: EpochMillis, codeProtectedQuietBefore: EpochMillis) -> (StationID, String)? {
-            let candidates = stations.values.filter { station in
-                guard station.frequency != nil, let quiet = station.quietSince, quiet <= quietBefore else { return false }
-                return station.visibility != .code || quiet <= codeProtectedQuietBefore
-            }
-            guard let oldest = candidates.min(by: { ($0.quietSince!, $0.id) < ($1.quietSince!, $1.id) }) else { return nil }
-            return (oldest.id, oldest.frequency!)
-        }
-
-        mutating func release(stationID: StationID) {
-            stations[stationID]?.frequency = nil
-        }
     }
 
     public func listedStations(limit: Int) async throws -> [StationRecord] {
@@ -228,8 +208,9 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         pools[stationID] ?? []
     }
 
+    /// Kept as every store keeps it: each track once, in id order.
     public func setPool(stationID: StationID, trackIDs: [TrackID]) async throws {
-        pools[stationID] = trackIDs
+        pools[stationID] = Set(trackIDs).sorted()
     }
 
     public func plays(stationID: StationID, matching search: PlaySearch) async throws -> [Play] {

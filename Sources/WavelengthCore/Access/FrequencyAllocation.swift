@@ -83,3 +83,60 @@ public enum FrequencyDraw: Sendable, Equatable {
         return try body(&rng)
     }
 }
+
+/// A ledger over the stations that hold a code, read in one go: for a
+/// store that can't answer the questions one by one inside its transaction
+/// (a network database, or memory). The stations holding a code are at most
+/// as many as the band has codes. `released` says whose codes to take away
+/// when the allocation is saved.
+public struct FrequencyHolders: FrequencyLedger, Sendable {
+    public struct Holder: Sendable, Equatable {
+        public var stationID: StationID
+        public var frequency: String
+        public var codeExpiresAt: EpochMillis?
+        public var quietSince: EpochMillis?
+        public var codeProtected: Bool
+
+        public init(
+            stationID: StationID, frequency: String, codeExpiresAt: EpochMillis?, quietSince: EpochMillis?,
+            codeProtected: Bool
+        ) {
+            self.stationID = stationID
+            self.frequency = frequency
+            self.codeExpiresAt = codeExpiresAt
+            self.quietSince = quietSince
+            self.codeProtected = codeProtected
+        }
+    }
+
+    private var holders: [String: Holder]
+    public private(set) var released: [StationID] = []
+
+    public init(_ holders: [Holder]) {
+        self.holders = Dictionary(holders.map { ($0.frequency, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func held(among codes: [String], at now: EpochMillis) -> Set<String> {
+        Set(codes.filter { code in holders[code].map { $0.codeExpiresAt.map { $0 > now } ?? true } ?? false })
+    }
+
+    public func holder(of code: String) -> StationID? {
+        holders[code]?.stationID
+    }
+
+    public func quietestHolder(quietBefore: EpochMillis, codeProtectedQuietBefore: EpochMillis) -> (StationID, String)? {
+        let candidates = holders.values.filter { holder in
+            guard let quiet = holder.quietSince, quiet <= quietBefore else { return false }
+            return !holder.codeProtected || quiet <= codeProtectedQuietBefore
+        }
+        guard let oldest = candidates.min(by: { ($0.quietSince!, $0.stationID) < ($1.quietSince!, $1.stationID) }) else {
+            return nil
+        }
+        return (oldest.stationID, oldest.frequency)
+    }
+
+    public mutating func release(stationID: StationID) {
+        for (code, holder) in holders where holder.stationID == stationID { holders[code] = nil }
+        released.append(stationID)
+    }
+}

@@ -109,14 +109,8 @@ function blockOf(l, byte) {
   return mode < l.modes.length ? l.blocks[l.modes[mode] ? 1 : 0] : null;
 }
 
-const MARGIN_S = 1.5;
-
-export function window(l, at, seconds) {
-  const perSecond = (l.total - l.headEnd) / Math.max(1, l.duration);
-  const from = Math.max(l.headEnd, l.headEnd + Math.floor((at - PRE_ROLL_S - MARGIN_S) * perSecond) - 16384);
-  const to = Math.min(l.total - 1, l.headEnd + Math.ceil((at + seconds + MARGIN_S) * perSecond) + 16384);
-  return { from, to };
-}
+// The byte range around a position: Ogg's, as for Opus (the same layout fields).
+export { window } from "./slice-opus.js";
 
 /** Where page p's sound starts in the file (samples), if pages p − 1 and p tell. */
 function soundStart(l, bytes, pages, p) {

@@ -1,0 +1,161 @@
+import Logging
+import PostgresNIO
+import WavelengthCore
+
+/// The PostgreSQL schema, one migration after another, each applied once in
+/// its own transaction and recorded in `schema_migration`.
+///
+/// Nodes that start together take turns: the transaction holds an advisory
+/// lock first, so only one applies a migration and the others find it done.
+/// A node older than the schema (a newer version is recorded, one this build
+/// doesn't know) refuses to start rather than write in a shape it doesn't
+/// understand.
+enum PostgresMigrations {
+    struct Migration {
+        var version: Int
+        var name: String
+        var statements: [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(
+            version: 1, name: "health",
+            statements: [
+                // The row `/health` writes to show that storage takes writes.
+                "CREATE TABLE health_probe (id INTEGER PRIMARY KEY, checked_at BIGINT NOT NULL)"
+            ]),
+        Migration(
+            version: 2, name: "stations: timelines, history, commands, the party, the lobby, taste, chat",
+            statements: [
+                """
+                CREATE TABLE station (
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, owner TEXT NOT NULL, owner_id TEXT, owner_key_hash TEXT,
+                    frequency TEXT UNIQUE, code_expires_at BIGINT, access_code TEXT, visibility TEXT NOT NULL,
+                    max_listeners BIGINT, personal BOOLEAN NOT NULL, revision BIGINT NOT NULL, quiet_since BIGINT,
+                    created_at BIGINT NOT NULL, paused_at BIGINT, mode TEXT NOT NULL, request_settings TEXT)
+                """,
+                // The band's quietest holder, and the dial's two lists, by index.
+                "CREATE INDEX station_reclaim ON station (quiet_since) WHERE frequency IS NOT NULL",
+                "CREATE INDEX station_listing ON station (visibility, quiet_since)",
+                "CREATE INDEX station_owner ON station (owner_id)",
+                """
+                CREATE TABLE timeline_entry (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, position BIGINT NOT NULL,
+                    id TEXT NOT NULL, track_id TEXT NOT NULL, start_at BIGINT NOT NULL, duration BIGINT NOT NULL,
+                    start_offset BIGINT NOT NULL, source TEXT NOT NULL, why TEXT, PRIMARY KEY (station_id, position))
+                """,
+                """
+                CREATE TABLE play (
+                    seq BIGSERIAL PRIMARY KEY, station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    entry_id TEXT NOT NULL, track_id TEXT NOT NULL, start_at BIGINT NOT NULL, duration BIGINT NOT NULL,
+                    start_offset BIGINT NOT NULL, source TEXT NOT NULL, listeners BIGINT, why TEXT)
+                """,
+                "CREATE INDEX play_by_station ON play (station_id, start_at)",
+                """
+                CREATE TABLE applied_command (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, command_id TEXT NOT NULL,
+                    revision BIGINT NOT NULL, applied_at BIGINT NOT NULL, PRIMARY KEY (station_id, command_id))
+                """,
+                "CREATE INDEX applied_command_by_revision ON applied_command (station_id, revision)",
+                """
+                CREATE TABLE station_pool (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, track_id TEXT NOT NULL,
+                    PRIMARY KEY (station_id, track_id))
+                """,
+                "CREATE TABLE station_party (station_id TEXT PRIMARY KEY REFERENCES station ON DELETE CASCADE, queue TEXT NOT NULL)",
+                "CREATE TABLE station_lobby (station_id TEXT PRIMARY KEY REFERENCES station ON DELETE CASCADE, saved TEXT NOT NULL)",
+                """
+                CREATE TABLE thumb (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, entry_id TEXT NOT NULL,
+                    person_id TEXT NOT NULL, track_id TEXT NOT NULL, up BOOLEAN NOT NULL, at BIGINT NOT NULL,
+                    PRIMARY KEY (station_id, entry_id, person_id))
+                """,
+                "CREATE INDEX thumb_by_time ON thumb (station_id, at)",
+                """
+                CREATE TABLE taste_belief (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, feature TEXT NOT NULL,
+                    mean DOUBLE PRECISION NOT NULL, variance DOUBLE PRECISION NOT NULL, PRIMARY KEY (station_id, feature))
+                """,
+                """
+                CREATE TABLE credibility (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, person_id TEXT NOT NULL,
+                    thumbs_up BIGINT NOT NULL, thumbs_down BIGINT NOT NULL, skips BIGINT NOT NULL,
+                    PRIMARY KEY (station_id, person_id))
+                """,
+                """
+                CREATE TABLE listener_minute (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, minute BIGINT NOT NULL,
+                    peak BIGINT NOT NULL, listener_millis BIGINT NOT NULL, departures BIGINT NOT NULL,
+                    stay_millis BIGINT NOT NULL, PRIMARY KEY (station_id, minute))
+                """,
+                """
+                CREATE TABLE chat_message (
+                    id TEXT PRIMARY KEY, seq BIGSERIAL, station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    person_id TEXT NOT NULL, name TEXT NOT NULL, handle TEXT, text TEXT NOT NULL, sent_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX chat_message_by_station ON chat_message (station_id, sent_at)",
+                "CREATE INDEX chat_message_by_author ON chat_message (station_id, person_id)",
+                "CREATE INDEX chat_message_by_sent_at ON chat_message (sent_at)",
+                """
+                CREATE TABLE chat_mute (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, person_id TEXT NOT NULL,
+                    until BIGINT NOT NULL, PRIMARY KEY (station_id, person_id))
+                """,
+                """
+                CREATE TABLE chat_setting (
+                    station_id TEXT PRIMARY KEY REFERENCES station ON DELETE CASCADE, slow_mode_seconds BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE play_reaction (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE, entry_id TEXT NOT NULL,
+                    track_id TEXT NOT NULL, emoji TEXT NOT NULL, count BIGINT NOT NULL,
+                    PRIMARY KEY (station_id, entry_id, emoji))
+                """,
+            ]),
+    ]
+
+    /// This build's schema version.
+    static var latest: Int { all.map(\.version).max() ?? 0 }
+
+    /// Any number the nodes of one cluster agree on: the lock migrations take turns by.
+    static let lockKey: Int64 = 0x5761_7665_6c65  // "Wavele"
+
+    /// Applies what's missing, inside the caller's transaction.
+    static func apply(on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS schema_migration (
+                version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """, logger: logger)
+        var current = 0
+        for try await (version,) in try await connection.query(
+            "SELECT COALESCE(max(version), 0) FROM schema_migration", logger: logger
+        ).decode((Int,).self) {
+            current = version
+        }
+        guard current <= latest else {
+            throw PostgresSchemaTooNew(found: current, known: latest)
+        }
+        for migration in all where migration.version > current {
+            for statement in migration.statements {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await connection.query(
+                "INSERT INTO schema_migration (version, name) VALUES (\(migration.version), \(migration.name))",
+                logger: logger)
+            logger.info("PostgreSQL: applied migration \(migration.version) (\(migration.name))")
+        }
+    }
+}
+
+/// The database was migrated by a newer Wavelength than this one.
+public struct PostgresSchemaTooNew: Error, Equatable, CustomStringConvertible {
+    public var found: Int
+    public var known: Int
+
+    public var description: String {
+        "The database's schema is version \(found), newer than this Wavelength knows (\(known)): "
+            + "a newer release migrated it. Upgrade this node to that release; it won't write to a schema it doesn't know."
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import PostgresNIO
+import Testing
+import WavelengthCore
+@testable import WavelengthPostgres
+
+/// The PostgreSQL store against a real PostgreSQL: the schema is brought up
+/// to date once however many nodes start together, a node older than the
+/// schema refuses to start, and the health probe writes.
+@Suite("PostgreSQL store", .enabled(if: PostgresServer.installed != nil, Comment(rawValue: PostgresServer.missing)))
+struct PostgresStoreTests {
+    @Test func theSchemaIsMigratedOnceAndTheHealthProbeWrites() async throws {
+        try await PostgresServer.with { server in
+            try await PostgresStore.on(server) { store in
+                try await store.migrate()
+                try await store.migrate()  // a restart: nothing left to do
+                try await store.probeWrite(at: 1_000)
+                try await store.probeWrite(at: 2_000)
+                #expect(try await store.schemaVersions() == Array(1...PostgresMigrations.latest))
+                #expect(try await store.scalar("SELECT checked_at FROM health_probe WHERE id = 1") == 2_000)
+            }
+        }
+    }
+
+    /// Three nodes started at once: each migration is applied by one of
+    /// them, and none fails for the others' work.
+    @Test func nodesStartingTogetherApplyEachMigrationOnce() async throws {
+        try await PostgresServer.with { server in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 {
+                    group.addTask { try await PostgresStore.on(server) { try await $0.migrate() } }
+                }
+                try await group.waitForAll()
+            }
+            let versions = try await PostgresStore.on(server) { try await $0.schemaVersions() }
+            #expect(versions == Array(1...PostgresMigrations.latest))
+        }
+    }
+
+    @Test func aNodeOlderThanTheSchemaRefusesToStart() async throws {
+        try await PostgresServer.with { server in
+            try await PostgresStore.on(server) { store in
+                try await store.migrate()
+                try await store.execute("INSERT INTO schema_migration (version, name) VALUES (999, 'from the future')")
+                let error = await #expect(throws: PostgresSchemaTooNew.self) { try await store.migrate() }
+                #expect(error?.found == 999)
+                #expect(error?.description.contains("newer than this Wavelength knows") == true)
+            }
+        }
+    }
+}
+
+@Suite("PostgreSQL addresses")
+struct PostgresAddressTests {
+    @Test func tcpAndSocketAddressesAreRead() throws {
+        let tcp = try PostgresAddress(parsing: "postgres://radio:s3cret@db.example.edu:6543/wavelength?sslmode=require")
+        #expect(tcp.endpoint == .tcp(host: "db.example.edu", port: 6543))
+        #expect(tcp.username == "radio")
+        #expect(tcp.password == "s3cret")
+        #expect(tcp.database == "wavelength")
+        #expect(tcp.tls == .require)
+        let plain = try PostgresAddress(parsing: "postgresql://radio@10.0.0.5/wavelength")
+        #expect(plain.endpoint == .tcp(host: "10.0.0.5", port: 5432))
+        #expect(plain.tls == .prefer)
+        #expect(plain.password == nil)
+        let socket = try PostgresAddress(parsing: "postgres://radio@/wavelength?host=/run/postgresql")
+        #expect(socket.endpoint == .socket(path: "/run/postgresql/.s.PGSQL.5432"))
+    }
+
+    @Test(arguments: [
+        "mysql://radio@db/wavelength", "postgres://radio@db/", "postgres://@db/wavelength", "postgres:///wavelength",
+        "postgres://radio@db:0/wavelength", "postgres://radio@db/wavelength?sslmode=sometimes", "not an address",
+        "postgres://radio@db/" + String(repeating: "x", count: 2000),
+    ])
+    func badAddressesAreRefusedWithAMessage(_ text: String) {
+        #expect(throws: PostgresAddress.Invalid.self) { try PostgresAddress(parsing: text) }
+    }
+}
