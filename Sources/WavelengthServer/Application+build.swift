@@ -56,44 +56,44 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
                 cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
     }
     router.add(middleware: SessionAuthenticator(auth: services.auth))
-    let database = services.storage
-    let gate = StationGate(access: database, schedule: database, clock: services.clock)
+    let storage = services.storage
+    let gate = StationGate(access: storage, schedule: storage, clock: services.clock)
     HealthController(
-        tracks: database, storage: database, clock: services.clock, logger: services.logger,
+        tracks: storage, storage: storage, clock: services.clock, logger: services.logger,
         openAPIDocument: openAPIDocument)
         .addRoutes(to: router)
     AuthController(
-        auth: services.auth, people: database, access: database, directory: services.directory,
+        auth: services.auth, people: storage, access: storage, directory: services.directory,
         attempts: services.attempts, secureCookies: services.configuration.secureCookies
     ).addRoutes(to: router)
     PeopleController(
-        people: database, access: database, directory: services.directory, gate: gate,
+        people: storage, access: storage, directory: services.directory, gate: gate,
         clock: services.clock
     ).addRoutes(to: router)
-    StationsController(directory: services.directory, stations: database, catalog: services.catalog, gate: gate)
+    StationsController(directory: services.directory, stations: storage, catalog: services.catalog, gate: gate)
         .addRoutes(to: router)
     HistoryController(
-        directory: services.directory, history: database, catalog: services.catalog, gate: gate, clock: services.clock
+        directory: services.directory, history: storage, catalog: services.catalog, gate: gate, clock: services.clock
     ).addRoutes(to: router)
     StationAdminController(
-        directory: services.directory, access: database, people: database, gate: gate, attempts: services.attempts,
-        clock: services.clock, schedule: database, sources: services.liveSources
+        directory: services.directory, access: storage, people: storage, gate: gate, attempts: services.attempts,
+        clock: services.clock, schedule: storage, sources: services.liveSources
     ).addRoutes(to: router)
     InvitesController(
-        directory: services.directory, access: database, gate: gate, clock: services.clock,
+        directory: services.directory, access: storage, gate: gate, clock: services.clock,
         publicURL: services.configuration.publicURL, trustedProxies: Set(services.configuration.trustedProxies)
     ).addRoutes(to: router)
-    LibraryController(tracks: database, audioAnalysis: services.analysis).addRoutes(to: router)
+    LibraryController(tracks: storage, audioAnalysis: services.analysis).addRoutes(to: router)
     TracksController(
-        tracks: database, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
+        tracks: storage, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
     ).addRoutes(to: router)
-    PartyController(directory: services.directory, stations: database, gate: gate).addRoutes(to: router)
-    let links = LinkTokens(tokens: database, people: database)
+    PartyController(directory: services.directory, stations: storage, gate: gate).addRoutes(to: router)
+    let links = LinkTokens(tokens: storage, people: storage)
     ScheduleController(
-        directory: services.directory, schedule: database, history: database, people: database,
+        directory: services.directory, schedule: storage, history: storage, people: storage,
         catalog: services.catalog, gate: gate, links: links, clock: services.clock, sources: services.liveSources
     ).addRoutes(to: router)
-    LikesController(likes: database, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
+    LikesController(likes: storage, catalog: services.catalog, clock: services.clock).addRoutes(to: router)
     StreamController(
         directory: services.directory, streams: services.streams, gate: gate, links: links,
         clock: services.clock, publicURL: services.configuration.publicURL, sources: services.liveSources,
@@ -101,7 +101,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     if let server = services.liveSourceServer {
         LiveSourceController(
-            directory: services.directory, keys: database, sources: services.liveSources, server: server, gate: gate,
+            directory: services.directory, keys: storage, sources: services.liveSources, server: server, gate: gate,
             clock: services.clock, publicURL: services.configuration.publicURL
         ).addRoutes(to: router)
     }
@@ -112,7 +112,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     IdentifyController(recognizer: services.recognizer, catalog: services.catalog).addRoutes(to: router)
     NearbyController(nearby: services.nearby).addRoutes(to: router)
     ClipsController(
-        directory: services.directory, repository: database, store: services.clips, gate: gate, clock: services.clock,
+        directory: services.directory, repository: storage, store: services.clips, gate: gate, clock: services.clock,
         quotaBytes: services.configuration.clipQuotaBytes
     ).addRoutes(to: router)
     MetricsController(
@@ -172,18 +172,18 @@ public struct ServerServices: Sendable {
     /// puts a first station on the dial when there is none. The data
     /// folder is made private first (its files are the server's alone).
     public static func start(
-        _ configuration: ServerConfiguration, storage database: any Storage, clock: any ServerClock = SystemClock(),
+        _ configuration: ServerConfiguration, storage: any Storage, clock: any ServerClock = SystemClock(),
         robot: RobotDJ = RobotDJ(), logger: Logger
     ) async throws -> ServerServices {
         try DataFolder.secure(configuration.dataDirectory)
         let signingKeys = try await SigningKeys.load(
-            dataDirectory: configuration.dataDirectory, people: database, now: clock.now())
+            dataDirectory: configuration.dataDirectory, people: storage, now: clock.now())
         var roots = configuration.libraryRoots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if roots.isEmpty, configuration.demoLibrary {
             roots = [try await DemoLibrary.ensure(in: configuration.dataDirectory + "/demo-library")]
         }
         if !roots.isEmpty {
-            let report = try await LibraryScanner(index: database, logger: logger).scan(roots: roots)
+            let report = try await LibraryScanner(index: storage, logger: logger).scan(roots: roots)
             logger.info(
                 "Library scanned: \(report.seen) files, \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged, \(report.removed) removed, \(report.failed) failed in \(String(format: "%.2f", report.elapsedSeconds)) s"
             )
@@ -193,55 +193,55 @@ public struct ServerServices: Sendable {
         }
         // Lockouts from before a restart still hold.
         let attempts = AttemptGuard(
-            clock: clock, store: database,
+            clock: clock, store: storage,
             limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
         try await attempts.restore()
-        let catalog = LibraryCatalog(tracks: database, likes: database, people: database, clips: database)
+        let catalog = LibraryCatalog(tracks: storage, likes: storage, people: storage, clips: storage)
         let clips = ClipStore(folder: configuration.dataDirectory + "/voice")
-        let recognizer = SongRecognizer(store: database, scratchDirectory: configuration.dataDirectory + "/clips")
+        let recognizer = SongRecognizer(store: storage, scratchDirectory: configuration.dataDirectory + "/clips")
         let nearby = configuration.mdns ? NearbyService(serverID: Self.instanceID(), logger: logger) : nil
         var context = StationContext(
-            repository: database, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
+            repository: storage, catalog: catalog, clock: clock, sleeper: ContinuousClock(),
             makeRandom: AnyRandom.system,
             machineSettings: StationMachine.Settings(
                 robot: robot, djGraceMillis: configuration.djGracePeriod.milliseconds,
                 commitLead: configuration.commitLead.milliseconds,
                 chatRetentionMillis: configuration.chatRetention.milliseconds),
-            logger: logger, schedule: database)
+            logger: logger, schedule: storage)
         context.nearby = nearby?.registry
-        context.access = database
+        context.access = storage
         // Quiet stations' old messages go now; busy ones' as they chat.
-        let purged = try await database.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
+        let purged = try await storage.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
         if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
         let directory = StationDirectory(
-            context: context, access: database, band: configuration.frequencyBand,
+            context: context, access: storage, band: configuration.frequencyBand,
             stationsPerAccount: configuration.stationsPerAccount)
         let liveSources = LiveSources(
-            directory: directory, keys: database, schedule: database, access: database, attempts: attempts, clock: clock,
+            directory: directory, keys: storage, schedule: storage, access: storage, attempts: attempts, clock: clock,
             stallTimeout: configuration.streamStallTimeout, grace: configuration.liveGracePeriod,
             renewal: configuration.liveRenewal,
             spotter: LiveSongSpotter(recognizer: recognizer, catalog: catalog, clock: clock, logger: logger),
             metrics: context.metrics, logger: logger)
         let services = ServerServices(
-            configuration: configuration, storage: database, catalog: catalog,
+            configuration: configuration, storage: storage, catalog: catalog,
             directory: directory,
             transcoder: Transcoder(
                 cacheDirectory: configuration.cacheDirectory, logger: logger,
                 cacheLimit: configuration.transcodeCacheBytes), clock: clock,
             logger: logger,
             auth: try await AuthService.make(
-                people: database, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
+                people: storage, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
             attempts: attempts, libraryRoots: LibraryRoots(roots),
             liveSocketSlots: LiveSocketSlots(limits: configuration.liveSocketLimits),
             analysis: AudioAnalysis(
-                store: database, roots: LibraryRoots(roots), clock: clock, logger: logger,
+                store: storage, roots: LibraryRoots(roots), clock: clock, logger: logger,
                 enabled: configuration.analyzeAudio,
                 analyzed: {
                     await catalog.invalidate()
                     await recognizer.invalidate()
                 }),
             streams: StreamDirectory(
-                tracks: database, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
+                tracks: storage, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
                 stallTimeout: configuration.streamStallTimeout, sources: liveSources, clips: clips,
                 metrics: context.metrics, logger: logger),
             clips: clips, nearby: nearby,

@@ -41,7 +41,7 @@ public enum ChildProcess {
     /// closed. A test suite that once stopped for a minute on a child "whose
     /// exit went unseen" leaves a line that says which it was.
     public static func run(
-        _ executable: Executable, _ arguments: [String], errorBytes: Int = 4096,
+        _ executable: Executable, _ arguments: [String], workingDirectory: String? = nil, errorBytes: Int = 4096,
         slowAfter: Duration = .seconds(60), onSlow: @escaping @Sendable (String) -> Void = ChildProcess.reportSlow
     ) async throws -> Finished {
         let progress = Mutex<(pid: Int32?, errorClosed: Bool)>((nil, false))
@@ -60,6 +60,7 @@ public enum ChildProcess {
         let result = try await Subprocess.run(
             executable,
             arguments: Arguments(arguments),
+            workingDirectory: workingDirectory.map { FilePath($0) },
             input: .none,
             output: .discarded,
             error: .sequence

@@ -70,15 +70,18 @@ struct PostgresServer {
         try await run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "120", "stop"])
     }
 
-    /// Runs one of PostgreSQL's programs (as `nobody` when this is root).
+    /// Runs one of PostgreSQL's programs (as `nobody` when this is root), in
+    /// the server's folder: `nobody` may not enter the folder the tests run
+    /// in (a checkout under /root, or a CI folder that is 0700).
     private func run(_ program: String, _ arguments: [String]) async throws {
         let finished: ChildProcess.Finished
         if getuid() == 0 {
             finished = try await ChildProcess.run(
                 ChildProcess.executable(atPath: "/usr/sbin/runuser"),
-                ["-u", "nobody", "--", binaries + "/" + program] + arguments)
+                ["-u", "nobody", "--", binaries + "/" + program] + arguments, workingDirectory: folder)
         } else {
-            finished = try await ChildProcess.run(ChildProcess.executable(atPath: binaries + "/" + program), arguments)
+            finished = try await ChildProcess.run(
+                ChildProcess.executable(atPath: binaries + "/" + program), arguments, workingDirectory: folder)
         }
         guard finished.status.isSuccess else {
             let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
