@@ -112,6 +112,28 @@ enum PostgresMigrations {
                     PRIMARY KEY (station_id, entry_id, emoji))
                 """,
             ]),
+        Migration(
+            version: 3, name: "guessing lockouts, stream keys, link tokens",
+            statements: [
+                """
+                CREATE TABLE attempt_lockout (
+                    limiter TEXT NOT NULL, key TEXT NOT NULL, locked_until BIGINT NOT NULL, level BIGINT NOT NULL,
+                    last_failure BIGINT NOT NULL, PRIMARY KEY (limiter, key))
+                """,
+                "CREATE INDEX attempt_lockout_by_end ON attempt_lockout (locked_until)",
+                // A person's key and tokens; they will reference `person` when
+                // people are kept here (the migration that adds them adds the keys).
+                """
+                CREATE TABLE stream_key (
+                    person_id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE link_token (
+                    hash TEXT PRIMARY KEY, seq BIGSERIAL, station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    person_id TEXT NOT NULL, purpose TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX link_token_by_holder ON link_token (station_id, person_id, purpose)",
+            ]),
     ]
 
     /// This build's schema version.

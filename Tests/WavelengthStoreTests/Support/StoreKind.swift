@@ -23,6 +23,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         return allCases.filter { $0 != .postgres }
     }()
 
+    /// The stores that keep everything a server keeps (the in-memory one
+    /// keeps stations and tracks only).
+    static var full: [StoreKind] { available.filter { $0 != .memory } }
+
     /// Runs `body` with a fresh, empty store of this kind (a PostgreSQL
     /// server of its own, migrated, for `.postgres`).
     func withStore<T: Sendable>(
