@@ -134,6 +134,21 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX link_token_by_holder ON link_token (station_id, person_id, purpose)",
             ]),
+        Migration(
+            version: 4, name: "shows and reminders",
+            statements: [
+                """
+                CREATE TABLE show (
+                    id TEXT PRIMARY KEY, station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    spec TEXT NOT NULL, updated_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX show_by_station ON show (station_id)",
+                """
+                CREATE TABLE show_reminder (
+                    person_id TEXT NOT NULL, show_id TEXT NOT NULL REFERENCES show ON DELETE CASCADE,
+                    lead_minutes BIGINT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (person_id, show_id))
+                """,
+            ]),
     ]
 
     /// This build's schema version.
