@@ -40,7 +40,10 @@ struct PostgresServer {
     /// Runs `body` with a fresh server; stops it and removes its folder after.
     static func with<T>(_ body: (PostgresServer) async throws -> T) async throws -> T {
         guard let binaries = installed else { throw Failed(description: missing) }
-        let folder = NSTemporaryDirectory() + "wavelength-pg-\(UUID().uuidString.prefix(8))"
+        // As root the server runs as `nobody`, who must reach its folder:
+        // under /tmp itself, not the test run's private temporary folder.
+        let parent = getuid() == 0 ? "/tmp/" : NSTemporaryDirectory()
+        let folder = parent + "wavelength-pg-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         if getuid() == 0 {
