@@ -149,6 +149,17 @@ enum PostgresMigrations {
                     lead_minutes BIGINT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (person_id, show_id))
                 """,
             ]),
+        Migration(
+            version: 5, name: "voice clips",
+            statements: [
+                """
+                CREATE TABLE voice_clip (
+                    id TEXT PRIMARY KEY, seq BIGSERIAL, station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    person_id TEXT NOT NULL, name TEXT NOT NULL, note TEXT NOT NULL, duration_ms BIGINT NOT NULL,
+                    bytes BIGINT NOT NULL, status TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX voice_clip_by_station ON voice_clip (station_id, created_at)",
+            ]),
     ]
 
     /// This build's schema version.
