@@ -19,10 +19,11 @@ TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/wavelength-test-run.XXXXXX")"
 export TMPDIR
 # The PostgreSQL servers the store's tests start (in /tmp/wavelength-pg-*,
 # as nobody when root) are stopped by each test; a run that is killed
-# first would leave them running, so the end of the run stops any left.
+# first would leave them running, so the end of the run stops any left
+# (SIGINT: PostgreSQL's fast shutdown).
 stop_left_postgres() {
-    pkill -f 'postgres -D /tmp/wavelength-pg-' 2>/dev/null || true
-    pkill -f 'postgres -D '"$TMPDIR"'/wavelength-pg-' 2>/dev/null || true
+    pkill -INT -f 'postgres -D /tmp/wavelength-pg-' 2>/dev/null || true
+    pkill -INT -f 'postgres -D '"$TMPDIR"'/wavelength-pg-' 2>/dev/null || true
 }
 trap 'stop_left_postgres; rm -rf "$TMPDIR"' EXIT
 # Build everything first: the crash test and the browser tests start the
