@@ -160,6 +160,41 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX voice_clip_by_station ON voice_clip (station_id, created_at)",
             ]),
+        Migration(
+            version: 6, name: "the library index and its analysis",
+            statements: [
+                """
+                CREATE TABLE track (
+                    id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, size BIGINT NOT NULL, mtime_ns BIGINT NOT NULL,
+                    fingerprint TEXT NOT NULL, title TEXT NOT NULL, artist TEXT NOT NULL, album TEXT NOT NULL,
+                    album_artist TEXT NOT NULL, track_number BIGINT, disc_number BIGINT, year BIGINT, genre TEXT,
+                    duration_ms BIGINT NOT NULL, isrc TEXT, musicbrainz_recording_id TEXT, format TEXT NOT NULL,
+                    codec TEXT NOT NULL, has_embedded_art BOOLEAN NOT NULL, artwork_path TEXT, lyrics_path TEXT,
+                    added_at BIGINT NOT NULL, loudness DOUBLE PRECISION, loudness_range DOUBLE PRECISION,
+                    true_peak DOUBLE PRECISION, tempo DOUBLE PRECISION, onset_rate DOUBLE PRECISION, analyzed_at BIGINT,
+                    words_title TEXT NOT NULL, words_artist TEXT NOT NULL, words_album TEXT NOT NULL,
+                    words_album_artist TEXT NOT NULL)
+                """,
+                "CREATE INDEX track_by_fingerprint ON track (fingerprint)",
+                "CREATE INDEX track_to_analyze ON track (added_at, id) WHERE analyzed_at IS NULL",
+                """
+                CREATE TABLE track_fingerprint (
+                    track_id TEXT PRIMARY KEY REFERENCES track ON DELETE CASCADE, items BYTEA NOT NULL)
+                """,
+            ]),
+        Migration(
+            version: 7, name: "liked songs",
+            statements: [
+                // No reference to `track`: a like outlives a rescan that
+                // misses its file for a while, as in the embedded store.
+                """
+                CREATE TABLE liked_track (
+                    person_id TEXT NOT NULL, track_id TEXT NOT NULL, liked_at BIGINT NOT NULL, seq BIGSERIAL,
+                    PRIMARY KEY (person_id, track_id))
+                """,
+                "CREATE INDEX liked_track_by_track ON liked_track (track_id, liked_at)",
+                "CREATE INDEX liked_track_by_person ON liked_track (person_id, liked_at)",
+            ]),
     ]
 
     /// This build's schema version.

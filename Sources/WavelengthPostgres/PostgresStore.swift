@@ -38,6 +38,7 @@ public struct PostgresStore: Sendable {
     /// One transaction. What the body throws comes out as itself
     /// (postgres-nio wraps it with the rollback's outcome); a failed begin,
     /// rollback or commit comes out as postgres-nio's error.
+    @discardableResult
     func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
         do {
             return try await client.withTransaction(logger: logger, body)

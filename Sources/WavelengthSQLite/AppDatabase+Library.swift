@@ -39,13 +39,9 @@ extension AppDatabase: LibraryIndex {
                 try TrackRecord(id: trackID, file: file, addedAt: addedAt ?? now).save(db)
             }
             for file in changes.added {
-                try TrackRecord(id: Self.newTrackID(), file: file, addedAt: now).insert(db, onConflict: .replace)
+                try TrackRecord(id: TrackRecord.newID(), file: file, addedAt: now).insert(db, onConflict: .replace)
             }
         }
-    }
-
-    static func newTrackID() -> TrackID {
-        "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
     }
 }
 

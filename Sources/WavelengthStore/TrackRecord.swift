@@ -1,3 +1,4 @@
+import Foundation
 import WavelengthCore
 
 /// A row of the library index: one audio file, what its tags say
@@ -46,6 +47,11 @@ public struct TrackRecord: Sendable, Equatable {
     public subscript<T>(dynamicMember field: WritableKeyPath<TrackTags, T>) -> T {
         get { metadata.tags[keyPath: field] }
         set { metadata.tags[keyPath: field] = newValue }
+    }
+
+    /// A new track's id: "t" and 16 hex digits.
+    public static func newID() -> TrackID {
+        "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
     }
 
     public var audioFormat: AudioFormat? { metadata.format }
