@@ -54,11 +54,20 @@ export function cut(l, head, part, at, seconds) {
     if (offset <= l.headEnd) return null;
     return { retry: { from: Math.max(l.headEnd, offset - Math.ceil(3 * perSecond)), to: offset + bytes.length - 1 } };
   }
-  const start = pages[p - 1].granule;
+  return oggPiece(l, head, part, pages, p, pages[p - 1].granule, at, seconds, RATE);
+}
+
+/**
+ * The header pages, then pages p up to one that ends `seconds` past `at`
+ * (`start`: the piece's first sample, in samples at `rate`); or a retry
+ * further on when the range ends too soon. Opus's and Vorbis's pieces alike.
+ */
+export function oggPiece(l, head, part, pages, p, start, at, seconds, rate) {
+  const { bytes, offset } = part;
   let q = p;
-  while (q < pages.length && (pages[q].granule < 0 || pages[q].granule - start < (at - start / RATE + seconds) * RATE)) q++;
+  while (q < pages.length && (pages[q].granule < 0 || pages[q].granule < (at + seconds) * rate)) q++;
   if (q >= pages.length) q = pages.length - 1;
-  if (pages[q].granule < (at + Math.min(seconds, 2)) * RATE) {
+  if (pages[q].granule < (at + Math.min(seconds, 2)) * rate) {
     if (offset + bytes.length >= l.total) return null;
     const perSecond = (l.total - l.headEnd) / Math.max(1, l.duration);
     return { retry: { from: offset, to: Math.min(l.total - 1, offset + bytes.length + Math.ceil((seconds + 1) * perSecond)) } };
@@ -68,5 +77,5 @@ export function cut(l, head, part, at, seconds) {
   const piece = new Uint8Array(l.headEnd + (to - from));
   piece.set(head.subarray(0, l.headEnd));
   piece.set(bytes.subarray(from, to), l.headEnd);
-  return { piece: { bytes: piece, start: start / RATE } };
+  return { piece: { bytes: piece, start: start / rate } };
 }

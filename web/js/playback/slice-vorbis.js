@@ -16,6 +16,7 @@
 // variable length.
 
 import { ascii, oggPages, oggPagesIn, PRE_ROLL_S } from "./quick-decode.js";
+import { oggPiece } from "./slice-opus.js";
 
 /** A page's packets: {start, end} byte spans, and whether the first began on an earlier page or the last goes on. */
 function packetsOf(bytes, page) {
@@ -151,17 +152,5 @@ export function cut(l, head, part, at, seconds) {
     if (offset <= l.headEnd) return null;
     return { retry: { from: Math.max(l.headEnd, offset - Math.ceil(3 * perSecond)), to: offset + bytes.length - 1 } };
   }
-  let q = p;
-  while (q < pages.length && (pages[q].granule < 0 || pages[q].granule < (at + seconds) * l.rate)) q++;
-  if (q >= pages.length) q = pages.length - 1;
-  if (pages[q].granule < (at + Math.min(seconds, 2)) * l.rate) {
-    if (offset + bytes.length >= l.total) return null;
-    return { retry: { from: offset, to: Math.min(l.total - 1, offset + bytes.length + Math.ceil((seconds + 1) * perSecond)) } };
-  }
-  const from = pages[p].offset;
-  const to = pages[q].offset + pages[q].size;
-  const piece = new Uint8Array(l.headEnd + (to - from));
-  piece.set(head.subarray(0, l.headEnd));
-  piece.set(bytes.subarray(from, to), l.headEnd);
-  return { piece: { bytes: piece, start: start / l.rate } };
+  return oggPiece(l, head, part, pages, p, start, at, seconds, l.rate);
 }
