@@ -4,16 +4,21 @@ import WavelengthStore
 
 extension PostgresStore: HistoryRepository {
     public func plays(stationID: StationID, matching search: PlaySearch) async throws -> [Play] {
-        // Searching history by title, artist or album reads the library's
-        // index, which this store doesn't keep yet (the library stays in the
-        // embedded store until it moves here): say so rather than find nothing.
-        guard search.text == nil else { throw PostgresStoreLacks(what: "history search by song") }
-        let query: PostgresQuery = """
+        // Words match as find-as-you-type's do (the library's folded words);
+        // words that make none (only punctuation) match nothing.
+        let words = search.text.map { Array(SearchWords.of(String($0.prefix(200))).prefix(16)) }
+        if let words, words.isEmpty { return [] }
+        let patterns = (words ?? []).map { "% \($0)%" }
+        return try await client.query(
+            """
             SELECT entry_id, track_id, start_at, duration, start_offset, source, why, listeners FROM play
             WHERE station_id = \(stationID) AND start_at < \(search.before ?? .max) AND start_at >= \(search.from ?? .min)
+              AND (\(patterns.isEmpty) OR track_id IN (
+                SELECT id FROM track
+                WHERE (words_title || words_artist || words_album || words_album_artist) LIKE ALL(\(patterns))))
             ORDER BY start_at DESC LIMIT \(search.limit)
-            """
-        return try await client.query(query, logger: logger).all(Self.play)
+            """, logger: logger
+        ).all(Self.play)
     }
 
     public func play(stationID: StationID, at instant: EpochMillis) async throws -> Play? {
@@ -61,10 +66,4 @@ extension PostgresStore: HistoryRepository {
                 stayMillis: try row.value("stay_millis"))
         }
     }
-}
-
-/// What the PostgreSQL store can't do yet, said plainly.
-public struct PostgresStoreLacks: Error, Equatable, CustomStringConvertible {
-    public var what: String
-    public var description: String { "The PostgreSQL store doesn't keep \(what) yet." }
 }

@@ -161,4 +161,36 @@ struct LibraryContractTests {
             #expect(try await db.coLiked(with: [], fans: 100, recentPerPerson: 100, limit: 10).isEmpty)
         }
     }
+
+    /// History is searched by the library's words: every word must begin a
+    /// word of the played track's title, artist or album, folded alike.
+    @Test(arguments: StoreKind.full)
+    func historyIsSearchedBySong(_ kind: StoreKind) async throws {
+        try await Self.withLibrary(kind) { db in
+            try await db.applyScan(
+                ScanChanges(
+                    added: [
+                        Self.file("/m/a.mp3", title: "Café Nocturne", artist: "Aurora Vale", album: "Nuit"),
+                        Self.file("/m/b.mp3", title: "Daylight", artist: "Bo", album: "Zürich Sessions"),
+                    ], updated: [], moved: [], removed: []))
+            let ids = Dictionary(uniqueKeysWithValues: try await db.knownFiles(under: ["/m"]).map { ($0.path, $0.trackID) })
+            _ = try await db.insertStation(
+                StationRecord(id: "s1", name: "One", owner: "me", frequency: nil, quietSince: nil, createdAt: 1),
+                now: 1, band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil)
+            let state = try #require(try await db.loadStation(id: "s1")).state
+            let played = [
+                TimelineEntry(id: "e1", trackID: ids["/m/a.mp3"]!, start: 100, duration: 50, source: .robot),
+                TimelineEntry(id: "e2", trackID: ids["/m/b.mp3"]!, start: 200, duration: 50, source: .robot),
+                TimelineEntry(id: "e3", trackID: ids["/m/a.mp3"]!, start: 300, duration: 50, source: .dj),
+            ]
+            try await db.saveStation(StationSave(state: state, played: played, command: nil))
+            let cafe = try await db.plays(stationID: "s1", matching: PlaySearch(text: "CAFE noct", limit: 10))
+            #expect(cafe.map(\.entry.id) == ["e3", "e1"])
+            #expect(try await db.plays(stationID: "s1", matching: PlaySearch(text: "zur", limit: 10)).map(\.entry.id) == ["e2"])
+            #expect(try await db.plays(stationID: "s1", matching: PlaySearch(before: 300, text: "cafe", limit: 10)).map(\.entry.id) == ["e1"])
+            #expect(try await db.plays(stationID: "s1", matching: PlaySearch(text: "nothing", limit: 10)).isEmpty)
+            #expect(try await db.plays(stationID: "s1", matching: PlaySearch(text: "\"*(", limit: 10)).isEmpty)
+            #expect(try await db.plays(stationID: "s1", matching: PlaySearch(limit: 2)).map(\.entry.id) == ["e3", "e2"])
+        }
+    }
 }
