@@ -96,10 +96,9 @@ export function preparePiece(url, format, duration, at, seconds) {
   return true;
 }
 
-// Formats not cut into ranges (Ogg Vorbis): the whole file is
+// Formats not cut into ranges (WAV, AIFF): the whole file is
 // fetched, and its start, up to `seconds` past `at`, is decoded as soon as
-// it is here (as the player's own "prefix" quick start: an MP4 with its
-// index at the end fails it, and waits for the whole file). The whole
+// it is here (as the player's own "prefix" quick start). The whole
 // file's bytes are kept for the player (takeWhole): it decodes them behind
 // the piece, without fetching them again. A prefix that would be most of
 // the file, or one that doesn't decode, leaves the whole file decoded as the

@@ -6,13 +6,13 @@
 // sample-exactly.
 //
 // Two requests: the file's head (its length, and what the format needs to
-// decode a piece: MP3's ID3 and Info frame, FLAC's STREAMINFO, Ogg's
-// header pages, an MP4's index), then the range around the position, cut at frame (page)
-// boundaries by slice-mp3.js, slice-flac.js, slice-opus.js or slice-m4a.js, so the
-// piece's first sample is known exactly. An MP4 (slice-m4a.js) whose index
-// is at its end takes a third request, for the index; Ogg Vorbis is cut by
-// slice-vorbis.js. A file a cutter can't read returns null: the player then
-// fetches and decodes the whole file.
+// decode a piece: MP3's ID3 and Info frame, FLAC's STREAMINFO, Ogg's header
+// pages, an MP4's index), then the range around the position, cut at frame
+// or page boundaries by slice-mp3.js, slice-flac.js, slice-opus.js,
+// slice-vorbis.js or slice-m4a.js, so the piece's first sample is known
+// exactly. An MP4 whose index is at its end takes a third request, for the
+// index. A file a cutter can't read returns null: the player then fetches
+// and decodes the whole file.
 //
 // Heads are kept (a few) for the page's life, and so are the bytes warmed
 // ahead (warm()): what the dial shows playing, or the station a link opens,
