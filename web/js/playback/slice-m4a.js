@@ -18,6 +18,7 @@
 import { PRE_ROLL_S } from "./quick-decode.js";
 
 const MAX_INDEX_BYTES = 16 << 20;
+const MAX_FRAMES = 4_200_000;
 const ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
 function u32(b, i) {
@@ -103,7 +104,9 @@ function sampleTable(b, stbl) {
   if (!stsz || !stts || !stsc || !stco) return null;
   const uniform = u32(b, stsz.body + 4);
   const count = u32(b, stsz.body + 8);
-  if (!count || (!uniform && stsz.body + 12 + 4 * count > stsz.end)) return null;
+  // A file's word for its frame count is bounded before anything is sized by
+  // it: a day of AAC at 48 kHz is 4.05 million frames.
+  if (!count || count > MAX_FRAMES || (!uniform && stsz.body + 12 + 4 * count > stsz.end)) return null;
   const size = new Uint32Array(count);
   for (let k = 0; k < count; k++) size[k] = uniform || u32(b, stsz.body + 12 + 4 * k);
 
