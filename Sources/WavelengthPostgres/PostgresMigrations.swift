@@ -121,8 +121,7 @@ enum PostgresMigrations {
                     last_failure BIGINT NOT NULL, PRIMARY KEY (limiter, key))
                 """,
                 "CREATE INDEX attempt_lockout_by_end ON attempt_lockout (locked_until)",
-                // A person's key and tokens; they will reference `person` when
-                // people are kept here (the migration that adds them adds the keys).
+                // A person's key and tokens (migration 8 points them at `person`).
                 """
                 CREATE TABLE stream_key (
                     person_id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL)
@@ -194,6 +193,61 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX liked_track_by_track ON liked_track (track_id, liked_at)",
                 "CREATE INDEX liked_track_by_person ON liked_track (person_id, liked_at)",
+            ]),
+        Migration(
+            version: 8, name: "people, sessions, follows, station members, bans and invites",
+            statements: [
+                // The handle is kept lowercased; guests have none (UNIQUE lets NULLs through).
+                """
+                CREATE TABLE person (
+                    id TEXT PRIMARY KEY, kind TEXT NOT NULL, handle TEXT UNIQUE, display_name TEXT NOT NULL,
+                    password_hash TEXT, created_at BIGINT NOT NULL)
+                """,
+                // Prefix search by handle or by any word of the name.
+                "CREATE INDEX person_by_name ON person (lower(display_name) text_pattern_ops)",
+                """
+                CREATE TABLE auth_session (
+                    id TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, previous_token_hash TEXT,
+                    person_id TEXT NOT NULL REFERENCES person ON DELETE CASCADE, kind TEXT NOT NULL,
+                    created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT)
+                """,
+                "CREATE INDEX auth_session_by_person ON auth_session (person_id)",
+                "CREATE INDEX auth_session_by_previous ON auth_session (previous_token_hash)",
+                """
+                CREATE TABLE follow (
+                    follower_id TEXT NOT NULL REFERENCES person ON DELETE CASCADE,
+                    followee_id TEXT NOT NULL REFERENCES person ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL, PRIMARY KEY (follower_id, followee_id))
+                """,
+                "CREATE INDEX follow_by_followee ON follow (followee_id)",
+                """
+                CREATE TABLE station_member (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    person_id TEXT NOT NULL REFERENCES person ON DELETE CASCADE, role TEXT NOT NULL,
+                    joined_at BIGINT NOT NULL, PRIMARY KEY (station_id, person_id))
+                """,
+                "CREATE INDEX station_member_by_person ON station_member (person_id)",
+                """
+                CREATE TABLE station_ban (
+                    station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    person_id TEXT NOT NULL REFERENCES person ON DELETE CASCADE, banned_at BIGINT NOT NULL,
+                    PRIMARY KEY (station_id, person_id))
+                """,
+                """
+                CREATE TABLE invite (
+                    id TEXT PRIMARY KEY, station_id TEXT NOT NULL REFERENCES station ON DELETE CASCADE,
+                    token_hash TEXT NOT NULL UNIQUE, created_by TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    expires_at BIGINT, revoked_at BIGINT, uses BIGINT NOT NULL DEFAULT 0)
+                """,
+                "CREATE INDEX invite_by_station ON invite (station_id, created_at)",
+                // What people own and hold now points at them, as in the embedded store.
+                "ALTER TABLE station ADD FOREIGN KEY (owner_id) REFERENCES person ON DELETE SET NULL",
+                "ALTER TABLE stream_key ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
+                "ALTER TABLE link_token ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
+                "ALTER TABLE show_reminder ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
+                "ALTER TABLE chat_message ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
+                "ALTER TABLE voice_clip ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
+                "ALTER TABLE liked_track ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
             ]),
     ]
 

@@ -42,6 +42,10 @@ enum StationRows {
         max_listeners, personal, revision, quiet_since, created_at, paused_at, mode, request_settings
         """
 
+    /// The same, named through the table, for joins.
+    static let qualifiedColumns = columns.split(separator: ",")
+        .map { "station." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
     static func station(_ row: PostgresRandomAccessRow) throws -> StationRecord {
         var record = StationRecord(
             id: try row.value("id"), name: try row.value("name"), owner: try row.value("owner"),

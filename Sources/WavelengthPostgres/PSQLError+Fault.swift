@@ -1,0 +1,30 @@
+import PostgresNIO
+import WavelengthStore
+
+/// PostgreSQL's answers that mean storage is out of service, not that the
+/// request was wrong: the server can't be reached or went away, is out of
+/// disk or memory, is shutting down, or is a read-only standby. The server
+/// answers 503 with `Retry-After` to these and the client tries again.
+extension PSQLError: StorageFault {
+    public var isOutage: Bool {
+        switch code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+            .sslUnsupported, .failedToAddSSLHandler:
+            return true
+        case .server:
+            guard let state = sqlState else { return false }
+            // 08 connection, 53 resources (disk full, memory), 57 operator
+            // intervention (shutdown, starting up), 58 system error, and
+            // 25006: a standby that takes no writes (mid-failover).
+            return ["08", "53", "57", "58"].contains(String(state.prefix(2))) || state == "25006"
+        default:
+            return false
+        }
+    }
+
+    /// The five-character SQLSTATE the server sent, if it sent one.
+    var sqlState: String? { serverInfo?[.sqlState] }
+
+    /// A UNIQUE constraint refused the row.
+    var isUniqueViolation: Bool { sqlState == PostgresError.Code.uniqueViolation.raw }
+}
