@@ -25,6 +25,19 @@ extension PostgresRowSequence {
     }
 }
 
+/// A statement's rows, read whole (the deadline covers the reading too).
+struct Rows: Sendable {
+    var rows: [PostgresRow]
+
+    func all<T>(_ make: (PostgresRandomAccessRow) throws -> T) throws -> [T] {
+        try rows.map { try make($0.makeRandomAccess()) }
+    }
+
+    func first<T>(_ make: (PostgresRandomAccessRow) throws -> T) throws -> T? {
+        try rows.first.map { try make($0.makeRandomAccess()) }
+    }
+}
+
 /// Values kept as JSON text (the party's queue, the lobby, request settings).
 enum JSONColumn {
     static func encode<T: Encodable>(_ value: T) throws -> String {

@@ -4,12 +4,12 @@ import WavelengthStore
 
 extension PostgresStore: StationAccessRepository {
     public func access(stationID: StationID, personID: String, ownerID: String?) async throws -> StoredAccess {
-        try await client.query(
+        try await query(
             """
             SELECT (SELECT role FROM station_member WHERE station_id = \(stationID) AND person_id = \(personID)) AS role,
                    EXISTS (SELECT 1 FROM station_ban WHERE station_id = \(stationID) AND person_id = \(personID)) AS banned,
                    EXISTS (SELECT 1 FROM follow WHERE follower_id = \(personID) AND followee_id = \(ownerID)) AS follows
-            """, logger: logger
+            """
         ).first { row in
             StoredAccess(
                 memberRole: try row.value("role", as: String?.self).flatMap(StationRole.init(rawValue:)),
@@ -18,39 +18,38 @@ extension PostgresStore: StationAccessRepository {
     }
 
     public func join(stationID: StationID, personID: String, at: EpochMillis) async throws {
-        try await client.query(
+        try await query(
             """
             INSERT INTO station_member (station_id, person_id, role, joined_at)
             VALUES (\(stationID), \(personID), \(StationRole.listener.rawValue), \(at)) ON CONFLICT DO NOTHING
-            """, logger: logger)
+            """)
     }
 
     public func setMemberRole(stationID: StationID, personID: String, role: StationRole, at: EpochMillis) async throws {
-        try await client.query(
+        try await query(
             """
             INSERT INTO station_member (station_id, person_id, role, joined_at)
             VALUES (\(stationID), \(personID), \(role.rawValue), \(at))
             ON CONFLICT (station_id, person_id) DO UPDATE SET role = EXCLUDED.role
-            """, logger: logger)
+            """)
     }
 
     public func revokeCoDJ(stationID: StationID, personID: String) async throws {
-        try await client.query(
+        try await query(
             """
             UPDATE station_member SET role = \(StationRole.listener.rawValue)
             WHERE station_id = \(stationID) AND person_id = \(personID) AND role = \(StationRole.codj.rawValue)
-            """, logger: logger)
+            """)
     }
 
     public func leave(stationID: StationID, personID: String) async throws {
-        try await client.query(
-            "DELETE FROM station_member WHERE station_id = \(stationID) AND person_id = \(personID)", logger: logger)
+        try await query(
+            "DELETE FROM station_member WHERE station_id = \(stationID) AND person_id = \(personID)")
     }
 
     public func dropListeners(stationID: StationID) async throws {
-        try await client.query(
-            "DELETE FROM station_member WHERE station_id = \(stationID) AND role = \(StationRole.listener.rawValue)",
-            logger: logger)
+        try await query(
+            "DELETE FROM station_member WHERE station_id = \(stationID) AND role = \(StationRole.listener.rawValue)")
     }
 
     public func ban(stationID: StationID, personID: String, at: EpochMillis) async throws {
@@ -66,12 +65,12 @@ extension PostgresStore: StationAccessRepository {
     }
 
     public func unban(stationID: StationID, personID: String) async throws {
-        try await client.query(
-            "DELETE FROM station_ban WHERE station_id = \(stationID) AND person_id = \(personID)", logger: logger)
+        try await query(
+            "DELETE FROM station_ban WHERE station_id = \(stationID) AND person_id = \(personID)")
     }
 
     public func memberships(stationID: StationID) async throws -> [Membership] {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: PersonRows.qualifiedColumns), m.role AS member_role, (b.person_id IS NOT NULL) AS banned
             FROM person
@@ -80,7 +79,7 @@ extension PostgresStore: StationAccessRepository {
             WHERE m.person_id IS NOT NULL OR b.person_id IS NOT NULL
             ORDER BY person.display_name
             LIMIT 1000
-            """, logger: logger
+            """
         ).all { row in
             Membership(
                 person: try PersonRows.person(row),
@@ -91,41 +90,41 @@ extension PostgresStore: StationAccessRepository {
 
     public func people(ids: [String]) async throws -> [String: PersonRecord] {
         guard !ids.isEmpty else { return [:] }
-        let found = try await client.query(
-            "SELECT \(unescaped: PersonRows.columns) FROM person WHERE id = ANY(\(Array(Set(ids))))", logger: logger
+        let found = try await query(
+            "SELECT \(unescaped: PersonRows.columns) FROM person WHERE id = ANY(\(Array(Set(ids))))"
         ).all(PersonRows.person)
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     public func stations(ownedBy personIDs: Set<String>) async throws -> [StationRecord] {
         guard !personIDs.isEmpty else { return [] }
-        return try await client.query(
+        return try await query(
             """
             SELECT \(unescaped: StationRows.columns) FROM station WHERE owner_id = ANY(\(Array(personIDs)))
             ORDER BY created_at, id
-            """, logger: logger
+            """
         ).all(StationRows.station)
     }
 
     public func stations(coDJ personID: String) async throws -> [StationRecord] {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: StationRows.qualifiedColumns) FROM station
             JOIN station_member m ON m.station_id = station.id
             WHERE m.person_id = \(personID) AND m.role = \(StationRole.codj.rawValue) ORDER BY station.created_at, station.id
-            """, logger: logger
+            """
         ).all(StationRows.station)
     }
 
     public func updateStation(id: StationID, name: String, visibility: StationVisibility, maxListeners: Int?)
         async throws -> StationRecord?
     {
-        try await client.query(
+        try await query(
             """
             UPDATE station SET name = \(name), visibility = \(visibility.rawValue),
                 max_listeners = \(maxListeners.map(Int64.init)) WHERE id = \(id)
             RETURNING \(unescaped: StationRows.columns)
-            """, logger: logger
+            """
         ).first(StationRows.station)
     }
 
@@ -155,18 +154,17 @@ extension PostgresStore: StationAccessRepository {
     }
 
     public func setAccessCode(stationID: StationID, accessCode: String) async throws -> StationRecord? {
-        try await client.query(
+        try await query(
             """
             UPDATE station SET access_code = \(accessCode) WHERE id = \(stationID)
             RETURNING \(unescaped: StationRows.columns)
-            """, logger: logger
+            """
         ).first(StationRows.station)
     }
 
     public func releaseCode(stationID: StationID) async throws {
-        try await client.query(
-            "UPDATE station SET frequency = NULL, access_code = NULL, code_expires_at = NULL WHERE id = \(stationID)",
-            logger: logger)
+        try await query(
+            "UPDATE station SET frequency = NULL, access_code = NULL, code_expires_at = NULL WHERE id = \(stationID)")
     }
 
     public func claim(stationID: StationID, keyHash: String, ownerID: String, ownerName: String) async throws
@@ -190,40 +188,40 @@ extension PostgresStore: StationAccessRepository {
     }
 
     public func insertInvite(_ i: InviteRecord) async throws {
-        try await client.query(
+        try await query(
             """
             INSERT INTO invite (id, station_id, token_hash, created_by, created_at, expires_at, revoked_at, uses)
             VALUES (\(i.id), \(i.stationID), \(i.tokenHash), \(i.createdBy), \(i.createdAt), \(i.expiresAt), \(i.revokedAt),
                 \(Int64(i.uses)))
-            """, logger: logger)
+            """)
     }
 
     public func invite(tokenHash: String) async throws -> InviteRecord? {
-        try await client.query(
-            "SELECT \(unescaped: InviteRows.columns) FROM invite WHERE token_hash = \(tokenHash)", logger: logger
+        try await query(
+            "SELECT \(unescaped: InviteRows.columns) FROM invite WHERE token_hash = \(tokenHash)"
         ).first(InviteRows.invite)
     }
 
     public func invites(stationID: StationID) async throws -> [InviteRecord] {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: InviteRows.columns) FROM invite WHERE station_id = \(stationID)
             ORDER BY created_at DESC LIMIT 200
-            """, logger: logger
+            """
         ).all(InviteRows.invite)
     }
 
     public func revokeInvite(id: String, stationID: StationID, at: EpochMillis) async throws -> Bool {
-        try await client.query(
+        try await query(
             """
             UPDATE invite SET revoked_at = \(at) WHERE id = \(id) AND station_id = \(stationID) AND revoked_at IS NULL
             RETURNING 1 AS done
-            """, logger: logger
+            """
         ).first { _ in true } ?? false
     }
 
     public func countInviteUse(id: String) async throws {
-        try await client.query("UPDATE invite SET uses = uses + 1 WHERE id = \(id)", logger: logger)
+        try await query("UPDATE invite SET uses = uses + 1 WHERE id = \(id)")
     }
 }
 

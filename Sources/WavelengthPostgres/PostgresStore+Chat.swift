@@ -107,9 +107,8 @@ extension PostgresStore: ChatRepository {
     }
 
     public func reactions(stationID: StationID, entryID: EntryID) async throws -> [String: Int] {
-        let rows = try await client.query(
-            "SELECT emoji, count FROM play_reaction WHERE station_id = \(stationID) AND entry_id = \(entryID)",
-            logger: logger
+        let rows = try await query(
+            "SELECT emoji, count FROM play_reaction WHERE station_id = \(stationID) AND entry_id = \(entryID)"
         ).all { (try $0.value("emoji", as: String.self), Int(try $0.value("count", as: Int64.self))) }
         return Dictionary(rows, uniquingKeysWith: +)
     }

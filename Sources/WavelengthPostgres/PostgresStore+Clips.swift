@@ -48,43 +48,42 @@ extension PostgresStore: ClipRepository {
     }
 
     public func clip(id: String) async throws -> VoiceClip? {
-        try await client.query("SELECT \(unescaped: Self.clipColumns) FROM voice_clip WHERE id = \(id)", logger: logger)
+        try await query("SELECT \(unescaped: Self.clipColumns) FROM voice_clip WHERE id = \(id)")
             .first(Self.clip)
     }
 
     public func clips(stationID: StationID, personID: String?, limit: Int) async throws -> [VoiceClip] {
         if let personID {
-            return try await client.query(
+            return try await query(
                 """
                 SELECT \(unescaped: Self.clipColumns) FROM voice_clip WHERE station_id = \(stationID) AND person_id = \(personID)
                 ORDER BY created_at DESC, seq DESC LIMIT \(limit)
-                """, logger: logger
+                """
             ).all(Self.clip)
         }
-        return try await client.query(
+        return try await query(
             """
             SELECT \(unescaped: Self.clipColumns) FROM voice_clip WHERE station_id = \(stationID)
             ORDER BY created_at DESC, seq DESC LIMIT \(limit)
-            """, logger: logger
+            """
         ).all(Self.clip)
     }
 
     public func approveClip(id: String) async throws -> Bool {
-        try await client.query(
-            "UPDATE voice_clip SET status = 'approved' WHERE id = \(id) AND status = 'pending' RETURNING 1 AS done",
-            logger: logger
+        try await query(
+            "UPDATE voice_clip SET status = 'approved' WHERE id = \(id) AND status = 'pending' RETURNING 1 AS done"
         ).first { _ in true } ?? false
     }
 
     public func deleteClip(id: String) async throws -> VoiceClip? {
-        try await client.query(
-            "DELETE FROM voice_clip WHERE id = \(id) RETURNING \(unescaped: Self.clipColumns)", logger: logger
+        try await query(
+            "DELETE FROM voice_clip WHERE id = \(id) RETURNING \(unescaped: Self.clipColumns)"
         ).first(Self.clip)
     }
 
     public func clipBytes(stationID: StationID) async throws -> Int {
-        try await client.query(
-            "SELECT COALESCE(SUM(bytes), 0)::BIGINT AS n FROM voice_clip WHERE station_id = \(stationID)", logger: logger
+        try await query(
+            "SELECT COALESCE(SUM(bytes), 0)::BIGINT AS n FROM voice_clip WHERE station_id = \(stationID)"
         ).first { Int(try $0.value("n", as: Int64.self)) } ?? 0
     }
 }

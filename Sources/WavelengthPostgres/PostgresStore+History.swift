@@ -9,7 +9,7 @@ extension PostgresStore: HistoryRepository {
         let words = search.text.map { Array(SearchWords.of(String($0.prefix(200))).prefix(16)) }
         if let words, words.isEmpty { return [] }
         let patterns = (words ?? []).map { "% \($0)%" }
-        return try await client.query(
+        return try await query(
             """
             SELECT entry_id, track_id, start_at, duration, start_offset, source, why, listeners FROM play
             WHERE station_id = \(stationID) AND start_at < \(search.before ?? .max) AND start_at >= \(search.from ?? .min)
@@ -17,17 +17,17 @@ extension PostgresStore: HistoryRepository {
                 SELECT id FROM track
                 WHERE (words_title || words_artist || words_album || words_album_artist) LIKE ALL(\(patterns))))
             ORDER BY start_at DESC LIMIT \(search.limit)
-            """, logger: logger
+            """
         ).all(Self.play)
     }
 
     public func play(stationID: StationID, at instant: EpochMillis) async throws -> Play? {
         // The latest play that started by then, if it was still playing.
-        let latest = try await client.query(
+        let latest = try await query(
             """
             SELECT entry_id, track_id, start_at, duration, start_offset, source, why, listeners FROM play
             WHERE station_id = \(stationID) AND start_at <= \(instant) ORDER BY start_at DESC LIMIT 1
-            """, logger: logger
+            """
         ).first(Self.play)
         return latest.flatMap { $0.entry.start + $0.entry.duration > instant ? $0 : nil }
     }
@@ -54,11 +54,11 @@ extension PostgresStore: HistoryRepository {
     }
 
     public func audience(stationID: StationID, from: EpochMillis, to: EpochMillis) async throws -> [ListenerMinute] {
-        try await client.query(
+        try await query(
             """
             SELECT minute, peak, listener_millis, departures, stay_millis FROM listener_minute
             WHERE station_id = \(stationID) AND minute >= \(from) AND minute < \(to) ORDER BY minute
-            """, logger: logger
+            """
         ).all { row in
             ListenerMinute(
                 minute: try row.value("minute"), peak: Int(try row.value("peak", as: Int64.self)),

@@ -43,26 +43,26 @@ extension PostgresStore: AttemptRepository {
 
 extension PostgresStore: StreamKeyRepository {
     public func setStreamKey(personID: String, hash: String, at: EpochMillis) async throws {
-        try await client.query(
+        try await query(
             """
             INSERT INTO stream_key (person_id, hash, created_at) VALUES (\(personID), \(hash), \(at))
             ON CONFLICT (person_id) DO UPDATE SET hash = EXCLUDED.hash, created_at = EXCLUDED.created_at
-            """, logger: logger)
+            """)
     }
 
     public func streamKeyHolder(hash: String) async throws -> String? {
-        try await client.query("SELECT person_id FROM stream_key WHERE hash = \(hash)", logger: logger)
+        try await query("SELECT person_id FROM stream_key WHERE hash = \(hash)")
             .first { try $0.value("person_id", as: String.self) }
     }
 
     public func streamKeyCreated(personID: String) async throws -> EpochMillis? {
-        try await client.query("SELECT created_at FROM stream_key WHERE person_id = \(personID)", logger: logger)
+        try await query("SELECT created_at FROM stream_key WHERE person_id = \(personID)")
             .first { try $0.value("created_at", as: EpochMillis.self) }
     }
 
     public func removeStreamKey(personID: String) async throws -> Bool {
-        try await client.query(
-            "DELETE FROM stream_key WHERE person_id = \(personID) RETURNING 1 AS gone", logger: logger
+        try await query(
+            "DELETE FROM stream_key WHERE person_id = \(personID) RETURNING 1 AS gone"
         ).first { _ in true } ?? false
     }
 }
@@ -92,20 +92,19 @@ extension PostgresStore: LinkTokenRepository {
     }
 
     public func linkTokenHolder(hash: String, purpose: LinkPurpose) async throws -> (stationID: StationID, personID: String)? {
-        try await client.query(
-            "SELECT station_id, person_id FROM link_token WHERE hash = \(hash) AND purpose = \(purpose.rawValue)",
-            logger: logger
+        try await query(
+            "SELECT station_id, person_id FROM link_token WHERE hash = \(hash) AND purpose = \(purpose.rawValue)"
         ).first { (stationID: try $0.value("station_id", as: String.self), personID: try $0.value("person_id", as: String.self)) }
     }
 
     public func revokeLinkTokens(purpose: LinkPurpose, stationID: StationID, personID: String) async throws -> Int {
-        try await client.query(
+        try await query(
             """
             WITH gone AS (
                 DELETE FROM link_token
                 WHERE station_id = \(stationID) AND person_id = \(personID) AND purpose = \(purpose.rawValue) RETURNING 1)
             SELECT count(*) AS n FROM gone
-            """, logger: logger
+            """
         ).first { Int(try $0.value("n", as: Int64.self)) } ?? 0
     }
 }

@@ -8,8 +8,8 @@ extension PostgresStore: LibraryIndex {
         var files: [IndexedFile] = []
         for root in roots {
             let prefix = root.hasSuffix("/") ? root : root + "/"
-            files += try await client.query(
-                "SELECT id, path, size, mtime_ns, fingerprint FROM track WHERE starts_with(path, \(prefix))", logger: logger
+            files += try await query(
+                "SELECT id, path, size, mtime_ns, fingerprint FROM track WHERE starts_with(path, \(prefix))"
             ).all { row in
                 IndexedFile(
                     trackID: try row.value("id"), path: try row.value("path"),
@@ -97,14 +97,14 @@ extension PostgresStore: TrackRepository {
     }
 
     public func track(id: TrackID) async throws -> TrackRecord? {
-        try await client.query("SELECT \(unescaped: Self.trackColumns) FROM track WHERE id = \(id)", logger: logger)
+        try await query("SELECT \(unescaped: Self.trackColumns) FROM track WHERE id = \(id)")
             .first(Self.track)
     }
 
     public func tracks(ids: [TrackID]) async throws -> [TrackID: TrackRecord] {
         guard !ids.isEmpty else { return [:] }
-        let records = try await client.query(
-            "SELECT \(unescaped: Self.trackColumns) FROM track WHERE id = ANY(\(Array(Set(ids))))", logger: logger
+        let records = try await query(
+            "SELECT \(unescaped: Self.trackColumns) FROM track WHERE id = ANY(\(Array(Set(ids))))"
         ).all(Self.track)
         return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -118,7 +118,7 @@ extension PostgresStore: TrackRepository {
         guard !words.isEmpty else { return [] }
         // Folded words hold letters and digits only: nothing LIKE reads as a wildcard.
         let patterns = words.map { "% \($0)%" }
-        return try await client.query(
+        return try await self.query(
             """
             SELECT \(unescaped: Self.trackColumns) FROM track
             WHERE (words_title || words_artist || words_album || words_album_artist) LIKE ALL(\(patterns))
@@ -128,16 +128,16 @@ extension PostgresStore: TrackRepository {
                 + CASE WHEN words_album_artist LIKE ANY(\(patterns)) THEN \(SearchWords.albumArtistWeight) ELSE 0 END) DESC,
                 title
             LIMIT \(limit)
-            """, logger: logger
+            """
         ).all(Self.track)
     }
 
     public func artists() async throws -> [ArtistSummary] {
-        try await client.query(
+        try await query(
             """
             SELECT album_artist AS name, COUNT(DISTINCT album) AS album_count, COUNT(*) AS track_count
             FROM track GROUP BY album_artist ORDER BY lower(album_artist), album_artist
-            """, logger: logger
+            """
         ).all { row in
             ArtistSummary(
                 name: try row.value("name"), albumCount: Int(try row.value("album_count", as: Int64.self)),
@@ -146,14 +146,14 @@ extension PostgresStore: TrackRepository {
     }
 
     public func albums(artist: String?) async throws -> [AlbumSummary] {
-        try await client.query(
+        try await query(
             """
             SELECT album AS title, album_artist AS artist, MAX(year) AS year, COUNT(*) AS track_count,
                    (SELECT t2.id FROM track t2 WHERE t2.album = track.album AND t2.album_artist = track.album_artist
                     AND (t2.has_embedded_art OR t2.artwork_path IS NOT NULL) ORDER BY t2.id LIMIT 1) AS artwork_track_id
             FROM track WHERE \(artist)::TEXT IS NULL OR album_artist = \(artist)
             GROUP BY album_artist, album ORDER BY lower(album_artist), album_artist, lower(album), album
-            """, logger: logger
+            """
         ).all { row in
             AlbumSummary(
                 title: try row.value("title"), artist: try row.value("artist"),
@@ -164,22 +164,22 @@ extension PostgresStore: TrackRepository {
     }
 
     public func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord] {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: Self.trackColumns) FROM track
             WHERE (\(artist)::TEXT IS NULL OR album_artist = \(artist)) AND (\(album)::TEXT IS NULL OR album = \(album))
             ORDER BY lower(album_artist), lower(album), disc_number NULLS FIRST, track_number NULLS FIRST, lower(title)
             LIMIT \(limit) OFFSET \(offset)
-            """, logger: logger
+            """
         ).all(Self.track)
     }
 
     public func poolTracks() async throws -> [PoolTrack] {
-        try await client.query(
+        try await query(
             """
             SELECT id, artist, duration_ms, album, genre, year, tempo, onset_rate, loudness, loudness_range
             FROM track WHERE duration_ms > 0
-            """, logger: logger
+            """
         ).all { row in
             PoolTrack(
                 id: try row.value("id"), artist: try row.value("artist"), duration: try row.value("duration_ms"),
@@ -191,18 +191,18 @@ extension PostgresStore: TrackRepository {
     }
 
     public func trackCount() async throws -> Int {
-        try await client.query("SELECT count(*) AS n FROM track", logger: logger)
+        try await query("SELECT count(*) AS n FROM track")
             .first { Int(try $0.value("n", as: Int64.self)) } ?? 0
     }
 }
 
 extension PostgresStore: AnalysisRepository {
     public func tracksToAnalyze(limit: Int) async throws -> [TrackRecord] {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: Self.trackColumns) FROM track WHERE analyzed_at IS NULL AND duration_ms > 0
             ORDER BY added_at, id LIMIT \(limit)
-            """, logger: logger
+            """
         ).all(Self.track)
     }
 
@@ -230,7 +230,7 @@ extension PostgresStore: AnalysisRepository {
     }
 
     public func fingerprints() async throws -> [(TrackID, AudioFingerprint)] {
-        try await client.query("SELECT track_id, items FROM track_fingerprint ORDER BY track_id", logger: logger)
+        try await query("SELECT track_id, items FROM track_fingerprint ORDER BY track_id")
             .all { row in
                 (try row.value("track_id", as: String.self), Array(try row.value("items", as: ByteBuffer.self).readableBytesView))
             }
@@ -238,11 +238,11 @@ extension PostgresStore: AnalysisRepository {
     }
 
     public func analysisCounts() async throws -> (analyzed: Int, total: Int) {
-        try await client.query(
+        try await query(
             """
             SELECT count(*) FILTER (WHERE analyzed_at IS NOT NULL) AS done, count(*) AS total
             FROM track WHERE duration_ms > 0
-            """, logger: logger
+            """
         ).first { (Int(try $0.value("done", as: Int64.self)), Int(try $0.value("total", as: Int64.self))) } ?? (0, 0)
     }
 }

@@ -23,15 +23,15 @@ extension PostgresStore: LikesRepository {
     }
 
     public func unlike(personID: String, trackID: TrackID) async throws {
-        try await client.query(
-            "DELETE FROM liked_track WHERE person_id = \(personID) AND track_id = \(trackID)", logger: logger)
+        try await query(
+            "DELETE FROM liked_track WHERE person_id = \(personID) AND track_id = \(trackID)")
     }
 
     public func likedTracks(personID: String, limit: Int) async throws -> [TrackID] {
-        try await client.query(
+        try await query(
             """
             SELECT track_id FROM liked_track WHERE person_id = \(personID) ORDER BY liked_at DESC, seq DESC LIMIT \(limit)
-            """, logger: logger
+            """
         ).all { try $0.value("track_id", as: String.self) }
     }
 

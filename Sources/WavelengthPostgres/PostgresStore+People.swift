@@ -40,13 +40,13 @@ extension PostgresStore: PeopleRepository {
     }
 
     public func person(id: String) async throws -> PersonRecord? {
-        try await client.query("SELECT \(unescaped: PersonRows.columns) FROM person WHERE id = \(id)", logger: logger)
+        try await query("SELECT \(unescaped: PersonRows.columns) FROM person WHERE id = \(id)")
             .first(PersonRows.person)
     }
 
     public func person(handle: String) async throws -> PersonRecord? {
-        try await client.query(
-            "SELECT \(unescaped: PersonRows.columns) FROM person WHERE handle = \(handle.lowercased())", logger: logger
+        try await query(
+            "SELECT \(unescaped: PersonRows.columns) FROM person WHERE handle = \(handle.lowercased())"
         ).first(PersonRows.person)
     }
 
@@ -58,14 +58,14 @@ extension PostgresStore: PeopleRepository {
             .replacingOccurrences(of: "_", with: "\\_")
         let start = escaped + "%"
         let word = "% " + escaped + "%"
-        return try await client.query(
+        return try await query(
             """
             SELECT \(unescaped: PersonRows.columns) FROM person
             WHERE kind = 'user' AND (handle LIKE \(start) OR lower(display_name) LIKE \(start)
                 OR lower(display_name) LIKE \(word))
             ORDER BY (handle LIKE \(start)) DESC, handle
             LIMIT \(Int64(limit))
-            """, logger: logger
+            """
         ).all(PersonRows.person)
     }
 
@@ -81,104 +81,103 @@ extension PostgresStore: PeopleRepository {
     }
 
     public func insertSession(_ s: SessionRecord) async throws {
-        try await client.query(
+        try await query(
             """
             INSERT INTO auth_session (id, token_hash, person_id, kind, created_at, expires_at, revoked_at)
             VALUES (\(s.id), \(s.tokenHash), \(s.personID), \(s.kind.rawValue), \(s.createdAt), \(s.expiresAt), \(s.revokedAt))
-            """, logger: logger)
+            """)
     }
 
     public func session(tokenHash: String) async throws -> SessionRecord? {
-        try await client.query(
-            "SELECT \(unescaped: PersonRows.sessionColumns) FROM auth_session WHERE token_hash = \(tokenHash)",
-            logger: logger
+        try await query(
+            "SELECT \(unescaped: PersonRows.sessionColumns) FROM auth_session WHERE token_hash = \(tokenHash)"
         ).first(PersonRows.session)
     }
 
     public func session(previousTokenHash: String) async throws -> SessionRecord? {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: PersonRows.sessionColumns) FROM auth_session
             WHERE previous_token_hash = \(previousTokenHash) LIMIT 1
-            """, logger: logger
+            """
         ).first(PersonRows.session)
     }
 
     public func session(id: String) async throws -> SessionRecord? {
-        try await client.query(
-            "SELECT \(unescaped: PersonRows.sessionColumns) FROM auth_session WHERE id = \(id)", logger: logger
+        try await query(
+            "SELECT \(unescaped: PersonRows.sessionColumns) FROM auth_session WHERE id = \(id)"
         ).first(PersonRows.session)
     }
 
     public func revokeSession(id: String, at: EpochMillis) async throws {
-        try await client.query(
-            "UPDATE auth_session SET revoked_at = \(at) WHERE id = \(id) AND revoked_at IS NULL", logger: logger)
+        try await query(
+            "UPDATE auth_session SET revoked_at = \(at) WHERE id = \(id) AND revoked_at IS NULL")
     }
 
     public func rotateSession(id: String, from oldHash: String, to newHash: String, expiresAt: EpochMillis, at: EpochMillis)
         async throws -> Bool
     {
         // One statement: of two racing refreshes with the same secret, one matches.
-        try await client.query(
+        try await query(
             """
             UPDATE auth_session SET previous_token_hash = token_hash, token_hash = \(newHash), expires_at = \(expiresAt)
             WHERE id = \(id) AND token_hash = \(oldHash) AND revoked_at IS NULL AND expires_at > \(at)
             RETURNING 1 AS done
-            """, logger: logger
+            """
         ).first { _ in true } ?? false
     }
 
     public func follow(_ followerID: String, _ followeeID: String, at: EpochMillis) async throws {
-        try await client.query(
+        try await query(
             """
             INSERT INTO follow (follower_id, followee_id, created_at) VALUES (\(followerID), \(followeeID), \(at))
             ON CONFLICT DO NOTHING
-            """, logger: logger)
+            """)
     }
 
     public func unfollow(_ followerID: String, _ followeeID: String) async throws {
-        try await client.query(
-            "DELETE FROM follow WHERE follower_id = \(followerID) AND followee_id = \(followeeID)", logger: logger)
+        try await query(
+            "DELETE FROM follow WHERE follower_id = \(followerID) AND followee_id = \(followeeID)")
     }
 
     public func followers(of personID: String, limit: Int) async throws -> [PersonRecord] {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: PersonRows.qualifiedColumns) FROM follow JOIN person ON person.id = follow.follower_id
             WHERE follow.followee_id = \(personID) ORDER BY follow.created_at DESC LIMIT \(Int64(limit))
-            """, logger: logger
+            """
         ).all(PersonRows.person)
     }
 
     public func following(of personID: String, limit: Int) async throws -> [PersonRecord] {
-        try await client.query(
+        try await query(
             """
             SELECT \(unescaped: PersonRows.qualifiedColumns) FROM follow JOIN person ON person.id = follow.followee_id
             WHERE follow.follower_id = \(personID) ORDER BY follow.created_at DESC LIMIT \(Int64(limit))
-            """, logger: logger
+            """
         ).all(PersonRows.person)
     }
 
     public func followCounts(of personID: String) async throws -> (followers: Int, following: Int) {
-        try await client.query(
+        try await query(
             """
             SELECT (SELECT count(*) FROM follow WHERE followee_id = \(personID)) AS followers,
                    (SELECT count(*) FROM follow WHERE follower_id = \(personID)) AS following
-            """, logger: logger
+            """
         ).first { row in
             (followers: Int(try row.value("followers", as: Int64.self)), following: Int(try row.value("following", as: Int64.self)))
         } ?? (0, 0)
     }
 
     public func isFollowing(_ followerID: String, _ followeeID: String) async throws -> Bool {
-        try await client.query(
-            "SELECT 1 AS yes FROM follow WHERE follower_id = \(followerID) AND followee_id = \(followeeID)", logger: logger
+        try await query(
+            "SELECT 1 AS yes FROM follow WHERE follower_id = \(followerID) AND followee_id = \(followeeID)"
         ).first { _ in true } ?? false
     }
 
     public func followeeIDs(of personID: String) async throws -> Set<String> {
         Set(
-            try await client.query("SELECT followee_id FROM follow WHERE follower_id = \(personID)", logger: logger)
+            try await query("SELECT followee_id FROM follow WHERE follower_id = \(personID)")
                 .all { try $0.value("followee_id", as: String.self) })
     }
 

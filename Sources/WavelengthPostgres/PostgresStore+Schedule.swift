@@ -4,24 +4,24 @@ import WavelengthStore
 
 extension PostgresStore: ScheduleRepository {
     public func shows(stationID: StationID) async throws -> [Show] {
-        try await client.query("SELECT spec FROM show WHERE station_id = \(stationID) ORDER BY id", logger: logger)
+        try await query("SELECT spec FROM show WHERE station_id = \(stationID) ORDER BY id")
             .all(Self.show)
     }
 
     public func show(id: ShowID) async throws -> Show? {
-        try await client.query("SELECT spec FROM show WHERE id = \(id)", logger: logger).first(Self.show)
+        try await query("SELECT spec FROM show WHERE id = \(id)").first(Self.show)
     }
 
     public func shows(ids: [ShowID]) async throws -> [Show] {
         guard !ids.isEmpty else { return [] }
-        return try await client.query("SELECT spec FROM show WHERE id = ANY(\(ids))", logger: logger).all(Self.show)
+        return try await query("SELECT spec FROM show WHERE id = ANY(\(ids))").all(Self.show)
     }
 
     static func show(_ row: PostgresRandomAccessRow) throws -> Show {
         try JSONColumn.decode(try row.value("spec", as: String.self), as: Show.self)
     }
 
-    public func saveShow(_ show: Show, check: @Sendable ([Show]) throws -> Void) async throws {
+    public func saveShow(_ show: Show, check: @escaping @Sendable ([Show]) throws -> Void) async throws {
         let spec = try JSONColumn.encode(show)
         try await transaction { connection in
             // The station's row is locked first, so two editors saving shows
@@ -43,7 +43,7 @@ extension PostgresStore: ScheduleRepository {
     }
 
     public func deleteShow(id: ShowID) async throws -> Bool {
-        try await client.query("DELETE FROM show WHERE id = \(id) RETURNING 1 AS gone", logger: logger)
+        try await query("DELETE FROM show WHERE id = \(id) RETURNING 1 AS gone")
             .first { _ in true } ?? false
     }
 
@@ -72,18 +72,17 @@ extension PostgresStore: ScheduleRepository {
     }
 
     public func removeReminder(personID: String, showID: ShowID) async throws -> Bool {
-        try await client.query(
-            "DELETE FROM show_reminder WHERE person_id = \(personID) AND show_id = \(showID) RETURNING 1 AS gone",
-            logger: logger
+        try await query(
+            "DELETE FROM show_reminder WHERE person_id = \(personID) AND show_id = \(showID) RETURNING 1 AS gone"
         ).first { _ in true } ?? false
     }
 
     public func reminders(personID: String) async throws -> [ShowReminder] {
-        try await client.query(
+        try await query(
             """
             SELECT show_id, lead_minutes, created_at FROM show_reminder WHERE person_id = \(personID)
             ORDER BY created_at, show_id
-            """, logger: logger
+            """
         ).all { row in
             ShowReminder(
                 personID: personID, showID: try row.value("show_id"),

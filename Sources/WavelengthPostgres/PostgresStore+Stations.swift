@@ -68,36 +68,36 @@ extension PostgresStore: StationRepository {
 
     public func listedStations(limit: Int) async throws -> [StationRecord] {
         let listed = StationVisibility.allCases.filter(\.isListed).map(\.rawValue)
-        let onAir = try await client.query(
+        let onAir = try await query(
             """
             SELECT \(unescaped: StationRows.columns) FROM station
             WHERE visibility = ANY(\(listed)) AND quiet_since IS NULL LIMIT \(limit)
-            """, logger: logger
+            """
         ).all(StationRows.station)
-        let quiet = try await client.query(
+        let quiet = try await query(
             """
             SELECT \(unescaped: StationRows.columns) FROM station
             WHERE visibility = ANY(\(listed)) AND quiet_since IS NOT NULL ORDER BY quiet_since DESC LIMIT \(limit)
-            """, logger: logger
+            """
         ).all(StationRows.station)
         return onAir + quiet
     }
 
     public func allStations() async throws -> [StationRecord] {
-        try await client.query(
-            "SELECT \(unescaped: StationRows.columns) FROM station ORDER BY created_at, id", logger: logger
+        try await query(
+            "SELECT \(unescaped: StationRows.columns) FROM station ORDER BY created_at, id"
         ).all(StationRows.station)
     }
 
     public func station(id: StationID) async throws -> StationRecord? {
-        try await client.query(
-            "SELECT \(unescaped: StationRows.columns) FROM station WHERE id = \(id)", logger: logger
+        try await query(
+            "SELECT \(unescaped: StationRows.columns) FROM station WHERE id = \(id)"
         ).first(StationRows.station)
     }
 
     public func station(frequency: String) async throws -> StationRecord? {
-        try await client.query(
-            "SELECT \(unescaped: StationRows.columns) FROM station WHERE frequency = \(frequency)", logger: logger
+        try await query(
+            "SELECT \(unescaped: StationRows.columns) FROM station WHERE frequency = \(frequency)"
         ).first(StationRows.station)
     }
 
@@ -253,11 +253,11 @@ extension PostgresStore: StationRepository {
     }
 
     public func thumbs(stationID: StationID, limit: Int) async throws -> [Thumb] {
-        try await client.query(
+        try await query(
             """
             SELECT entry_id, track_id, person_id, up, at FROM thumb WHERE station_id = \(stationID)
             ORDER BY at DESC LIMIT \(limit)
-            """, logger: logger
+            """
         ).all { row in
             Thumb(
                 entryID: try row.value("entry_id"), trackID: try row.value("track_id"), personID: try row.value("person_id"),
@@ -269,24 +269,23 @@ extension PostgresStore: StationRepository {
         -> StationRecord?
     {
         let settings = try JSONColumn.encode(requestSettings)
-        return try await client.query(
+        return try await query(
             """
             UPDATE station SET mode = \(mode.rawValue), request_settings = \(settings) WHERE id = \(stationID)
             RETURNING \(unescaped: StationRows.columns)
-            """, logger: logger
+            """
         ).first(StationRows.station)
     }
 
     public func appliedRevision(stationID: StationID, commandID: String) async throws -> Int64? {
-        try await client.query(
-            "SELECT revision FROM applied_command WHERE station_id = \(stationID) AND command_id = \(commandID)",
-            logger: logger
+        try await query(
+            "SELECT revision FROM applied_command WHERE station_id = \(stationID) AND command_id = \(commandID)"
         ).first { try $0.value("revision", as: Int64.self) }
     }
 
     public func pool(stationID: StationID) async throws -> [TrackID] {
-        try await client.query(
-            "SELECT track_id FROM station_pool WHERE station_id = \(stationID) ORDER BY track_id", logger: logger
+        try await query(
+            "SELECT track_id FROM station_pool WHERE station_id = \(stationID) ORDER BY track_id"
         ).all { try $0.value("track_id", as: String.self) }
     }
 

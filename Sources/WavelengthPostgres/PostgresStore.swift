@@ -35,16 +35,58 @@ public struct PostgresStore: Sendable {
         try await transaction { connection in try await PostgresMigrations.apply(on: connection, logger: logger) }
     }
 
+    /// How long one intention may take, waiting for a connection included.
+    /// postgres-nio queues a request while its pool can't reach the server
+    /// (and retries with backoff); past this the request is an outage, so
+    /// the server answers 503 with `Retry-After` instead of hanging.
+    public var deadline: Duration = .seconds(5)
+
     /// One transaction. What the body throws comes out as itself
     /// (postgres-nio wraps it with the rollback's outcome); a failed begin,
     /// rollback or commit comes out as postgres-nio's error.
     @discardableResult
-    func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
-        do {
-            return try await client.withTransaction(logger: logger, body)
-        } catch let error as PostgresTransactionError {
-            if let inner = error.closureError, error.rollbackError == nil { throw inner }
-            throw error
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withinDeadline {
+            do {
+                return try await client.withTransaction(logger: logger) { try await body($0) }
+            } catch let error as PostgresTransactionError {
+                if let inner = error.closureError, error.rollbackError == nil { throw inner }
+                throw error
+            }
         }
     }
+
+    /// One statement outside a transaction, its rows read whole.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> Rows {
+        try await withinDeadline {
+            var rows: [PostgresRow] = []
+            for try await row in try await client.query(query, logger: logger) { rows.append(row) }
+            return Rows(rows: rows)
+        }
+    }
+
+    /// Runs `body`, or gives up (cancelling it) at the deadline.
+    func withinDeadline<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let deadline = deadline
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw PostgresUnavailable(waited: deadline)
+            }
+            return value
+        }
+    }
+}
+
+/// PostgreSQL didn't answer in time: it is down, unreachable or stuck.
+public struct PostgresUnavailable: Error, StorageFault, CustomStringConvertible {
+    public var waited: Duration
+    public var isOutage: Bool { true }
+    public var description: String { "PostgreSQL didn't answer within \(waited)." }
 }

@@ -27,7 +27,7 @@ extension AppDatabase: ScheduleRepository {
         }
     }
 
-    public func saveShow(_ show: Show, check: @Sendable ([Show]) throws -> Void) async throws {
+    public func saveShow(_ show: Show, check: @escaping @Sendable ([Show]) throws -> Void) async throws {
         let spec = try Self.encodeShow(show)
         try await writer.write { db in
             let others = try String.fetchAll(

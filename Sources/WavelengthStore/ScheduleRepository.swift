@@ -9,7 +9,7 @@ public protocol ScheduleRepository: Sendable {
     /// once `check` accepts the station's shows as they are inside that
     /// transaction (overlaps and limits), so two editors racing can't both
     /// pass it.
-    func saveShow(_ show: Show, check: @Sendable ([Show]) throws -> Void) async throws
+    func saveShow(_ show: Show, check: @escaping @Sendable ([Show]) throws -> Void) async throws
     /// Whether there was such a show; its reminders go with it.
     func deleteShow(id: ShowID) async throws -> Bool
     /// Sets or updates the person's reminder; refuses

@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import Testing
 import WavelengthCore
+import WavelengthStore
 @testable import WavelengthPostgres
 
 /// The PostgreSQL store against a real PostgreSQL: the schema is brought up
@@ -34,6 +35,31 @@ struct PostgresStoreTests {
             }
             let versions = try await PostgresStore.on(server) { try await $0.schemaVersions() }
             #expect(versions == Array(1...PostgresMigrations.latest))
+        }
+    }
+
+    /// PostgreSQL goes away: each request is an outage (the server answers
+    /// 503) after the deadline, not a hang; when it returns, the pool
+    /// reconnects by itself and what was saved before is all there.
+    @Test func aLostDatabaseIsAnOutageAndTheStoreRecovers() async throws {
+        try await PostgresServer.with { server in
+            try await PostgresStore.on(server, deadline: .seconds(1)) { store in
+                try await store.migrate()
+                try await store.insertGuest(
+                    PersonRecord(id: "p1", kind: .guest, handle: nil, displayName: "P", passwordHash: nil, createdAt: 1))
+                try await store.setStreamKey(personID: "p1", hash: "before", at: 1)
+                try await server.stop()
+                let fault = await #expect(throws: (any Error).self) { try await store.probeWrite(at: 2) }
+                #expect((fault as? any StorageFault)?.isOutage == true, "not an outage: \(String(describing: fault))")
+                try await server.start()
+                // The pool's next attempt (backoff) finds it: wait for that, as many tries as it takes, bounded.
+                var back = false
+                for _ in 0..<120 where !back {
+                    back = (try? await store.probeWrite(at: 3)) != nil
+                }
+                #expect(back)
+                #expect(try await store.streamKeyHolder(hash: "before") == "p1")
+            }
         }
     }
 

@@ -55,10 +55,7 @@ struct PostgresServer {
         let server = PostgresServer(folder: folder, binaries: binaries)
         try await server.run(
             "initdb", ["-D", server.data, "-U", "wavelength", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
-        try await server.run(
-            "pg_ctl",
-            ["-D", server.data, "-l", folder + "/server.log", "-w", "-t", "120",
-             "-o", "-k \(folder) -c listen_addresses='' -c max_connections=60", "start"])
+        try await server.start()
         do {
             let result = try await body(server)
             try? await server.stop()
@@ -67,6 +64,14 @@ struct PostgresServer {
             try? await server.stop()
             throw error
         }
+    }
+
+    /// Starts the server (again, after `stop`), waiting until it takes connections.
+    func start() async throws {
+        try await run(
+            "pg_ctl",
+            ["-D", data, "-l", folder + "/server.log", "-w", "-t", "120",
+             "-o", "-k \(folder) -c listen_addresses='' -c max_connections=60", "start"])
     }
 
     func stop() async throws {
@@ -96,11 +101,18 @@ struct PostgresServer {
 extension PostgresStore {
     /// A store on `server`, its pool running while `body` does.
     static func on<T: Sendable>(
-        _ server: PostgresServer, _ body: @escaping @Sendable (PostgresStore) async throws -> T
+        _ server: PostgresServer, deadline: Duration = .seconds(30),
+        _ body: @escaping @Sendable (PostgresStore) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test.postgres")
-        logger.logLevel = .warning
-        let store = PostgresStore(address: try server.address, logger: logger)
+        logger.logLevel = .critical
+        let make = {
+            var store = PostgresStore(address: try server.address, logger: logger)
+            // Generous: a loaded machine is slow, not down (one test shortens it to see an outage).
+            store.deadline = deadline
+            return store
+        }
+        let store = try make()
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 await store.run()
