@@ -171,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "wavelength",
             dependencies: [
-                "WavelengthServer", "WavelengthLibrary", "WavelengthSQLite", "WavelengthClient",
+                "WavelengthServer", "WavelengthLibrary", "WavelengthSQLite", "WavelengthPostgres", "WavelengthClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -197,7 +197,10 @@ let package = Package(
         // in-memory store and the generated library.
         .target(
             name: "WavelengthTestSupport",
-            dependencies: ["WavelengthCore", "WavelengthLibrary", "WavelengthStore", "CAubio", "CChromaprint"],
+            dependencies: [
+                "WavelengthCore", "WavelengthLibrary", "WavelengthStore", "WavelengthPostgres", "CAubio", "CChromaprint",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -240,8 +243,9 @@ let package = Package(
         .testTarget(
             name: "WavelengthServerTests",
             dependencies: [
-                "WavelengthServer", "WavelengthSQLite", "WavelengthQR", "WavelengthTestSupport",
+                "WavelengthServer", "WavelengthSQLite", "WavelengthPostgres", "WavelengthQR", "WavelengthTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Subprocess", package: "swift-subprocess"),

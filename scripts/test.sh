@@ -36,19 +36,10 @@ swift build --build-tests
 # finished, and every thread's backtrace).
 limit="${WAVELENGTH_TEST_TIMEOUT:-900}"
 mkdir -p test-artifacts
-log=test-artifacts/swift-test.log
 # The test binary runs directly rather than under `swift test`, which passes its
 # output through a buffer of its own: a stalled run's log then ends at a 4 KiB
 # boundary and names the wrong tests as unfinished.
 tests="$(swift build --show-bin-path)/WavelengthPackageTests.xctest"
-: >"$log"  # there before `tail` opens it
-# SWIFTNIO_STRICT: NIO's misuse checks stop the process instead of printing a
-# line nobody reads (an EmbeddedChannel used from a thread other than its
-# own printed "NIO API misuse" in 16 of 28 loop runs, and no test failed).
-# The servers the tests start inherit it.
-SWIFTNIO_STRICT=1 "$tests" --testing-library swift-testing >"$log" 2>&1 &
-runner=$!
-tail -n +1 -f --pid="$runner" "$log" &
 # The test binary and any process it starts, found by walking down from our
 # own child rather than by name.
 descendants() {
@@ -58,31 +49,55 @@ descendants() {
         descendants "$pid"
     done
 }
-deadline=$((SECONDS + limit))
-while kill -0 "$runner" 2>/dev/null && ((SECONDS < deadline)); do
-    sleep 5
-done
-if kill -0 "$runner" 2>/dev/null; then
-    echo "The Swift tests did not finish in ${limit} s: it has stalled; failing the run (no retry)" >&2
-    # Swift Testing logs "◇ Test x started." and "✔ Test x passed after ...",
-    # "✘ Test x failed after ..." or "Test x skipped".
-    sed -nE '/Test run /d; s/^.*Test (.*) started\.$/\1/p' "$log" | sort -u >test-artifacts/started.txt
-    sed -nE 's/^.*Test (.*) (passed|failed) after .*$/\1/p; s/^.*Test (.*) skipped.*$/\1/p' "$log" | sort -u >test-artifacts/finished.txt
-    echo "Tests started and never finished:" >&2
-    comm -23 test-artifacts/started.txt test-artifacts/finished.txt | sed 's/^/  /' >&2
-    pids="$runner $(descendants "$runner")"
-    for pid in $pids; do
-        if command -v gdb >/dev/null && grep -qa PackageTests "/proc/$pid/cmdline" 2>/dev/null; then
-            gdb -p "$pid" -batch -ex 'thread apply all bt' >"test-artifacts/stall-backtrace-$pid.txt" 2>&1 || true
-            echo "Backtraces of every thread: test-artifacts/stall-backtrace-$pid.txt" >&2
-        fi
+# run_swift_tests LOG [ARGUMENTS…]: one run of the test binary, watched for stalls.
+run_swift_tests() {
+    local log="$1"
+    shift
+    : >"$log"  # there before `tail` opens it
+    # SWIFTNIO_STRICT: NIO's misuse checks stop the process instead of printing a
+    # line nobody reads (an EmbeddedChannel used from a thread other than its
+    # own printed "NIO API misuse" in 16 of 28 loop runs, and no test failed).
+    # The servers the tests start inherit it.
+    SWIFTNIO_STRICT=1 "$tests" --testing-library swift-testing "$@" >"$log" 2>&1 &
+    local runner=$!
+    tail -n +1 -f --pid="$runner" "$log" &
+    local deadline=$((SECONDS + limit))
+    while kill -0 "$runner" 2>/dev/null && ((SECONDS < deadline)); do
+        sleep 5
     done
-    # SIGKILL: the live tests' service groups take SIGTERM as a graceful
-    # shutdown, which a stalled test never finishes.
-    for pid in $pids; do kill -9 "$pid" 2>/dev/null || true; done
-    exit 1
+    if kill -0 "$runner" 2>/dev/null; then
+        echo "The Swift tests did not finish in ${limit} s: it has stalled; failing the run (no retry)" >&2
+        # Swift Testing logs "◇ Test x started." and "✔ Test x passed after ...",
+        # "✘ Test x failed after ..." or "Test x skipped".
+        sed -nE '/Test run /d; s/^.*Test (.*) started\.$/\1/p' "$log" | sort -u >test-artifacts/started.txt
+        sed -nE 's/^.*Test (.*) (passed|failed) after .*$/\1/p; s/^.*Test (.*) skipped.*$/\1/p' "$log" | sort -u >test-artifacts/finished.txt
+        echo "Tests started and never finished:" >&2
+        comm -23 test-artifacts/started.txt test-artifacts/finished.txt | sed 's/^/  /' >&2
+        local pids pid
+        pids="$runner $(descendants "$runner")"
+        for pid in $pids; do
+            if command -v gdb >/dev/null && grep -qa PackageTests "/proc/$pid/cmdline" 2>/dev/null; then
+                gdb -p "$pid" -batch -ex 'thread apply all bt' >"test-artifacts/stall-backtrace-$pid.txt" 2>&1 || true
+                echo "Backtraces of every thread: test-artifacts/stall-backtrace-$pid.txt" >&2
+            fi
+        done
+        # SIGKILL: the live tests' service groups take SIGTERM as a graceful
+        # shutdown, which a stalled test never finishes.
+        for pid in $pids; do kill -9 "$pid" 2>/dev/null || true; done
+        exit 1
+    fi
+    wait "$runner"
+}
+# Everything on the embedded store (SQLite)…
+run_swift_tests test-artifacts/swift-test.log
+# …then the server's tests again on PostgreSQL, as `serve --database
+# postgres://…` runs (one PostgreSQL for the run, a database per test):
+# about a minute more.
+if compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
+    WAVELENGTH_TEST_STORE=postgres run_swift_tests test-artifacts/swift-test-postgres.log --filter WavelengthServerTests
+else
+    echo "⚠️  PostgreSQL is not installed: the server's tests on PostgreSQL are SKIPPED" >&2
 fi
-wait "$runner"
 
 export WAVELENGTH_BIN="${WAVELENGTH_BIN:-.build/debug/wavelength}"
 # The server against its OpenAPI document (schemathesis, about a minute), and a

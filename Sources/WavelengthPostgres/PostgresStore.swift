@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import PostgresNIO
 import WavelengthCore
 import WavelengthStore
@@ -16,11 +17,13 @@ public struct PostgresStore: Sendable {
     /// How frequencies are drawn (a seed gives the same codes every run).
     public var frequencyDraw = FrequencyDraw.system
 
-    public init(address: PostgresAddress, logger: Logger) {
+    /// `maximumConnections` is a node's share of a PostgreSQL: each node's
+    /// limit keeps the cluster within the server's max_connections (100 by default).
+    /// `idleTimeout` is how long an unused connection stays open.
+    public init(address: PostgresAddress, logger: Logger, maximumConnections: Int = 16, idleTimeout: Duration = .seconds(60)) {
         var configuration = address.configuration
-        // A node's share of a PostgreSQL: its own limit keeps several nodes
-        // within the server's max_connections (100 by default).
-        configuration.options.maximumConnections = 16
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectionIdleTimeout = idleTimeout
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
     }
@@ -39,7 +42,12 @@ public struct PostgresStore: Sendable {
     /// postgres-nio queues a request while its pool can't reach the server
     /// (and retries with backoff); past this the request is an outage, so
     /// the server answers 503 with `Retry-After` instead of hanging.
-    public var deadline: Duration = .seconds(5)
+    /// Shared by every copy of the store (a server holds several).
+    public var deadline: Duration {
+        get { deadlineSetting.value.withLock { $0 } }
+        nonmutating set { deadlineSetting.value.withLock { $0 = newValue } }
+    }
+    private let deadlineSetting = DeadlineSetting()
 
     /// One transaction. What the body throws comes out as itself
     /// (postgres-nio wraps it with the rollback's outcome); a failed begin,
@@ -89,4 +97,9 @@ public struct PostgresUnavailable: Error, StorageFault, CustomStringConvertible 
     public var waited: Duration
     public var isOutage: Bool { true }
     public var description: String { "PostgreSQL didn't answer within \(waited)." }
+}
+
+/// The deadline, one for every copy of a store.
+final class DeadlineSetting: Sendable {
+    let value = Mutex<Duration>(.seconds(5))
 }

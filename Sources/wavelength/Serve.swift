@@ -3,6 +3,7 @@ import Foundation
 import WavelengthCore
 import Hummingbird
 import Logging
+import WavelengthPostgres
 import WavelengthSQLite
 import WavelengthServer
 
@@ -18,6 +19,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Data folder for the database and caches (env WAVELENGTH_DATA).")
     var data: String = Environment.value("WAVELENGTH_DATA") ?? ServerConfiguration.defaultDataDirectory
+
+    @Option(help: "Where to keep what the server saves: sqlite:PATH (default: the data folder's wavelength.sqlite) or postgres://user:password@host:5432/database, which several nodes share (env WAVELENGTH_DATABASE).")
+    var database: String? = Environment.value("WAVELENGTH_DATABASE")
 
     @Option(name: .customLong("library"), help: "A music folder to scan at start; repeatable (env WAVELENGTH_LIBRARY, ':'-separated).")
     var libraries: [String] = Environment.libraryRoots
@@ -141,11 +145,37 @@ struct Serve: AsyncParsableCommand {
         guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
         configuration.clipQuotaBytes = clipQuotaMb << 20
         guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }
-        // The embedded store: one SQLite file in the private data folder.
         try DataFolder.secure(configuration.dataDirectory)
-        let storage = try AppDatabase.open(path: configuration.databasePath)
-        let app = try await buildApplication(configuration, storage: storage, logger: logger)
-        try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
+        switch try DatabaseChoice(database, defaultPath: configuration.databasePath) {
+        case .sqlite(let path):
+            // The embedded store: one SQLite file (in the private data folder by default).
+            let storage = try AppDatabase.open(path: path)
+            let app = try await buildApplication(configuration, storage: storage, logger: logger)
+            try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
+        case .postgres(let address):
+            try await serveOnPostgres(address, configuration, logger: logger)
+        }
+    }
+
+    /// The pool runs from before the migrations until the server has
+    /// stopped, so the last saves of a graceful stop still reach PostgreSQL.
+    private func serveOnPostgres(_ address: PostgresAddress, _ configuration: ServerConfiguration, logger: Logger)
+        async throws
+    {
+        let store = PostgresStore(address: address, logger: logger)
+        logger.info("Storage: PostgreSQL at \(address.logDescription)")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            do {
+                try await store.migrate()
+            } catch let error as PostgresUnavailable {
+                throw ValidationError(
+                    "PostgreSQL at \(address.logDescription) didn't answer (\(error)); is it running, and may this node connect?")
+            }
+            let app = try await buildApplication(configuration, storage: store, logger: logger)
+            try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
+        }
     }
 }
 

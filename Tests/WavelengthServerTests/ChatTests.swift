@@ -287,7 +287,7 @@ struct ChatTests {
             guard case .reactions(let view) = seen else { return }
             #expect(view.entryID == playing.id)
             // Kept with the play.
-            let kept = try await server.database.reactions(stationID: owner.stationID, entryID: playing.id)
+            let kept = try await server.storage.reactions(stationID: owner.stationID, entryID: playing.id)
             #expect(kept == ["🔥": 2, "💃": 1])
         }
     }

@@ -23,7 +23,7 @@ struct HistoryRouteTests {
         let station = try server.firstStation().id
         let reel = try await client.firstTrack(matching: "Reel")
         let other = try await client.firstTrack(matching: "Fjord")
-        let loaded = try #require(try await server.database.loadStation(id: station))
+        let loaded = try #require(try await server.storage.loadStation(id: station))
         let plays = [
             TimelineEntry(id: "e-reel", trackID: reel.id, start: t0, duration: 180_000, source: .dj),
             TimelineEntry(id: "e-other", trackID: other.id, start: t0 + 180_000, duration: 180_000, source: .robot),
@@ -31,7 +31,7 @@ struct HistoryRouteTests {
         for (entry, listeners) in zip(plays, [4, 2]) {
             var save = StationSave(state: loaded.state, played: [entry], command: nil)
             save.listeners = listeners
-            try await server.database.saveStation(save)
+            try await server.storage.saveStation(save)
         }
         return (station, reel, other)
     }
@@ -131,11 +131,11 @@ struct HistoryRouteTests {
             let station = host.stationID
             let now = server.services.clock.now()
             let minute = ListenerMinute.start(of: now) - 60_000
-            try await server.database.recordAudience(
+            try await server.storage.recordAudience(
                 stationID: station,
                 minutes: [ListenerMinute(minute: minute, peak: 3, listenerMillis: 120_000, departures: 1, stayMillis: 90_000)])
             // Recorded again (a station reloaded mid-minute): merged, not replaced.
-            try await server.database.recordAudience(
+            try await server.storage.recordAudience(
                 stationID: station,
                 minutes: [ListenerMinute(minute: minute, peak: 2, listenerMillis: 60_000, departures: 1, stayMillis: 30_000)])
 

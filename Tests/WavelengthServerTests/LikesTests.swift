@@ -37,7 +37,7 @@ struct LikesTests {
 
     @Test func theLikeLimitHoldsUnderConcurrentSaves() async throws {
         let server = try await TestServer.make()
-        let database = server.database
+        let database = server.storage
         let person = try await server.application().test(.router) { client in try await client.guest("Hoarder").person.id }
         let limit = 5
         let saved = await withTaskGroup(of: Bool.self) { group in
@@ -67,7 +67,7 @@ struct LikesTests {
             #expect(thumb.status == .ok)
             let counts = try await hostSocket.next { $0.type == "thumbs" }
             #expect(counts == .thumbs(entryID: playing.id, up: 1, down: 0))
-            let saved = try await server.database.thumbs(stationID: station, limit: 10)
+            let saved = try await server.storage.thumbs(stationID: station, limit: 10)
             #expect(saved.map(\.trackID) == [playing.track.id])
             #expect(saved.first?.up == true)
             hostSocket.close()

@@ -143,12 +143,16 @@ struct LiveSourceTests {
                     + "Content-Type: audio/mpeg\r\nExpect: 100-continue\r\n\r\n")
             #expect(try await socket.answerHead() == "HTTP/1.1 100 Continue\r\nContent-Length: 0\r\n\r\n")
             #expect(try await socket.answerHead() == "HTTP/1.0 200 OK\r\n\r\n")
-            // The song in chunks of 4,000 bytes, each framed as HTTP frames them.
+            // The song in chunks of 4,000 bytes, each framed as HTTP frames
+            // them: a head start, then at its bitrate, as liquidsoap sends.
+            // All at once, it passed the audio a source may send before the
+            // server has let it in whenever letting it in was slow.
             let audio = try [UInt8](Data(contentsOf: URL(fileURLWithPath: song)))
             let sending = Task {
-                for start in stride(from: 0, to: audio.count, by: 4_000) {
+                for (n, start) in stride(from: 0, to: audio.count, by: 4_000).enumerated() {
                     let piece = audio[start..<min(audio.count, start + 4_000)]
                     try await socket.send(Array(String(piece.count, radix: 16).utf8) + [13, 10] + piece + [13, 10])
+                    if n >= 40 { try await Task.sleep(for: .milliseconds(250)) }  // 16,000 bytes/s is 128 kbps
                 }
             }
             defer { sending.cancel() }

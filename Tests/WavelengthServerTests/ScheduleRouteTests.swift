@@ -151,10 +151,10 @@ struct ScheduleRouteTests {
 
             let yesterday = ZonedTime.instant(today.adding(days: -1), LocalTime(minute: 0)!, in: TimeZone(identifier: "UTC")!)
             let track = try await client.firstTrack(matching: "Reel")
-            let loaded = try #require(try await server.database.loadStation(id: owner.stationID))
+            let loaded = try #require(try await server.storage.loadStation(id: owner.stationID))
             let entry = TimelineEntry(id: "e-yesterday", trackID: track.id, start: yesterday + 3_600_000, duration: 180_000, source: .dj)
-            try await server.database.saveStation(StationSave(state: loaded.state, played: [entry], command: nil))
-            try await server.database.recordAudience(
+            try await server.storage.saveStation(StationSave(state: loaded.state, played: [entry], command: nil))
+            try await server.storage.recordAudience(
                 stationID: owner.stationID,
                 minutes: [
                     ListenerMinute(minute: yesterday + 3_600_000, peak: 7, listenerMillis: 300_000),

@@ -9,14 +9,15 @@ import WavelengthWire
 
 /// A full disk is an outage, not a bug: requests that must save are
 /// answered 503 with Retry-After, and what was saved stays.
-@Suite("Storage outages", .timeLimit(.minutes(5)))
+// SQLite's own outages (PostgreSQL's are the store's tests and the cluster's).
+@Suite("Storage outages", .enabled(if: TestStore.isSQLite), .timeLimit(.minutes(5)))
 struct StorageOutageTests {
     @Test func aFullDatabaseAnswers503AndKeepsWhatWasSaved() async throws {
         let server = try await TestServer.make()
         try await server.application().test(.router) { client in
             let ana = try await client.signUp()
             // SQLite's own way to make the file full: no page beyond those it has.
-            try await server.database.writer.writeWithoutTransaction { db in
+            try await #require(server.database).writer.writeWithoutTransaction { db in
                 let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 1
                 try db.execute(sql: "PRAGMA max_page_count = \(pages)")
             }

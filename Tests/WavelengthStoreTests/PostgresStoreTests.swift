@@ -4,6 +4,7 @@ import Testing
 import WavelengthCore
 import WavelengthStore
 @testable import WavelengthPostgres
+import WavelengthTestSupport
 
 /// The PostgreSQL store against a real PostgreSQL: the schema is brought up
 /// to date once however many nodes start together, a node older than the
@@ -43,11 +44,12 @@ struct PostgresStoreTests {
     /// reconnects by itself and what was saved before is all there.
     @Test func aLostDatabaseIsAnOutageAndTheStoreRecovers() async throws {
         try await PostgresServer.with { server in
-            try await PostgresStore.on(server, deadline: .seconds(1)) { store in
+            try await PostgresStore.on(server) { store in
                 try await store.migrate()
                 try await store.insertGuest(
                     PersonRecord(id: "p1", kind: .guest, handle: nil, displayName: "P", passwordHash: nil, createdAt: 1))
                 try await store.setStreamKey(personID: "p1", hash: "before", at: 1)
+                store.deadline = .seconds(1)
                 try await server.stop()
                 let fault = await #expect(throws: (any Error).self) { try await store.probeWrite(at: 2) }
                 #expect((fault as? any StorageFault)?.isOutage == true, "not an outage: \(String(describing: fault))")
@@ -58,6 +60,7 @@ struct PostgresStoreTests {
                     back = (try? await store.probeWrite(at: 3)) != nil
                 }
                 #expect(back)
+                store.deadline = .seconds(30)
                 #expect(try await store.streamKeyHolder(hash: "before") == "p1")
             }
         }

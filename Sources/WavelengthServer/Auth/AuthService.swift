@@ -132,27 +132,31 @@ struct AuthService: Sendable {
 
     // MARK: Who is asking
 
-    func caller(bearer token: String) async -> Caller? {
+    // A token that doesn't verify, or a session that is gone, is nobody
+    // (nil: 401 where one is needed). Storage failing to answer is thrown:
+    // an outage is a 503 to try again, never a signed-out client.
+
+    func caller(bearer token: String) async throws -> Caller? {
         guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessClaims.self) else {
             return nil
         }
-        return await caller(sessionID: claims.sid, personID: claims.sub.value, viaCookie: false)
+        return try await caller(sessionID: claims.sid, personID: claims.sub.value, viaCookie: false)
     }
 
-    func caller(cookie secret: String) async -> Caller? {
+    func caller(cookie secret: String) async throws -> Caller? {
         guard secret.utf8.count <= PeopleLimits.maxTokenLength,
-            let session = try? await people.session(tokenHash: Secrets.hash(secret)), session.kind == .cookie
+            let session = try await people.session(tokenHash: Secrets.hash(secret)), session.kind == .cookie
         else { return nil }
-        return await caller(sessionID: session.id, personID: session.personID, viaCookie: true, loaded: session)
+        return try await caller(sessionID: session.id, personID: session.personID, viaCookie: true, loaded: session)
     }
 
-    private func caller(sessionID: String, personID: String, viaCookie: Bool, loaded: SessionRecord? = nil) async
+    private func caller(sessionID: String, personID: String, viaCookie: Bool, loaded: SessionRecord? = nil) async throws
         -> Caller?
     {
         var session = loaded
-        if session == nil { session = try? await people.session(id: sessionID) }
+        if session == nil { session = try await people.session(id: sessionID) }
         guard let session, session.personID == personID, session.isValid(at: clock.now()),
-            let person = try? await people.person(id: personID)
+            let person = try await people.person(id: personID)
         else { return nil }
         return Caller(person: person, sessionID: session.id, viaCookie: viaCookie)
     }

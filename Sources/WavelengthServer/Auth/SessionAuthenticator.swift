@@ -19,13 +19,13 @@ struct SessionAuthenticator: AuthenticatorMiddleware {
         // it is nobody's session.
         if request.uri.path == "/metrics" { return nil }
         if let bearer = request.headers.bearer {
-            guard let caller = await auth.caller(bearer: bearer.token) else {
+            guard let caller = try await auth.caller(bearer: bearer.token) else {
                 throw APIError(.unauthorized, code: .invalidToken, "The access token is invalid or has expired.")
             }
             return caller
         }
         guard let secret = request.cookies[Self.sessionCookie]?.value, !secret.isEmpty,
-            let caller = await auth.caller(cookie: secret), let sessionID = caller.sessionID
+            let caller = try await auth.caller(cookie: secret), let sessionID = caller.sessionID
         else { return nil }
         if Self.changesState(request.method), !auth.checkCSRF(request.headers[Self.csrfHeader], sessionID: sessionID) {
             throw APIError(.forbidden, code: .csrf, "This request needs the X-CSRF-Token header of your session.")

@@ -2,22 +2,27 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import WavelengthPostgres
 import WavelengthSQLite
 import WavelengthServer
 import WavelengthWire
 
 /// A server on a fresh data folder over the shared test library, with the
-/// embedded store (SQLite) as `wavelength serve` opens it.
+/// store `wavelength serve` opens: the embedded SQLite, or PostgreSQL when
+/// `WAVELENGTH_TEST_STORE=postgres` (the suite runs twice, once on each).
 struct TestServer {
     let dataDirectory: String
     let services: ServerServices
-    /// The store itself, for tests that look at or break what was saved.
-    let database: AppDatabase
+    /// The store itself, for tests that look at what was saved.
+    let storage: any Storage
+    /// The SQLite file's store, for tests that break it; nil on PostgreSQL.
+    let database: AppDatabase?
 
     static func make(
         dataDirectory: String? = nil, pingInterval: Duration = .seconds(10), webRoot: String? = nil,
         djGracePeriod: Duration = .seconds(20), commitLead: Duration = .zero, libraryRoots: [String]? = nil,
-        clock: any ServerClock = SystemClock(), configure: (inout ServerConfiguration) -> Void = { _ in }
+        clock: any ServerClock = SystemClock(), storage chosen: (any Storage)? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         StallWatch.start
         let data = dataDirectory ?? NSTemporaryDirectory() + "wavelength-test-\(UUID().uuidString)"
@@ -48,9 +53,21 @@ struct TestServer {
         configuration.keepAliveTimeout = .seconds(600)
         configure(&configuration)
         try DataFolder.secure(data)
-        let database = try AppDatabase.open(path: configuration.databasePath)
-        let services = try await ServerServices.start(configuration, storage: database, clock: clock, logger: logger)
-        return TestServer(dataDirectory: data, services: services, database: database)
+        let storage: any Storage
+        let database: AppDatabase?
+        if let chosen {
+            database = nil
+            storage = chosen
+        } else if TestStore.current == .postgres {
+            database = nil
+            storage = try await TestStore.postgres(for: data, logger: logger)
+        } else {
+            let sqlite = try AppDatabase.open(path: configuration.databasePath)
+            database = sqlite
+            storage = sqlite
+        }
+        let services = try await ServerServices.start(configuration, storage: storage, clock: clock, logger: logger)
+        return TestServer(dataDirectory: data, services: services, storage: storage, database: database)
     }
 
     func application() throws -> some ApplicationProtocol {

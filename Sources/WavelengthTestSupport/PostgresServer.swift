@@ -1,7 +1,6 @@
 import Foundation
-import Logging
 import WavelengthLibrary
-@testable import WavelengthPostgres
+import WavelengthPostgres
 
 #if canImport(Glibc)
 import Glibc
@@ -13,48 +12,43 @@ import Glibc
 /// TCP port, so tests running side by side never meet. PostgreSQL refuses
 /// to run as root, and tests run as root in CI, so there the server runs as
 /// `nobody`, in a folder that user owns.
-struct PostgresServer {
-    let folder: String
+public struct PostgresServer: Sendable {
+    public let folder: String
     let binaries: String
 
     var data: String { folder + "/data" }
     /// The superuser `initdb` made, through the socket, into the default database.
-    var address: PostgresAddress {
-        get throws { try PostgresAddress(parsing: "postgres://wavelength@/postgres?host=\(folder)") }
+    public var address: PostgresAddress {
+        get throws { try address(database: "postgres") }
+    }
+
+    /// The superuser's address of another database on this server.
+    public func address(database: String) throws -> PostgresAddress {
+        try PostgresAddress(parsing: "postgres://wavelength@/\(database)?host=\(folder)")
     }
 
     /// The folder with `initdb` and `pg_ctl` (the newest version installed), or nil.
-    static let installed: String? = {
+    public static let installed: String? = {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "\(root)/\($0)/bin" }
             .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
     }()
 
-    static let missing = "PostgreSQL is not installed (apt-get install postgresql): the PostgreSQL store's tests are SKIPPED"
+    /// Room for the shared server's many small pools (each test's store has its own).
+    static let maxConnections = 400
 
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
+    public static let missing = "PostgreSQL is not installed (apt-get install postgresql): the PostgreSQL store's tests are SKIPPED"
+
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Runs `body` with a fresh server; stops it and removes its folder after.
-    static func with<T>(_ body: (PostgresServer) async throws -> T) async throws -> T {
-        guard let binaries = installed else { throw Failed(description: missing) }
-        // As root the server runs as `nobody`, who must reach its folder:
-        // under /tmp itself, not the test run's private temporary folder.
-        let parent = getuid() == 0 ? "/tmp/" : NSTemporaryDirectory()
-        let folder = parent + "wavelength-pg-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        if getuid() == 0 {
-            guard let nobody = getpwnam("nobody") else { throw Failed(description: "no user 'nobody' to run PostgreSQL as") }
-            guard chown(folder, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0 else {
-                throw Failed(description: "could not give \(folder) to nobody")
-            }
-        }
-        let server = PostgresServer(folder: folder, binaries: binaries)
-        try await server.run(
-            "initdb", ["-D", server.data, "-U", "wavelength", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+    public static func with<T>(_ body: (PostgresServer) async throws -> T) async throws -> T {
+        let server = try await make()
+        defer { try? FileManager.default.removeItem(atPath: server.folder) }
         try await server.start()
         do {
             let result = try await body(server)
@@ -66,16 +60,56 @@ struct PostgresServer {
         }
     }
 
+    /// A new server's folder with `initdb` run in it, not yet started.
+    static func make() async throws -> PostgresServer {
+        guard let binaries = installed else { throw Failed(description: missing) }
+        // As root the server runs as `nobody`, who must reach its folder:
+        // under /tmp itself, not the test run's private temporary folder.
+        let parent = getuid() == 0 ? "/tmp/" : NSTemporaryDirectory()
+        let folder = parent + "wavelength-pg-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        if getuid() == 0 {
+            guard let nobody = getpwnam("nobody") else { throw Failed(description: "no user 'nobody' to run PostgreSQL as") }
+            guard chown(folder, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0 else {
+                throw Failed(description: "could not give \(folder) to nobody")
+            }
+        }
+        let server = PostgresServer(folder: folder, binaries: binaries)
+        try await server.run(
+            "initdb", ["-D", server.data, "-U", "wavelength", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+        return server
+    }
+
     /// Starts the server (again, after `stop`), waiting until it takes connections.
-    func start() async throws {
+    public func start() async throws {
         try await run(
             "pg_ctl",
             ["-D", data, "-l", folder + "/server.log", "-w", "-t", "120",
-             "-o", "-k \(folder) -c listen_addresses='' -c max_connections=60", "start"])
+             "-o", "-k \(folder) -c listen_addresses='' -c max_connections=\(Self.maxConnections) -c fsync=off", "start"])
     }
 
-    func stop() async throws {
+    public func stop() async throws {
         try await run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "120", "stop"])
+    }
+
+    /// Runs SQL with `psql` as the superuser (statements like CREATE
+    /// DATABASE, which run outside a transaction).
+    public func sql(_ statement: String, database: String = "postgres") async throws {
+        try await run("psql", ["-h", folder, "-U", "wavelength", "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-c", statement])
+    }
+
+    /// Stops the server at once, from a process about to exit (blocking: no async left there).
+    func stopAtExit() {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/sbin/runuser" : binaries + "/pg_ctl")
+        let stop = ["-D", data, "-m", "immediate", "-w", "stop"]
+        process.arguments = getuid() == 0 ? ["-u", "nobody", "--", binaries + "/pg_ctl"] + stop : stop
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Runs one of PostgreSQL's programs (as `nobody` when this is root), in
@@ -94,36 +128,6 @@ struct PostgresServer {
         guard finished.status.isSuccess else {
             let log = (try? String(contentsOfFile: folder + "/server.log", encoding: .utf8)) ?? ""
             throw Failed(description: "\(program) failed (\(finished.status)): \(finished.errorTail)\n\(log.suffix(2000))")
-        }
-    }
-}
-
-extension PostgresStore {
-    /// A store on `server`, its pool running while `body` does.
-    static func on<T: Sendable>(
-        _ server: PostgresServer, deadline: Duration = .seconds(30),
-        _ body: @escaping @Sendable (PostgresStore) async throws -> T
-    ) async throws -> T {
-        var logger = Logger(label: "test.postgres")
-        logger.logLevel = .critical
-        let make = {
-            var store = PostgresStore(address: try server.address, logger: logger)
-            // Generous: a loaded machine is slow, not down (one test shortens it to see an outage).
-            store.deadline = deadline
-            return store
-        }
-        let store = try make()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                await store.run()
-                return nil
-            }
-            group.addTask { try await body(store) }
-            defer { group.cancelAll() }
-            while let next = try await group.next() {
-                if let result = next { return result }
-            }
-            throw PostgresServer.Failed(description: "the store's pool stopped before the test was done")
         }
     }
 }
