@@ -249,6 +249,26 @@ enum PostgresMigrations {
                 "ALTER TABLE voice_clip ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
                 "ALTER TABLE liked_track ADD FOREIGN KEY (person_id) REFERENCES person ON DELETE CASCADE",
             ]),
+        Migration(
+            version: 9, name: "nodes and station leases",
+            statements: [
+                // The nodes of a cluster, each new at every start, with the
+                // address the others reach it at and when it was last seen.
+                """
+                CREATE TABLE node (
+                    id TEXT PRIMARY KEY, address TEXT NOT NULL, started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+                    seen_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                """,
+                // Which node runs a station: expiry on PostgreSQL's clock (the
+                // nodes' clocks never decide it), and an epoch that grows with
+                // every new holder: the fencing token every save checks.
+                """
+                CREATE TABLE station_lease (
+                    station_id TEXT PRIMARY KEY REFERENCES station ON DELETE CASCADE, node_id TEXT NOT NULL,
+                    epoch BIGINT NOT NULL, expires_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX station_lease_by_node ON station_lease (node_id)",
+            ]),
     ]
 
     /// This build's schema version.

@@ -4,7 +4,9 @@ import WavelengthStore
 
 extension PostgresStore: ChatRepository {
     public func saveChat(stationID: StationID, _ change: ChatSave) async throws {
+        let (node, ttl, book) = (node, leaseSeconds, leases)
         try await transaction { connection in
+            try await Self.fence(stationID, node: node, ttl: ttl, book: book, connection, logger: logger)
             switch change {
             case .post(let m, let purgeBefore, let keep):
                 try await connection.query(

@@ -163,7 +163,9 @@ extension PostgresStore: StationRepository {
     public func saveStation(_ save: StationSave) async throws {
         let state = save.state
         let id = state.id
+        let (node, ttl, book) = (node, leaseSeconds, leases)
         try await transaction { connection in
+            try await Self.fence(id, node: node, ttl: ttl, book: book, connection, logger: logger)
             try await connection.query(
                 """
                 UPDATE station SET revision = \(state.revision), quiet_since = \(state.quietSince),

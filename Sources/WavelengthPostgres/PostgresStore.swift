@@ -16,11 +16,25 @@ public struct PostgresStore: Sendable {
     let logger: Logger
     /// How frequencies are drawn (a seed gives the same codes every run).
     public var frequencyDraw = FrequencyDraw.system
+    /// This node, when it is one of a cluster's: its saves are fenced by
+    /// station leases. Nil (tools like `migrate-db`): no leases.
+    public let node: NodeIdentity?
+    /// How long a lease lasts unless renewed; a node that stops renewing
+    /// loses its stations this long after (failover time).
+    public var leaseSeconds: Double {
+        get { settings.leaseSeconds.withLock { $0 } }
+        nonmutating set { settings.leaseSeconds.withLock { $0 = newValue } }
+    }
+    let leases = LeaseBook()
 
     /// `maximumConnections` is a node's share of a PostgreSQL: each node's
     /// limit keeps the cluster within the server's max_connections (100 by default).
     /// `idleTimeout` is how long an unused connection stays open.
-    public init(address: PostgresAddress, logger: Logger, maximumConnections: Int = 16, idleTimeout: Duration = .seconds(60)) {
+    public init(
+        address: PostgresAddress, logger: Logger, node: NodeIdentity? = nil, maximumConnections: Int = 16,
+        idleTimeout: Duration = .seconds(60)
+    ) {
+        self.node = node
         var configuration = address.configuration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectionIdleTimeout = idleTimeout
@@ -44,10 +58,10 @@ public struct PostgresStore: Sendable {
     /// the server answers 503 with `Retry-After` instead of hanging.
     /// Shared by every copy of the store (a server holds several).
     public var deadline: Duration {
-        get { deadlineSetting.value.withLock { $0 } }
-        nonmutating set { deadlineSetting.value.withLock { $0 = newValue } }
+        get { settings.deadline.withLock { $0 } }
+        nonmutating set { settings.deadline.withLock { $0 = newValue } }
     }
-    private let deadlineSetting = DeadlineSetting()
+    private let settings = SharedSettings()
 
     /// One transaction. What the body throws comes out as itself
     /// (postgres-nio wraps it with the rollback's outcome); a failed begin,
@@ -99,7 +113,8 @@ public struct PostgresUnavailable: Error, StorageFault, CustomStringConvertible 
     public var description: String { "PostgreSQL didn't answer within \(waited)." }
 }
 
-/// The deadline, one for every copy of a store.
-final class DeadlineSetting: Sendable {
-    let value = Mutex<Duration>(.seconds(5))
+/// Settings every copy of a store shares (the server holds several copies).
+final class SharedSettings: Sendable {
+    let deadline = Mutex<Duration>(.seconds(5))
+    let leaseSeconds = Mutex<Double>(3)
 }

@@ -101,6 +101,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case reminderLimit(Int)
     case clipQuota(Int)
     case pendingClips(Int)
+    /// This node doesn't hold the station's lease: another node runs it,
+    /// or did since this one read it (`StationLeases`).
+    case notOwner(StationID)
 
     public var description: String {
         switch self {
@@ -113,6 +116,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .clipQuota(let bytes):
             "The station's voice clips would pass its \(bytes >> 20) MB: delete some first."
         case .pendingClips(let limit): "You have \(limit) clips waiting for the host already."
+        case .notOwner(let id): "Station \(id) is run by another node now."
         }
     }
 }

@@ -1,0 +1,167 @@
+import PostgresNIO
+import Synchronization
+import WavelengthCore
+import WavelengthStore
+
+/// What this node knows of its leases: the epoch of each it holds, and the
+/// last epoch it held of every station it ever ran (to tell whether another
+/// node held a station since: then its memory of the station is stale).
+final class LeaseBook: Sendable {
+    private struct State {
+        var held: [StationID: Int64] = [:]
+        var known: [StationID: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func held(_ id: StationID) -> Int64? { state.withLock { $0.held[id] } }
+    var allHeld: [StationID: Int64] { state.withLock { $0.held } }
+
+    /// Records a claim; answers whether another node held it since this one last did.
+    func claimed(_ id: StationID, epoch: Int64) -> Bool {
+        state.withLock { state in
+            let last = state.known[id]
+            state.held[id] = epoch
+            state.known[id] = epoch
+            guard let last else { return false }
+            return epoch != last && epoch != last + 1
+        }
+    }
+
+    /// The epoch this node last held, if it ever did.
+    func known(_ id: StationID) -> Int64? { state.withLock { $0.known[id] } }
+
+    func letGo(_ ids: some Sequence<StationID>) {
+        state.withLock { state in for id in ids { state.held.removeValue(forKey: id) } }
+    }
+}
+
+extension PostgresStore: StationLeases {
+    public func claimLease(stationID: StationID) async throws -> LeaseClaim {
+        guard let node else { return .held(epoch: 0, stale: false) }
+        let ttl = leaseSeconds
+        let book = leases
+        return try await transaction { connection in
+            try await Self.claim(stationID, node: node, ttl: ttl, book: book, connection, logger: logger)
+        }
+    }
+
+    /// Takes the lease when it is free, lapsed or this node's, inside the caller's transaction.
+    static func claim(
+        _ stationID: StationID, node: NodeIdentity, ttl: Double, book: LeaseBook, _ connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> LeaseClaim {
+        let epoch: Int64?
+        do {
+            epoch = try await connection.query(
+                """
+                INSERT INTO station_lease AS l (station_id, node_id, epoch, expires_at)
+                VALUES (\(stationID), \(node.id), 1, clock_timestamp() + make_interval(secs => \(ttl)))
+                ON CONFLICT (station_id) DO UPDATE SET
+                    epoch = CASE WHEN l.node_id = EXCLUDED.node_id AND l.expires_at > clock_timestamp()
+                        THEN l.epoch ELSE l.epoch + 1 END,
+                    node_id = EXCLUDED.node_id, expires_at = EXCLUDED.expires_at
+                WHERE l.node_id = EXCLUDED.node_id OR l.expires_at <= clock_timestamp()
+                RETURNING epoch
+                """, logger: logger
+            ).first { try $0.value("epoch", as: Int64.self) }
+        } catch let error as PSQLError where error.sqlState == PostgresError.Code.foreignKeyViolation.raw {
+            throw StorageError.noSuchStation
+        }
+        if let epoch {
+            return .held(epoch: epoch, stale: book.claimed(stationID, epoch: epoch))
+        }
+        let holder = try await connection.query(
+            """
+            SELECT l.node_id, COALESCE(n.address, '') AS address FROM station_lease l
+            LEFT JOIN node n ON n.id = l.node_id WHERE l.station_id = \(stationID)
+            """, logger: logger
+        ).first { NodeIdentity(id: try $0.value("node_id"), address: try $0.value("address")) }
+        return .elsewhere(holder ?? NodeIdentity(id: "", address: ""))
+    }
+
+    public func releaseLease(stationID: StationID) async throws {
+        guard let node, let epoch = leases.held(stationID) else { return }
+        leases.letGo([stationID])
+        // The row stays (its epoch must keep growing), lapsed at once.
+        try await query(
+            """
+            UPDATE station_lease SET expires_at = '-infinity'
+            WHERE station_id = \(stationID) AND node_id = \(node.id) AND epoch = \(epoch)
+            """)
+    }
+
+    public func renewLeases(active: Set<StationID>) async throws -> Set<StationID> {
+        guard let node else { return [] }
+        let held = leases.allHeld
+        let renewing = held.filter { active.contains($0.key) }
+        let quiet = held.keys.filter { !active.contains($0) }
+        for id in quiet { try await releaseLease(stationID: id) }
+        let ids = Array(renewing.keys)
+        let epochs = ids.map { renewing[$0]! }
+        let ttl = leaseSeconds
+        let kept = try await transaction { connection in
+            try await connection.query(
+                "UPDATE node SET seen_at = clock_timestamp() WHERE id = \(node.id)", logger: logger)
+            guard !ids.isEmpty else { return Set<StationID>() }
+            return Set(
+                try await connection.query(
+                    """
+                    UPDATE station_lease AS l SET expires_at = clock_timestamp() + make_interval(secs => \(ttl))
+                    FROM unnest(\(ids)::text[], \(epochs)::bigint[]) AS h(station_id, epoch)
+                    WHERE l.station_id = h.station_id AND l.epoch = h.epoch AND l.node_id = \(node.id)
+                        AND l.expires_at > clock_timestamp()
+                    RETURNING l.station_id
+                    """, logger: logger
+                ).all { try $0.value("station_id", as: String.self) })
+        }
+        let lost = Set(ids).subtracting(kept)
+        leases.letGo(lost)
+        return lost
+    }
+
+    /// Says this node is here, and where other nodes reach it.
+    public func registerNode() async throws {
+        guard let node else { return }
+        try await query(
+            """
+            INSERT INTO node (id, address) VALUES (\(node.id), \(node.address))
+            ON CONFLICT (id) DO UPDATE SET address = EXCLUDED.address, seen_at = clock_timestamp()
+            """)
+    }
+
+    /// The fencing check, first in every transaction that saves a station:
+    /// this node holds the lease with the epoch it read the station under
+    /// (the row stays locked until the save commits, so no other node can
+    /// take the lease in between), or takes a lapsed one nobody else held
+    /// since. Anything else is `notOwner`, and nothing is written.
+    static func fence(
+        _ stationID: StationID, node: NodeIdentity?, ttl: Double, book: LeaseBook, _ connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        guard let node else { return }
+        if let epoch = book.held(stationID) {
+            let kept = try await connection.query(
+                """
+                UPDATE station_lease SET expires_at = clock_timestamp() + make_interval(secs => \(ttl))
+                WHERE station_id = \(stationID) AND node_id = \(node.id) AND epoch = \(epoch)
+                    AND expires_at > clock_timestamp()
+                RETURNING 1 AS kept
+                """, logger: logger
+            ).first { _ in true } ?? false
+            guard kept else {
+                book.letGo([stationID])
+                throw StorageError.notOwner(stationID)
+            }
+            return
+        }
+        // Not held (it went quiet here, or lapsed): taken again only when no
+        // other node held it since this node read it.
+        guard book.known(stationID) != nil,
+            case .held(_, stale: false) = try await claim(stationID, node: node, ttl: ttl, book: book, connection, logger: logger)
+        else {
+            book.letGo([stationID])
+            throw StorageError.notOwner(stationID)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import Testing
+import WavelengthCore
+@testable import WavelengthPostgres
+import WavelengthStore
+import WavelengthTestSupport
+
+/// Station leases on a real PostgreSQL, with several stores standing for
+/// several nodes: one node runs a station at a time, and a node that lost
+/// its lease can't write, even once.
+@Suite("Station leases", .enabled(if: PostgresServer.installed != nil, Comment(rawValue: PostgresServer.missing)))
+struct StationLeaseTests {
+    static func node(_ name: String, on server: PostgresServer, leaseSeconds: Double = 30) throws -> PostgresStore {
+        var logger = Logger(label: "test.node.\(name)")
+        logger.logLevel = .critical
+        let store = PostgresStore(
+            address: try server.address, logger: logger, node: NodeIdentity(id: name, address: "http://\(name):8080"))
+        store.leaseSeconds = leaseSeconds
+        store.deadline = .seconds(30)
+        return store
+    }
+
+    /// Runs `body` with the nodes' pools running, the schema migrated and one station saved.
+    static func withNodes(
+        _ names: [String], leaseSeconds: Double = 30, _ body: @escaping @Sendable ([PostgresStore]) async throws -> Void
+    ) async throws {
+        try await PostgresServer.with { server in
+            let nodes = try names.map { try node($0, on: server, leaseSeconds: leaseSeconds) }
+            let pools = nodes.map { node in Task { await node.run() } }
+            defer { for pool in pools { pool.cancel() } }
+            try await nodes[0].migrate()
+            for node in nodes { try await node.registerNode() }
+            _ = try await nodes[0].insertStation(
+                StationRecord(id: "s1", name: "One", owner: "me", frequency: nil, quietSince: nil, createdAt: 1),
+                now: 1, band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil)
+            try await body(nodes)
+        }
+    }
+
+    static func save(_ node: PostgresStore, revision: Int64) async throws {
+        let loaded = try #require(try await node.loadStation(id: "s1")).state
+        let state = StationState(id: "s1", revision: revision, timeline: loaded.timeline, quietSince: loaded.quietSince)
+        try await node.saveStation(StationSave(state: state, played: [], command: nil))
+    }
+
+    /// Waits for a lapsed lease: claims until one succeeds, as many as it takes, bounded.
+    static func claimWhenLapsed(_ node: PostgresStore) async throws -> LeaseClaim {
+        for _ in 0..<600 {
+            let claim = try await node.claimLease(stationID: "s1")
+            if case .held = claim { return claim }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await node.claimLease(stationID: "s1")
+    }
+
+    @Test func oneNodeRunsAStationAndALapsedNodeCannotWrite() async throws {
+        try await Self.withNodes(["a", "b"]) { nodes in
+            let (a, b) = (nodes[0], nodes[1])
+            #expect(try await a.claimLease(stationID: "s1") == .held(epoch: 1, stale: false))
+            #expect(try await a.claimLease(stationID: "s1") == .held(epoch: 1, stale: false))  // kept, not renewed
+            #expect(try await b.claimLease(stationID: "s1") == .elsewhere(NodeIdentity(id: "a", address: "http://a:8080")))
+            try await Self.save(a, revision: 5)
+            // B may not write while A runs it, and B's write changes nothing.
+            await #expect(throws: StorageError.notOwner("s1")) { try await Self.save(b, revision: 99) }
+            await #expect(throws: StorageError.notOwner("s1")) {
+                try await b.saveChat(stationID: "s1", .slowMode(seconds: 5))
+            }
+            #expect(try await a.loadStation(id: "s1")?.state.revision == 5)
+            await #expect(throws: StorageError.noSuchStation) { try await a.claimLease(stationID: "nowhere") }
+        }
+    }
+
+    /// A stops renewing (a pause, a partition): once its lease lapses B
+    /// takes the station, and A's next save is refused. When A claims it
+    /// back later, it is told its memory of the station is stale.
+    @Test func aPausedNodeIsFencedOutAndToldItsMemoryIsStale() async throws {
+        try await Self.withNodes(["a", "b"]) { nodes in
+            let (a, b) = (nodes[0], nodes[1])
+            a.leaseSeconds = 0  // so A's lease lapses the moment it is taken or saved
+            _ = try await a.claimLease(stationID: "s1")
+            #expect(try await Self.claimWhenLapsed(b) == .held(epoch: 2, stale: false))
+            try await Self.save(b, revision: 7)
+            await #expect(throws: StorageError.notOwner("s1")) { try await Self.save(a, revision: 100) }
+            #expect(try await b.loadStation(id: "s1")?.state.revision == 7)
+            try await b.releaseLease(stationID: "s1")
+            #expect(try await a.claimLease(stationID: "s1") == .held(epoch: 3, stale: true))
+        }
+    }
+
+    /// A node renews the stations it still runs and lets go of the quiet
+    /// ones; a quiet station it ran may be taken again by it without a
+    /// reload when no one else held it since.
+    @Test func renewingKeepsActiveStationsAndReleasesQuietOnes() async throws {
+        try await Self.withNodes(["a", "b"]) { nodes in
+            let (a, b) = (nodes[0], nodes[1])
+            _ = try await a.claimLease(stationID: "s1")
+            #expect(try await a.renewLeases(active: ["s1"]).isEmpty)
+            if case .held = try await b.claimLease(stationID: "s1") { Issue.record("B took a renewed lease") }
+            #expect(try await a.renewLeases(active: []).isEmpty)  // quiet: let go
+            // A writes again (a command to the quiet station): taken back, no one held it between.
+            try await Self.save(a, revision: 3)
+            #expect(try await a.loadStation(id: "s1")?.state.revision == 3)
+            try await a.releaseLease(stationID: "s1")
+            #expect(try await b.claimLease(stationID: "s1") == .held(epoch: 3, stale: false))
+            // B held it since: A's write without a new claim (its memory is stale) is refused.
+            try await b.releaseLease(stationID: "s1")
+            await #expect(throws: StorageError.notOwner("s1")) { try await Self.save(a, revision: 50) }
+        }
+    }
+
+    /// Eight nodes claim the same station at once: exactly one runs it.
+    @Test func racingNodesLeaveOneOwner() async throws {
+        let names = (0..<8).map { "n\($0)" }
+        try await Self.withNodes(names) { nodes in
+            let winners = try await withThrowingTaskGroup(of: String?.self) { group in
+                for node in nodes {
+                    group.addTask {
+                        if case .held = try await node.claimLease(stationID: "s1") { return node.node?.id }
+                        return nil
+                    }
+                }
+                return try await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(winners.count == 1)
+        }
+    }
+}
