@@ -128,6 +128,8 @@ let package = Package(
             dependencies: [
                 "WavelengthCore", "WavelengthStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Only for the pool's error type (see PSQLError+Fault.swift).
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -229,6 +231,7 @@ let package = Package(
             dependencies: [
                 "WavelengthStore", "WavelengthSQLite", "WavelengthPostgres", "WavelengthTestSupport", "WavelengthLibrary",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),

@@ -1,4 +1,5 @@
 import PostgresNIO
+import _ConnectionPoolModule
 import WavelengthStore
 
 /// PostgreSQL's answers that mean storage is out of service, not that the
@@ -27,4 +28,12 @@ extension PSQLError: StorageFault {
 
     /// A UNIQUE constraint refused the row.
     var isUniqueViolation: Bool { sqlState == PostgresError.Code.uniqueViolation.raw }
+}
+
+/// The pool's own refusals: after connections keep failing it stops
+/// trying for a while (its circuit breaker) and fails requests at once, and
+/// a pool that was shut down takes none. Both mean PostgreSQL can't be
+/// reached: an outage (503), like a failed connection.
+extension ConnectionPoolError: StorageFault {
+    public var isOutage: Bool { self == .connectionCreationCircuitBreakerTripped || self == .poolShutdown }
 }

@@ -91,6 +91,8 @@ extension PostgresStore: StationLeases {
             """)
     }
 
+    public var renewalInterval: Duration? { node == nil ? nil : .milliseconds(Int64(leaseSeconds * 1000 / 3)) }
+
     public func renewLeases(active: Set<StationID>) async throws -> Set<StationID> {
         guard let node else { return [] }
         let held = leases.allHeld
@@ -110,14 +112,14 @@ extension PostgresStore: StationLeases {
                     UPDATE station_lease AS l SET expires_at = clock_timestamp() + make_interval(secs => \(ttl))
                     FROM unnest(\(ids)::text[], \(epochs)::bigint[]) AS h(station_id, epoch)
                     WHERE l.station_id = h.station_id AND l.epoch = h.epoch AND l.node_id = \(node.id)
-                        AND l.expires_at > clock_timestamp()
                     RETURNING l.station_id
                     """, logger: logger
                 ).all { try $0.value("station_id", as: String.self) })
         }
-        let lost = Set(ids).subtracting(kept)
-        leases.letGo(lost)
-        return lost
+        leases.letGo(Set(ids).subtracting(kept))
+        // Active stations this node doesn't hold now: lost to another node,
+        // or refused at a save (fenced).
+        return active.subtracting(kept)
     }
 
     /// Says this node is here, and where other nodes reach it.
@@ -131,10 +133,11 @@ extension PostgresStore: StationLeases {
     }
 
     /// The fencing check, first in every transaction that saves a station:
-    /// this node holds the lease with the epoch it read the station under
-    /// (the row stays locked until the save commits, so no other node can
-    /// take the lease in between), or takes a lapsed one nobody else held
-    /// since. Anything else is `notOwner`, and nothing is written.
+    /// the lease row still has this node and the epoch it read the station
+    /// under (any other node's claim would have raised the epoch; the row
+    /// stays locked until the save commits, so none can claim in between),
+    /// or this node takes a lapsed lease nobody else held since. Anything
+    /// else is `notOwner`, and nothing is written. A save extends the lease.
     static func fence(
         _ stationID: StationID, node: NodeIdentity?, ttl: Double, book: LeaseBook, _ connection: PostgresConnection,
         logger: Logger
@@ -145,7 +148,6 @@ extension PostgresStore: StationLeases {
                 """
                 UPDATE station_lease SET expires_at = clock_timestamp() + make_interval(secs => \(ttl))
                 WHERE station_id = \(stationID) AND node_id = \(node.id) AND epoch = \(epoch)
-                    AND expires_at > clock_timestamp()
                 RETURNING 1 AS kept
                 """, logger: logger
             ).first { _ in true } ?? false

@@ -26,7 +26,8 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
             webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes,
             headTimeout: configuration.requestHeadTimeout, keepAliveTimeout: configuration.keepAliveTimeout),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
-        services: [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
+        services: [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? [])
+            + (services.storage.renewalInterval.map { [LeaseKeeper(directory: services.directory, leases: services.storage, every: $0, logger: logger)] } ?? []),
         onServerRunning: { channel in
             if let nearby = services.nearby {
                 let port = channel.localAddress?.port ?? configuration.port
@@ -214,7 +215,7 @@ public struct ServerServices: Sendable {
         let purged = try await storage.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
         if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
         let directory = StationDirectory(
-            context: context, access: storage, band: configuration.frequencyBand,
+            context: context, access: storage, leases: storage, band: configuration.frequencyBand,
             stationsPerAccount: configuration.stationsPerAccount)
         let liveSources = LiveSources(
             directory: directory, keys: storage, schedule: storage, access: storage, attempts: attempts, clock: clock,

@@ -35,6 +35,9 @@ public protocol StationLeases: Sendable {
     /// Lets the lease go (the station went quiet here).
     func releaseLease(stationID: StationID) async throws
     /// Extends the leases of `active` stations this node holds and lets go
-    /// of the others it holds; answers those it found lost.
+    /// of the others it holds; answers the active ones it doesn't hold
+    /// (lost to another node, or refused at a save).
     func renewLeases(active: Set<StationID>) async throws -> Set<StationID>
+    /// How often the server renews; nil when there is one node (no leases).
+    var renewalInterval: Duration? { get }
 }

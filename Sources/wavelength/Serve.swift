@@ -23,6 +23,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where to keep what the server saves: sqlite:PATH (default: the data folder's wavelength.sqlite) or postgres://user:password@host:5432/database, which several nodes share (env WAVELENGTH_DATABASE).")
     var database: String? = Environment.value("WAVELENGTH_DATABASE")
 
+    @Option(help: "With --database postgres://…: the address the other nodes reach this one at (default http://HOST:PORT; env WAVELENGTH_NODE_ADDRESS).")
+    var nodeAddress: String? = Environment.value("WAVELENGTH_NODE_ADDRESS")
+
     @Option(name: .customLong("library"), help: "A music folder to scan at start; repeatable (env WAVELENGTH_LIBRARY, ':'-separated).")
     var libraries: [String] = Environment.libraryRoots
 
@@ -162,8 +165,17 @@ struct Serve: AsyncParsableCommand {
     private func serveOnPostgres(_ address: PostgresAddress, _ configuration: ServerConfiguration, logger: Logger)
         async throws
     {
-        let store = PostgresStore(address: address, logger: logger)
-        logger.info("Storage: PostgreSQL at \(address.logDescription)")
+        if let nodeAddress {
+            guard nodeAddress.utf8.count <= 200, let url = URL(string: nodeAddress), ["http", "https"].contains(url.scheme ?? ""),
+                url.host != nil
+            else { throw ValidationError("--node-address must be an http(s) address like http://10.0.0.2:8080") }
+        }
+        // A new id at every start: a node that comes back is a new node,
+        // which waits for its old leases to lapse rather than share them.
+        let node = NodeIdentity(
+            id: UUID().uuidString.lowercased(), address: nodeAddress ?? "http://\(configuration.host):\(configuration.port)")
+        let store = PostgresStore(address: address, logger: logger, node: node)
+        logger.info("Storage: PostgreSQL at \(address.logDescription), as node \(node.id)")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }
@@ -173,6 +185,7 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError(
                     "PostgreSQL at \(address.logDescription) didn't answer (\(error)); is it running, and may this node connect?")
             }
+            try await store.registerNode()
             let app = try await buildApplication(configuration, storage: store, logger: logger)
             try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
         }

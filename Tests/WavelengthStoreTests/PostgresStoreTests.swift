@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import _ConnectionPoolModule
 import Testing
 import WavelengthCore
 import WavelengthStore
@@ -64,6 +65,14 @@ struct PostgresStoreTests {
                 #expect(try await store.streamKeyHolder(hash: "before") == "p1")
             }
         }
+    }
+
+    /// After a minute of failed connections the pool stops trying for a
+    /// while and refuses at once: still an outage (503), never a 500.
+    @Test func thePoolsRefusalsAreOutages() {
+        #expect(ConnectionPoolError.connectionCreationCircuitBreakerTripped.isOutage)
+        #expect(ConnectionPoolError.poolShutdown.isOutage)
+        #expect(!ConnectionPoolError.requestCancelled.isOutage)
     }
 
     @Test func aNodeOlderThanTheSchemaRefusesToStart() async throws {

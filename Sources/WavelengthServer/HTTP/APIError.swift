@@ -121,6 +121,23 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 "The request body is larger than \(context.maxUploadSize) bytes.")
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)
+        } catch let moved as StationElsewhere {
+            // A cluster's station runs on one node; the balancer sends its
+            // traffic there (see deploy/), and this answer covers the moment
+            // it moves.
+            var refusal = APIError(
+                .serviceUnavailable, code: .serviceUnavailable,
+                "This station is on the air from another server of this site right now; try again in a moment.")
+            refusal.headers[.retryAfter] = "1"
+            context.logger.notice("Refused a request for a station another node runs: \(moved)")
+            throw refusal
+        } catch StorageError.notOwner(let id) {
+            var refusal = APIError(
+                .serviceUnavailable, code: .serviceUnavailable,
+                "This station is moving to another server of this site; try again in a moment.")
+            refusal.headers[.retryAfter] = "1"
+            context.logger.notice("Refused a save to station \(id): another node holds its lease")
+            throw refusal
         } catch let fault as any StorageFault where fault.isOutage {
             // One line a minute while it lasts, not one a request.
             if OutageLog.shouldLog(at: ContinuousClock.now) {

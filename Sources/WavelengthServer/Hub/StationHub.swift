@@ -64,6 +64,8 @@ actor StationHub {
     }
 
     var listenerCount: Int { machine.listenerCount }
+    /// Someone listens (in the app or to the stream): the station's lease is renewed.
+    var isListenedTo: Bool { machine.isListenedTo }
     /// Everyone listening now, by kind: the station's one count.
     var audience: Audience.Counts { machine.audience.counts }
     var audienceNow: Audience { machine.audience }
@@ -842,6 +844,20 @@ actor StationHub {
             if !queue.offer(.text(machine.isStaff(connection.seat) ? staff : listeners)) {
                 close(connection.id, reason: "the party")
             }
+        }
+    }
+
+    /// This node stops running the station (another node holds its lease
+    /// now): every connection is closed, to reconnect wherever it runs,
+    /// and no timer fires again. Nothing is saved: this node may not.
+    func retire(reason: String) async {
+        await inTurn { hub in
+            hub.context.logger.notice("Station \(hub.id) stops here: \(reason)")
+            for task in hub.timerTasks.values { task.cancel() }
+            hub.timerTasks = [:]
+            for queue in hub.queues.values { queue.finish() }
+            hub.queues = [:]
+            hub.context.onAir.publish(hub.id, tracks: nil)
         }
     }
 

@@ -9,6 +9,9 @@ actor StationDirectory {
     private let context: StationContext
     private let access: any StationAccessRepository
     private var hubs: [StationID: StationHub] = [:]
+    /// The stations whose lease this node holds (all it runs, on one node).
+    private var held: Set<StationID> = []
+    private let leases: any StationLeases
     /// Which lobby each person is in: one at a time.
     private var lobbies = LobbyMembership()
     /// The codes stations are handed.
@@ -19,10 +22,11 @@ actor StationDirectory {
     nonisolated var onAir: OnAirTracks { context.onAir }
 
     init(
-        context: StationContext, access: any StationAccessRepository, band: FrequencyBand = .fm,
-        stationsPerAccount: Int = 10
+        context: StationContext, access: any StationAccessRepository, leases: any StationLeases,
+        band: FrequencyBand = .fm, stationsPerAccount: Int = 10
     ) {
         self.context = context
+        self.leases = leases
         self.access = access
         self.band = band
         self.stationsPerAccount = stationsPerAccount
@@ -38,8 +42,29 @@ actor StationDirectory {
         return found
     }
 
+    /// A station runs on the node holding its lease (`StationLeases`): one
+    /// node when the store is SQLite, any of a cluster's on PostgreSQL. A
+    /// station another node runs is refused here (`StationElsewhere`); a
+    /// station this node takes back after another ran it is read again.
     func hub(id: StationID) async throws -> StationHub? {
-        if let hub = hubs[id] { return hub }
+        if let hub = hubs[id], held.contains(id) { return hub }
+        let claim: LeaseClaim
+        do {
+            claim = try await leases.claimLease(stationID: id)
+        } catch StorageError.noSuchStation {
+            return nil
+        }
+        switch claim {
+        case .elsewhere(let node):
+            throw StationElsewhere(stationID: id, node: node)
+        case .held(_, let stale):
+            held.insert(id)
+            if let hub = hubs[id] {
+                guard stale else { return hub }
+                hubs[id] = nil
+                await hub.retire(reason: "the station ran on another node meanwhile")
+            }
+        }
         guard let loaded = try await context.repository.loadStation(id: id) else { return nil }
         // The reactions to the song playing, as kept before a restart.
         let playing = loaded.state.timeline.current(at: loaded.state.timelineTime(at: context.clock.now()))
@@ -53,6 +78,27 @@ actor StationDirectory {
         }
         hubs[id] = hub
         return hub
+    }
+
+    /// The stations someone listens to here: the leases this node renews.
+    func activeStations() async -> Set<StationID> {
+        var active: Set<StationID> = []
+        for (id, hub) in hubs where held.contains(id) {
+            if await hub.isListenedTo { active.insert(id) }
+        }
+        return active
+    }
+
+    /// After a renewal: quiet stations' leases were let go (taken again
+    /// when next used); stations lost to another node stop here, and their
+    /// listeners reconnect to wherever the station runs now.
+    func renewed(active: Set<StationID>, lost: Set<StationID>) async {
+        held = held.intersection(active).subtracting(lost)
+        for id in lost {
+            guard let hub = hubs.removeValue(forKey: id) else { continue }
+            context.logger.warning("Station \(id) runs on another node now; stopping it here")
+            await hub.retire(reason: "the station moved to another node")
+        }
     }
 
     /// `personID` is now listening to the lobby `stationID`: they leave the

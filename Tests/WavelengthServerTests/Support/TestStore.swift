@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Logging
 import WavelengthPostgres
+import WavelengthStore
 import WavelengthTestSupport
 
 /// Which store the server tests run on: `WAVELENGTH_TEST_STORE=postgres`
@@ -28,7 +29,12 @@ enum TestStore: String {
         // Small pools that let go of what they don't use: hundreds of test
         // servers share one PostgreSQL, and a test's pool outlives its test
         // (it runs until the process ends), so its connections must close.
-        let store = PostgresStore(address: address, logger: logger, maximumConnections: 4, idleTimeout: .seconds(2))
+        // A node of a cluster, so every save in the suite goes through the
+        // lease check; named for the data folder, so a test's restarted
+        // server is the same node taking its stations back.
+        let store = PostgresStore(
+            address: address, logger: logger, node: NodeIdentity(id: "node-" + digest, address: "http://127.0.0.1"),
+            maximumConnections: 4, idleTimeout: .seconds(2))
         // Hundreds of tests at once on two cores: slow is not down.
         store.deadline = .seconds(60)
         Task { await store.run() }

@@ -1,0 +1,47 @@
+import Logging
+import ServiceLifecycle
+import WavelengthCore
+import WavelengthStore
+
+/// Renews the leases of the stations someone listens to on this node, and
+/// lets go of the quiet ones' (so a quiet station holds no lease and may
+/// wake on any node). Runs only when several nodes share the store.
+struct LeaseKeeper: Service {
+    let directory: StationDirectory
+    let leases: any StationLeases
+    let every: Duration
+    let logger: Logger
+
+    func run() async throws {
+        // A stop is graceful: the loop ends, then every lease is let go so
+        // other nodes take these stations at once, not when they lapse.
+        try? await cancelWhenGracefulShutdown { try await renewWhileRunning() }
+        do {
+            _ = try await leases.renewLeases(active: [])
+            await directory.renewed(active: [], lost: [])
+        } catch {
+            logger.warning("Could not hand the stations over at the stop (they move when their leases lapse): \(error)")
+        }
+    }
+
+    private func renewWhileRunning() async throws {
+        var failing = false
+        while true {
+            try await Task.sleep(for: every)
+            do {
+                let active = await directory.activeStations()
+                let lost = try await leases.renewLeases(active: active)
+                await directory.renewed(active: active, lost: lost)
+                if failing { logger.notice("Station leases are renewed again") }
+                failing = false
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // Storage is out: the leases lapse, and saves are refused
+                // (fenced) until it returns. Said once, not every tick.
+                if !failing { logger.error("Could not renew station leases: \(error)") }
+                failing = true
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+import WavelengthCore
+import WavelengthPostgres
+import WavelengthStore
+import WavelengthTestSupport
+import WavelengthWire
+
+/// Two nodes on one PostgreSQL: a station runs on the node holding its
+/// lease; the other refuses it (503, try again) rather than run it twice;
+/// a graceful stop hands it over at once, the station going on where it
+/// was; and the first node, taking it back later, reads it again.
+@Suite("Two nodes, one PostgreSQL", .enabled(if: TestStore.current == .postgres), .timeLimit(.minutes(5)))
+struct ClusterTests {
+    static func node(_ name: String, _ postgres: PostgresServer) throws -> PostgresStore {
+        var logger = Logger(label: "test.\(name)")
+        logger.logLevel = .critical
+        let store = PostgresStore(
+            address: try postgres.address, logger: logger, node: NodeIdentity(id: name, address: "http://\(name)"),
+            idleTimeout: .seconds(2))
+        store.deadline = .seconds(60)
+        return store
+    }
+
+    @Test func aStationRunsOnOneNodeAndMovesAtAGracefulStop() async throws {
+        try await PostgresServer.with { postgres in
+            let (a, b) = (try Self.node("a", postgres), try Self.node("b", postgres))
+            let pools = [a, b].map { store in Task { await store.run() } }
+            defer { for pool in pools { pool.cancel() } }
+            try await a.migrate()
+            let nodeA = try await TestServer.make(storage: a)
+            // The nodes of a cluster share their signing keys (deploy/ says how).
+            let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
+            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+
+            // A runs the station: a listener there, and the DJ pauses it (the timeline holds still).
+            let (owner, paused) = try await nodeA.application().test(.live) { client in
+                let owner = try await client.signUp()
+                let dj = LiveClient(port: client.port!, path: "/api/stations/\(owner.stationID)/live", token: owner.token)
+                _ = try await dj.snapshot()
+                try dj.send(.command(CommandRequest(id: "pause", command: .pause)))
+                let ack = try await dj.ack("pause")
+                let paused = try await dj.update(atLeast: ack.revision)
+
+                // B won't run it at the same time: try again in a moment.
+                try await nodeB.application().test(.router) { client in
+                    let refused = try await client.execute(uri: "/api/stations/\(owner.stationID)/timeline", method: .get)
+                    #expect(refused.status == .serviceUnavailable)
+                    #expect(refused.headers[.retryAfter] == "1")
+                }
+                dj.close()
+                return (owner, paused)
+            }
+
+            // A stopped gracefully and let the lease go: B takes the station
+            // at once, where it was, and runs it on.
+            let resumed = try await nodeB.application().test(.router) { client in
+                let there = try await client.timeline(owner.stationID)
+                #expect(there.revision == paused.revision)
+                #expect(there.current?.id == paused.current?.id)
+                #expect(there.pausedAt == paused.pausedAt)
+                let answer = try await client.send(
+                    "/api/stations/\(owner.stationID)/commands", .post, as: owner,
+                    body: CommandRequest(id: "resume", command: .resume))
+                return try answer.decode(CommandAck.self)
+            }
+            #expect(resumed.revision > paused.revision)
+
+            // B has no listener, so its keeper lets the lease go; A takes the
+            // station back and, since B ran it meanwhile, reads it again.
+            try await nodeA.application().test(.router) { client in
+                var seen: TimelineWindow?
+                for _ in 0..<300 where seen == nil {
+                    let response = try await client.execute(uri: "/api/stations/\(owner.stationID)/timeline", method: .get)
+                    if response.status == .ok { seen = try response.decode(TimelineWindow.self) }
+                }
+                #expect(seen?.revision == resumed.revision)
+                #expect(seen?.pausedAt == nil)
+            }
+        }
+    }
+}
