@@ -475,6 +475,11 @@ actor StationHub {
                     hub.context.logger.warning(
                         "Station \(hub.id) closed ballot \(ballot?.id ?? "-") with no winner (due \(due), now \(hub.context.clock.now()), follows \(ballot?.follows ?? "-"), playing \(hub.machine.station.timeline.current(at: hub.context.clock.now())?.id ?? "-"))")
                 }
+            } catch let fault as any StorageFault where fault.isOutage {
+                // The timer tries again; while storage is out, one line a minute.
+                if OutageLog.shouldLog(at: ContinuousClock.now) {
+                    hub.context.logger.error("Station \(hub.id) could not advance (storage is out of service): \(fault)")
+                }
             } catch {
                 hub.context.logger.error("Station \(hub.id) could not advance: \(error)")
                 // Try again in a second rather than fall silent.
