@@ -125,19 +125,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // A cluster's station runs on one node; the balancer sends its
             // traffic there (see deploy/), and this answer covers the moment
             // it moves.
-            var refusal = APIError(
-                .serviceUnavailable, code: .serviceUnavailable,
-                "This station is on the air from another server of this site right now; try again in a moment.")
-            refusal.headers[.retryAfter] = "1"
             context.logger.notice("Refused a request for a station another node runs: \(moved)")
-            throw refusal
+            throw Self.elsewhere("This station is on the air from another server of this site right now")
         } catch StorageError.notOwner(let id) {
-            var refusal = APIError(
-                .serviceUnavailable, code: .serviceUnavailable,
-                "This station is moving to another server of this site; try again in a moment.")
-            refusal.headers[.retryAfter] = "1"
             context.logger.notice("Refused a save to station \(id): another node holds its lease")
-            throw refusal
+            throw Self.elsewhere("This station is moving to another server of this site")
         } catch let fault as any StorageFault where fault.isOutage {
             // One line a minute while it lasts, not one a request.
             if OutageLog.shouldLog(at: ContinuousClock.now) {
@@ -152,6 +144,13 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("Unhandled error: \(error)")
             throw APIError(.internalServerError, code: .internal, "Something went wrong on the server.")
         }
+    }
+
+    /// 503 for a station another node runs: try again in a second.
+    static func elsewhere(_ reason: String) -> APIError {
+        var refusal = APIError(.serviceUnavailable, code: .serviceUnavailable, reason + "; try again in a moment.")
+        refusal.headers[.retryAfter] = "1"
+        return refusal
     }
 
     static func code(for status: HTTPResponse.Status) -> ErrorCode {
