@@ -24,6 +24,12 @@ export TMPDIR
 stop_left_postgres() {
     pkill -INT -f 'postgres -D /tmp/wavelength-pg-' 2>/dev/null || true
     pkill -INT -f 'postgres -D '"$TMPDIR"'/wavelength-pg-' 2>/dev/null || true
+    # What a stopping server wrote after its folder was removed.
+    local folder
+    for folder in /tmp/wavelength-pg-*; do
+        [ -d "$folder" ] || continue
+        pgrep -f "postgres -D $folder/" >/dev/null || rm -rf "$folder"
+    done
 }
 trap 'stop_left_postgres; rm -rf "$TMPDIR"' EXIT
 # Build everything first: the crash test and the browser tests start the
