@@ -60,7 +60,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     let storage = services.storage
     let gate = StationGate(access: storage, schedule: storage, clock: services.clock)
     HealthController(
-        tracks: storage, storage: storage, clock: services.clock, logger: services.logger,
+        tracks: storage, storage: storage, clock: services.clock, drain: services.configuration.drain,
+        logger: services.logger,
         openAPIDocument: openAPIDocument)
         .addRoutes(to: router)
     AuthController(

@@ -84,6 +84,9 @@ public struct ServerConfiguration: Sendable {
     /// How long chat messages are kept.
     public var chatRetention: Duration = .seconds(7 * 86_400)
     public var analyzeAudio = true
+    /// How long a stop answers `/health` with 503 before it closes anything
+    /// (behind a load balancer: longer than its health checks take to fail).
+    public var drain = Drain(period: .zero)
     /// How many station WebSockets each address and person may hold, and
     /// the server in all (from its file descriptor limit).
     public var liveSocketLimits: SocketBudget.Limits = LiveSocketSlots.forThisProcess()

@@ -95,6 +95,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a stop (SIGTERM, SIGINT) waits for connections to finish before it cuts them (1…600).")
     var shutdownGrace: Int = 10
 
+    @Option(help: "Seconds a stop first answers /health with 503 while still serving, so a load balancer takes this node out before its sockets close (env WAVELENGTH_DRAIN; 0 by default, 3 behind deploy/haproxy.cfg).")
+    var drain: Int = Environment.value("WAVELENGTH_DRAIN").flatMap { Int($0) } ?? 0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -148,23 +151,27 @@ struct Serve: AsyncParsableCommand {
         guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
         configuration.clipQuotaBytes = clipQuotaMb << 20
         guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }
+        guard (0...120).contains(drain) else { throw ValidationError("--drain must be 0…120 seconds") }
+        // The grace counts from the signal: the drain comes out of it.
+        configuration.drain = Drain(period: .seconds(drain))
+        let grace = Duration.seconds(shutdownGrace + drain)
         try DataFolder.secure(configuration.dataDirectory)
         switch try DatabaseChoice(database, defaultPath: configuration.databasePath) {
         case .sqlite(let path):
             // The embedded store: one SQLite file (in the private data folder by default).
             let storage = try AppDatabase.open(path: path)
             let app = try await buildApplication(configuration, storage: storage, logger: logger)
-            try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
+            try await runUntilStopped(app, grace: grace, drain: configuration.drain, logger: logger)
         case .postgres(let address):
-            try await serveOnPostgres(address, configuration, logger: logger)
+            try await serveOnPostgres(address, configuration, grace: grace, logger: logger)
         }
     }
 
     /// The pool runs from before the migrations until the server has
     /// stopped, so the last saves of a graceful stop still reach PostgreSQL.
-    private func serveOnPostgres(_ address: PostgresAddress, _ configuration: ServerConfiguration, logger: Logger)
-        async throws
-    {
+    private func serveOnPostgres(
+        _ address: PostgresAddress, _ configuration: ServerConfiguration, grace: Duration, logger: Logger
+    ) async throws {
         if let nodeAddress {
             guard nodeAddress.utf8.count <= 200, let url = URL(string: nodeAddress), ["http", "https"].contains(url.scheme ?? ""),
                 url.host != nil
@@ -187,7 +194,7 @@ struct Serve: AsyncParsableCommand {
             }
             try await store.registerNode()
             let app = try await buildApplication(configuration, storage: store, logger: logger)
-            try await runUntilStopped(app, grace: .seconds(shutdownGrace), logger: logger)
+            try await runUntilStopped(app, grace: grace, drain: configuration.drain, logger: logger)
         }
     }
 }

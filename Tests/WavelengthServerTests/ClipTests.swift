@@ -213,8 +213,10 @@ struct ClipTests {
             var reader = StreamTests.IcyReader(interval: 16_000)
             var body = response.body.makeAsyncIterator()
             while reader.titles.isEmpty, let part = try await body.next() { reader.take(part.readableBytesView) }
+            // Long enough to be on the air still when a stream that fell
+            // behind on a loaded machine catches up with the timeline.
             let sent = try await client.upload(
-                "/api/stations/\(station)/clips?note=On%20the%20radio", as: owner, bytes: try await TestAudio.tone(seconds: 4))
+                "/api/stations/\(station)/clips?note=On%20the%20radio", as: owner, bytes: try await TestAudio.tone(seconds: 25))
             #expect(sent.status == .created)
             // The song playing is cut, unless it ended meanwhile and the clip
             // is already on.

@@ -166,17 +166,30 @@ struct LiveTests {
             let listener = LiveClient(port: client.port!, path: "/api/stations/\(station)/live")
             let snapshot = try await listener.snapshot()
             // Reconnecting with nothing missed: told it is current, no resend.
-            let current = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?since=\(snapshot.revision)")
-            let first = try await current.next()
-            guard case .resumed(let revision, _, let listeners) = first else {
-                Issue.record("expected resumed, got \(first)")
-                return
+            // A short song of the test library may end meanwhile (the robot's
+            // top-up is a change): then it is a snapshot of the newer
+            // revision, and the next reconnect has nothing missed.
+            var known = snapshot.revision
+            var connections: [LiveClient] = []
+            defer { connections.forEach { $0.close() } }
+            while true {
+                let current = LiveClient(port: client.port!, path: "/api/stations/\(station)/live?since=\(known)")
+                connections.append(current)
+                let first = try await current.next()
+                if case .snapshot(let newer) = first, newer.revision > known, connections.count < 10 {
+                    known = newer.revision
+                    continue
+                }
+                guard case .resumed(let revision, _, let listeners) = first else {
+                    Issue.record("expected resumed, got \(first)")
+                    return
+                }
+                #expect(revision == known)
+                #expect(listeners == 1 + connections.count)
+                // Then, as on every connection, what this person may do here.
+                #expect(try await current.next() == .access(role: .listener))
+                break
             }
-            #expect(revision == snapshot.revision)
-            #expect(listeners == 2)
-            // Then, as on every connection, what this person may do here.
-            #expect(try await current.next() == .access(role: .listener))
-            current.close()
 
             // Something changes while a client is away.
             let track = try await client.firstTrack(matching: "cafe")

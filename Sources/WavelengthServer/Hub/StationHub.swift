@@ -691,14 +691,23 @@ actor StationHub {
                     queue.finish()
                 }
             case .broadcastSnapshot:
-                guard !queues.isEmpty, let message = try? await snapshot(), let text = try? Self.encode(message) else {
-                    continue
+                guard !queues.isEmpty else { continue }
+                do {
+                    let message = try await snapshot()
+                    let text = try Self.encode(message)
+                    if case .snapshot(let snapshot) = message { sharedTracks.broadcast(snapshot.timeline) }
+                    broadcast(text: text, except: nil)
+                } catch {
+                    // Listeners catch up at the next change, or at a reconnect with `since`.
+                    context.logger.error("Station \(id) could not send a snapshot: \(error)")
                 }
-                if case .snapshot(let snapshot) = message { sharedTracks.broadcast(snapshot.timeline) }
-                broadcast(text: text, except: nil)
             case .broadcastUpdate:
-                guard !queues.isEmpty, let window = try? await window() else { continue }
-                broadcastUpdate(window)
+                guard !queues.isEmpty else { continue }
+                do {
+                    broadcastUpdate(try await window())
+                } catch {
+                    context.logger.error("Station \(id) could not send an update: \(error)")
+                }
             case .sendRequests(let connection):
                 guard let queue = queues[connection], let seat = machine.seat(of: connection) else { continue }
                 do {

@@ -4,11 +4,12 @@ import Logging
 import WavelengthStore
 
 /// `GET /health` answers 200 once the server is ready and its storage takes
-/// writes (503 when it doesn't), and `GET /openapi.json` describes the HTTP API.
+/// writes (503 when it doesn't, or while the server drains at a stop), and `GET /openapi.json` describes the HTTP API.
 struct HealthController {
     let tracks: any TrackRepository
     let storage: any StorageHealth
     let clock: any ServerClock
+    let drain: Drain
     let logger: Logger
     let openAPIDocument: Data
 
@@ -23,6 +24,10 @@ struct HealthController {
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Health {
+        guard !drain.isDraining else {
+            throw APIError(
+                .serviceUnavailable, code: .serviceUnavailable, "This node is stopping; its stations move to another node.")
+        }
         // Reads alone would say "ok" while every save fails (read-only or
         // full storage): a health check writes.
         do {

@@ -67,9 +67,17 @@ struct StreamController {
             throw APIError.notFound("Streams are /stream/{frequency}.mp3, .m3u or .pls.")
         }
         let key = String(name[..<dot]), kind = String(name[name.index(after: dot)...])
-        let hub: StationHub? = FrequencyDial.isWellFormed(key)
-            ? try await directory.hub(frequency: key)
-            : try await directory.hub(id: key)
+        let hub: StationHub?
+        do {
+            hub = FrequencyDial.isWellFormed(key) ? try await directory.hub(frequency: key) : try await directory.hub(id: key)
+        } catch let elsewhere as StationElsewhere where elsewhere.stationID != key {
+            // Tuned by frequency, on a node that doesn't run the station: to
+            // its stable address, which a load balancer sends to the node
+            // that does (deploy/haproxy.cfg hashes on the station id).
+            let query = request.uri.query.map { "?\($0)" } ?? ""
+            return Response(
+                status: .temporaryRedirect, headers: [.location: "/stream/\(elsewhere.stationID).\(kind)\(query)"])
+        }
         guard let hub else { throw APIError.notFound("No station is on \(key).") }
         let record = await hub.record
         // A token in the URL stands for its holder, who must still be

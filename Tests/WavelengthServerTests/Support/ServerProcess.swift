@@ -120,7 +120,7 @@ final class ServerProcess: Sendable {
     }
 
     /// A binary of the package (`wavelength` by default) built next to the test bundle.
-    private static func executable(_ program: String = "wavelength") throws -> String {
+    static func executable(_ program: String = "wavelength") throws -> String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent(program).path }
         guard let executable = candidates.first(where: FileManager.default.isExecutableFile) else {

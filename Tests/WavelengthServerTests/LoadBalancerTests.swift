@@ -1,0 +1,193 @@
+import AsyncHTTPClient
+import Foundation
+import HummingbirdTesting
+import NIOCore
+import Subprocess
+import Testing
+import WavelengthCore
+import WavelengthTestSupport
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// Debian's HAProxy, with the shipped `deploy/haproxy.cfg`, in front of three
+/// nodes on one PostgreSQL: every request about a station reaches the node
+/// running it (never the refusal another node would answer), the stations
+/// spread over the nodes, and a draining node is taken out and its stations
+/// served by the others.
+@Suite(
+    "HAProxy in front of three nodes",
+    .enabled(if: TestStore.current == .postgres && HAProxy.isInstalled), .timeLimit(.minutes(5)))
+struct LoadBalancerTests {
+    @Test func aStationsRequestsReachItsNodeAndADrainingNodeIsTakenOut() async throws {
+        try await PostgresServer.with { postgres in
+            let stores = try ["a", "b", "c"].map { try ClusterTests.node($0, postgres) }
+            let pools = stores.map { store in Task { await store.run() } }
+            defer { for pool in pools { pool.cancel() } }
+            try await stores[0].migrate()
+            let first = try await TestServer.make(storage: stores[0])
+            var made = [first]
+            for store in stores.dropFirst() {
+                // The nodes of a cluster share their signing keys (deploy/ says how).
+                let data = NSTemporaryDirectory() + "wavelength-node-\(UUID().uuidString)"
+                try FileManager.default.createDirectory(
+                    atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.copyItem(atPath: first.dataDirectory + "/keys", toPath: data + "/keys")
+                made.append(try await TestServer.make(dataDirectory: data, storage: store))
+            }
+            let nodes = made
+            try await nodes[0].application().test(.live) { a in
+                try await nodes[1].application().test(.live) { b in
+                    try await nodes[2].application().test(.live) { c in
+                        try await Self.play(nodes, clients: [a, b, c])
+                    }
+                }
+            }
+        }
+    }
+
+    private static func play(_ nodes: [TestServer], clients: [any TestClientProtocol]) async throws {
+        let ports = clients.map { $0.port! }
+        try await HAProxy.with(nodes: ports.map { "127.0.0.1:\($0)" }) { proxy in
+            var owners: [TestAccount] = []
+            for _ in 0..<12 { owners.append(try await clients[0].signUp()) }
+
+            // Each station is served, through the proxy, by one node: once it
+            // answers, every later request reaches the same node. (The node
+            // that made it at sign-up lets it go within a second, quiet.)
+            var servedBy: [StationID: String] = [:]
+            for owner in owners {
+                let station = owner.stationID
+                servedBy[station] = try #require(try await proxy.timelineOnceServed(station))
+                for _ in 0..<5 {
+                    let (status, node) = try await proxy.get("/api/stations/\(station)/timeline")
+                    #expect(status == 200)
+                    #expect(node == servedBy[station])
+                }
+            }
+            // Hashed over the three: twelve stations don't all land on one.
+            #expect(Set(servedBy.values).count >= 2, "\(servedBy)")
+
+            // Tuned by frequency on a node that doesn't run the station: sent
+            // to the station's id, which the proxy hashes to the node that does.
+            let (tuned, node) = try #require(servedBy.first)
+            let serving = try #require(Int(node.dropFirst("node".count))) - 1
+            let listener = LiveClient(port: ports[serving], path: "/api/stations/\(tuned)/live")
+            defer { listener.close() }
+            let frequency = try #require(try await listener.snapshot().station.frequency)
+            let other = clients[(serving + 1) % clients.count]
+            let redirect = try await other.execute(uri: "/stream/\(frequency).mp3?token=t", method: .get)
+            #expect(redirect.status == .temporaryRedirect)
+            #expect(redirect.headers[.location] == "/stream/\(tuned).mp3?token=t")
+            listener.close()
+
+            // A node drains: /health says so, the proxy takes it out, and its
+            // stations are served by the others.
+            let (station, drained) = try #require(servedBy.first)
+            let index = try #require(Int(drained.dropFirst("node".count))) - 1
+            nodes[index].services.configuration.drain.begin()
+            let health = try await clients[index].execute(uri: "/health", method: .get)
+            #expect(health.status == .serviceUnavailable)
+            var movedTo: String?
+            for _ in 0..<600 where movedTo == nil {
+                let (status, node) = try await proxy.get("/api/stations/\(station)/timeline")
+                if status == 200, let node, node != drained { movedTo = node }
+                if movedTo == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(movedTo != nil, "the station stayed on \(drained)")
+            // Every station is served, none by the drained node.
+            for owner in owners {
+                let node = try #require(try await proxy.timelineOnceServed(owner.stationID))
+                #expect(node != drained)
+            }
+        }
+    }
+}
+
+/// The shipped systemd unit is one systemd takes as it is: no unknown key,
+/// no misspelt setting (systemd only warns of those, so any warning fails).
+@Suite("The systemd unit", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
+struct SystemdUnitTests {
+    @Test func systemdVerifiesTheUnit() async throws {
+        let folder = NSTemporaryDirectory() + "wavelength-unit-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The binary where this build put it (verify checks it is there).
+        let unit = try String(contentsOfFile: HAProxy.deployed("wavelength.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/wavelength", with: try ServerProcess.executable())
+        try unit.write(toFile: folder + "/wavelength.service", atomically: true, encoding: .utf8)
+        let result = try await Subprocess.run(
+            .name("systemd-analyze"), arguments: ["verify", folder + "/wavelength.service"],
+            output: .string(limit: 1 << 16), error: .string(limit: 1 << 16))
+        #expect(result.terminationStatus.isSuccess)
+        #expect(result.standardOutput + result.standardError == "")
+    }
+}
+
+/// HAProxy run from the shipped configuration, listening on a Unix socket
+/// of the test's own (no port to race for), until the body returns.
+struct HAProxy: Sendable {
+    let socket: String
+
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy") }
+
+    /// The shipped files of `deploy/`, from the package's root.
+    static func deployed(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("deploy/\(name)").path
+    }
+
+
+    static func with<T: Sendable>(nodes: [String], _ body: (HAProxy) async throws -> T) async throws -> T {
+        let folder = NSTemporaryDirectory() + "wavelength-haproxy-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let proxy = HAProxy(socket: folder + "/haproxy.sock")
+        var environment: [Environment.Key: String] = ["WAVELENGTH_LISTEN": "unix@\(proxy.socket)"]
+        for (index, node) in nodes.enumerated() { environment[Environment.Key(stringLiteral: "WAVELENGTH_NODE_\(index + 1)")] = node }
+        // Runs in the foreground (-db) until the task is cancelled, which kills it.
+        let running = Task {
+            try await Subprocess.run(
+                .name("haproxy"), arguments: ["-db", "-f", deployed("haproxy.cfg")],
+                environment: .inherit.updating(environment), output: .discarded, error: .string(limit: 64 << 10))
+        }
+        defer { running.cancel() }
+        // Ready when it answers on its socket.
+        var ready = false
+        for _ in 0..<600 where !ready {
+            // No socket yet: not started (a connection to it would wait out its timeout).
+            if FileManager.default.fileExists(atPath: proxy.socket) {
+                ready = (try? await proxy.get("/health").status) == 200
+            }
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        guard ready else {
+            running.cancel()
+            let outcome = try? await running.value
+            throw TestFailure("haproxy did not start: \(outcome?.standardError ?? "it left no message")")
+        }
+        return try await body(proxy)
+    }
+
+    /// A GET through the proxy: the status, and the node that answered.
+    func get(_ path: String) async throws -> (status: UInt, node: String?) {
+        guard let url = URL(httpURLWithSocketPath: socket, uri: path) else { throw TestFailure("no URL for \(path)") }
+        let request = HTTPClientRequest(url: url.absoluteString)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return (response.status.code, response.headers.first(name: "X-Wavelength-Node"))
+    }
+
+    /// The node that serves the station's timeline, asked again while the
+    /// answer is 503 (the station is let go elsewhere first), bounded.
+    func timelineOnceServed(_ station: StationID) async throws -> String? {
+        for _ in 0..<600 {
+            let (status, node) = try await get("/api/stations/\(station)/timeline")
+            if status == 200 { return node }
+            #expect(status == 503)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+}
