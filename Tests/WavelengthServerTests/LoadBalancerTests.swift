@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HummingbirdTesting
 import NIOCore
+import NIOHTTP1
 import Subprocess
 import Testing
 import WavelengthCore
@@ -145,7 +146,10 @@ struct HAProxy: Sendable {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let proxy = HAProxy(socket: folder + "/haproxy.sock")
         var environment: [Environment.Key: String] = ["WAVELENGTH_LISTEN": "unix@\(proxy.socket)"]
-        for (index, node) in nodes.enumerated() { environment[Environment.Key(stringLiteral: "WAVELENGTH_NODE_\(index + 1)")] = node }
+        // The configuration names three nodes: with fewer, the rest are an
+        // address nobody answers at, which the health checks take out.
+        let named = nodes + Array(repeating: "127.0.0.1:1", count: max(0, 3 - nodes.count))
+        for (index, node) in named.enumerated() { environment[Environment.Key(stringLiteral: "WAVELENGTH_NODE_\(index + 1)")] = node }
         // Runs in the foreground (-db) until the task is cancelled, which kills it.
         let running = Task {
             try await Subprocess.run(
@@ -172,11 +176,26 @@ struct HAProxy: Sendable {
 
     /// A GET through the proxy: the status, and the node that answered.
     func get(_ path: String) async throws -> (status: UInt, node: String?) {
+        let (status, node, _) = try await send(path)
+        return (status, node)
+    }
+
+    /// A request through the proxy: the status, the node that answered, and the body.
+    func send(
+        _ path: String, method: HTTPMethod = .GET, json: (some Encodable & Sendable)? = String?.none, token: String? = nil,
+        timeout: TimeAmount = .seconds(30)
+    ) async throws -> (status: UInt, node: String?, body: ByteBuffer) {
         guard let url = URL(httpURLWithSocketPath: socket, uri: path) else { throw TestFailure("no URL for \(path)") }
-        let request = HTTPClientRequest(url: url.absoluteString)
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return (response.status.code, response.headers.first(name: "X-Wavelength-Node"))
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = method
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(json)))
+        }
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (response.status.code, response.headers.first(name: "X-Wavelength-Node"), body)
     }
 
     /// The node that serves the station's timeline, asked again while the
@@ -186,6 +205,18 @@ struct HAProxy: Sendable {
             let (status, node) = try await get("/api/stations/\(station)/timeline")
             if status == 200 { return node }
             #expect(status == 503)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// The node that serves the station once it isn't `node` (stopped or
+    /// killed): until the proxy takes that node out, a request may find it
+    /// silent, and until its lease lapses the others answer 503.
+    func timelineOnceServed(_ station: StationID, notFrom node: String) async throws -> String? {
+        for _ in 0..<300 {
+            let answer = try? await send("/api/stations/\(station)/timeline", timeout: .seconds(2))
+            if let answer, answer.status == 200, let served = answer.node, served != node { return served }
             try await Task.sleep(for: .milliseconds(50))
         }
         return nil

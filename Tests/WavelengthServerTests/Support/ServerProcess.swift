@@ -82,6 +82,9 @@ final class ServerProcess: Sendable {
         return (outcome.closureResult, outcome.terminationStatus)
     }
 
+    /// Sends the server a signal (SIGSTOP and SIGCONT: a node that pauses).
+    func send(_ signal: Signal) { self.signal(signal) }
+
     /// Kills the server with SIGKILL and returns once it is gone.
     func kill9() async {
         signal(.kill)

@@ -1,0 +1,126 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Subprocess
+import Testing
+import WavelengthCore
+import WavelengthTestSupport
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// Two real `wavelength serve` processes on one PostgreSQL behind the shipped
+/// HAProxy configuration. The node running a station is killed (kill -9):
+/// the other takes the station when its lease lapses, with every
+/// acknowledged change. A node that pauses (SIGSTOP) past its lease and
+/// wakes can't write the station it lost, even once.
+@Suite(
+    "Failover between real nodes",
+    .enabled(if: TestStore.current == .postgres && HAProxy.isInstalled), .timeLimit(.minutes(5)))
+struct FailoverTests {
+    @Test func aKilledNodesStationGoesOnElsewhereAndAPausedNodeIsFenced() async throws {
+        let libraries = try await TestLibrary.shared.roots()
+        try await PostgresServer.with { postgres in
+            let database = "postgres://wavelength@/postgres?host=\(postgres.folder)"
+            let folders = try (0..<2).map { _ in try Self.dataFolder() }
+            defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
+            let arguments = ["--database", database, "--drain", "0"]
+            _ = try await ServerProcess.run(dataDirectory: folders[0], libraries: libraries, extraArguments: arguments) { a in
+                // The nodes of a cluster share their signing keys (deploy/ says how).
+                try FileManager.default.copyItem(atPath: folders[0] + "/keys", toPath: folders[1] + "/keys")
+                _ = try await ServerProcess.run(dataDirectory: folders[1], libraries: libraries, extraArguments: arguments) { b in
+                    try await HAProxy.with(nodes: [a, b].map { "127.0.0.1:\($0.port)" }) { proxy in
+                        try await Self.play([a, b], proxy)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func play(_ nodes: [ServerProcess], _ proxy: HAProxy) async throws {
+        let signup = SignupRequest(handle: TestHandles.next(), displayName: "Night Owl", password: "correct horse", tokens: true)
+        let made = try await proxy.send("/api/auth/signup", method: .POST, json: signup)
+        #expect(made.status == 201)
+        let auth = try JSONDecoder().decode(AuthResponse.self, from: made.body)
+        let station = try #require(auth.station?.id), token = try #require(auth.tokens?.accessToken)
+        let first = try #require(try await proxy.timelineOnceServed(station))
+        let index = try #require(Int(first.dropFirst("node".count))) - 1
+        let running = nodes[index]
+
+        // A listener on the node keeps the station (and its lease) there; the
+        // DJ pauses it, acknowledged.
+        let listener = LiveClient(port: running.port, path: "/api/stations/\(station)/live", token: token)
+        defer { listener.close() }
+        _ = try await listener.snapshot()
+        let paused = try await Self.command(.pause, id: "pause", station, token, proxy)
+        let before = try await Self.timeline(station, proxy)
+        #expect(before.revision == paused.revision && before.pausedAt != nil)
+
+        // The node pauses past its lease: the other node takes the station,
+        // as it was, and a change is acknowledged there.
+        running.send(.suspend)
+        let taken = try #require(try await proxy.timelineOnceServed(station, notFrom: first))
+        let holder = taken == "node1" ? nodes[0] : nodes[1]
+        // A listener there keeps the station on that node from now on.
+        let keeper = LiveClient(port: holder.port, path: "/api/stations/\(station)/live", token: token)
+        defer { keeper.close() }
+        _ = try await keeper.snapshot()
+        let there = try await Self.timeline(station, proxy)
+        #expect(taken != first)
+        #expect(there.revision == paused.revision && there.pausedAt == before.pausedAt)
+        let resumed = try await Self.command(.resume, id: "resume", station, token, proxy)
+        // The paused node wakes, still running the station in its memory.
+        running.send(.resume)
+        // Straight to it, a command is refused (fenced, or the station is
+        // elsewhere), never applied: the pause would undo the resume.
+        var stale = HTTPClientRequest(url: "\(running.baseURL)/api/stations/\(station)/commands")
+        stale.method = .POST
+        stale.headers.add(name: "Content-Type", value: "application/json")
+        stale.headers.add(name: "Authorization", value: "Bearer \(token)")
+        stale.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(CommandRequest(id: "stale", command: .pause))))
+        let refused = try await HTTPClient.shared.execute(stale, timeout: .seconds(30))
+        #expect(refused.status == .serviceUnavailable)
+        // Its listener is let go (to reconnect where the station runs).
+        await #expect(throws: LiveClient.ClosedError.self) { try await listener.next(where: { _ in false }) }
+        let after = try await Self.timeline(station, proxy)
+        #expect(after.revision >= resumed.revision && after.pausedAt == nil)
+
+        // The node running it now dies: the first takes it back once its
+        // lease lapses, with the acknowledged resume.
+        await holder.kill9()
+        keeper.close()
+        let back = try #require(try await proxy.timelineOnceServed(station, notFrom: taken))
+        #expect(back != taken)
+        let final = try await Self.timeline(station, proxy)
+        #expect(final.revision >= resumed.revision && final.pausedAt == nil)
+    }
+
+    static func dataFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "wavelength-failover-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
+    static func command(_ command: StationCommand, id: String, _ station: StationID, _ token: String, _ proxy: HAProxy)
+        async throws -> CommandAck
+    {
+        for _ in 0..<600 {
+            let answer = try await proxy.send(
+                "/api/stations/\(station)/commands", method: .POST, json: CommandRequest(id: id, command: command), token: token)
+            if answer.status == 200 { return try JSONDecoder().decode(CommandAck.self, from: answer.body) }
+            #expect(answer.status == 503)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("the command \(id) was never taken")
+    }
+
+    static func timeline(_ station: StationID, _ proxy: HAProxy) async throws -> TimelineWindow {
+        for _ in 0..<600 {
+            let answer = try await proxy.send("/api/stations/\(station)/timeline")
+            if answer.status == 200 { return try JSONDecoder().decode(TimelineWindow.self, from: answer.body) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("the timeline was never served")
+    }
+}
