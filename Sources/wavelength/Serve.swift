@@ -152,7 +152,7 @@ struct Serve: AsyncParsableCommand {
         configuration.clipQuotaBytes = clipQuotaMb << 20
         guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }
         guard (0...120).contains(drain) else { throw ValidationError("--drain must be 0…120 seconds") }
-        // The grace counts from the signal: the drain comes out of it.
+        // The grace counts from the signal: connections still get theirs after the drain.
         configuration.drain = Drain(period: .seconds(drain))
         let grace = Duration.seconds(shutdownGrace + drain)
         try DataFolder.secure(configuration.dataDirectory)

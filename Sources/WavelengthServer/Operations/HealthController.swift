@@ -4,7 +4,8 @@ import Logging
 import WavelengthStore
 
 /// `GET /health` answers 200 once the server is ready and its storage takes
-/// writes (503 when it doesn't, or while the server drains at a stop), and `GET /openapi.json` describes the HTTP API.
+/// writes (503 when it doesn't, or while the server drains at a stop), and
+/// `GET /openapi.json` describes the HTTP API.
 struct HealthController {
     let tracks: any TrackRepository
     let storage: any StorageHealth
