@@ -9,6 +9,8 @@ import WavelengthStore
 import WavelengthTestSupport
 import WavelengthWire
 
+@testable import WavelengthServer
+
 /// Two nodes on one PostgreSQL: a station runs on the node holding its
 /// lease; the other refuses it (503, try again) rather than run it twice;
 /// a graceful stop hands it over at once, the station going on where it
@@ -78,6 +80,45 @@ struct ClusterTests {
                 let seen = try await Self.timelineOnceServed(owner.stationID, client)
                 #expect(seen?.revision == resumed.revision)
                 #expect(seen?.pausedAt == nil)
+            }
+        }
+    }
+
+    /// A listener tunes in just as the renewal lets the quiet station's
+    /// lease go: the node claims it again at once, so another node's
+    /// request can't start it a second time.
+    @Test func aStationTunedInToAsItsLeaseGoesIsClaimedAgain() async throws {
+        try await PostgresServer.with { postgres in
+            let (a, b) = (try Self.node("a", postgres), try Self.node("b", postgres))
+            // Long leases: the keepers' own renewals stay out of the way.
+            for store in [a, b] { store.leaseSeconds = 30 }
+            let pools = [a, b].map { store in Task { await store.run() } }
+            defer { for pool in pools { pool.cancel() } }
+            try await a.migrate()
+            let nodeA = try await TestServer.make(storage: a)
+            let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
+            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+            try await nodeA.application().test(.live) { client in
+                let owner = try await client.signUp()
+                #expect(try await Self.timelineOnceServed(owner.stationID, client) != nil)
+                // The renewal finds the station quiet...
+                let directory = nodeA.services.directory
+                let active = await directory.activeStations()
+                #expect(!active.contains(owner.stationID))
+                // ...a listener tunes in before it lets the lease go...
+                let listener = LiveClient(port: client.port!, path: "/api/stations/\(owner.stationID)/live")
+                defer { listener.close() }
+                _ = try await listener.snapshot()
+                let lost = try await a.renewLeases(active: active)
+                await directory.renewed(active: active, lost: lost)
+                // ...and the station is still A's alone.
+                try await nodeB.application().test(.router) { client in
+                    let refused = try await client.execute(uri: "/api/stations/\(owner.stationID)/timeline", method: .get)
+                    #expect(refused.status == .serviceUnavailable)
+                }
+                #expect(await directory.activeStations().contains(owner.stationID))
             }
         }
     }

@@ -99,6 +99,23 @@ actor StationDirectory {
             context.logger.warning("Station \(id) runs on another node now; stopping it here")
             await hub.retire(reason: "the station moved to another node")
         }
+        // Someone tuned in while the renewal let a quiet station's lease go:
+        // its hub is listened to here but unleased, so it is claimed again
+        // now, before another node's request can take it. (Lost to one in
+        // that moment, it stops here and its listeners reconnect.)
+        for (id, hub) in hubs where !held.contains(id) && !lost.contains(id) {
+            guard await hub.isListenedTo, !held.contains(id), hubs[id] === hub else { continue }
+            do {
+                _ = try await self.hub(id: id)
+            } catch let elsewhere as StationElsewhere {
+                guard hubs[id] === hub, !held.contains(id) else { continue }
+                hubs[id] = nil
+                context.logger.notice("Station \(id) was taken by node \(elsewhere.node.id) as it went quiet here")
+                await hub.retire(reason: "the station moved to another node")
+            } catch {
+                context.logger.warning("Could not claim station \(id) again after a renewal: \(error)")
+            }
+        }
     }
 
     /// `personID` is now listening to the lobby `stationID`: they leave the
