@@ -56,6 +56,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
                 fileProvider: ContainedFileSystem(rootFolder: webRoot, logger: services.logger),
                 cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true))
     }
+    if services.storage.renewalInterval != nil {
+        // Several nodes: a request for a station another node runs goes there.
+        router.add(middleware: StationForwardingMiddleware())
+    }
     router.add(middleware: SessionAuthenticator(auth: services.auth))
     let storage = services.storage
     let gate = StationGate(access: storage, schedule: storage, clock: services.clock)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -119,6 +120,73 @@ struct ClusterTests {
                     #expect(refused.status == .serviceUnavailable)
                 }
                 #expect(await directory.activeStations().contains(owner.stationID))
+            }
+        }
+    }
+
+    /// Any node takes a command for any station: B sends it on to A, which
+    /// runs the station, and the client gets A's ack (saved, so durable).
+    /// A request is sent on once at most, and an owner that doesn't answer
+    /// gets the client a 503 to try again.
+    @Test func aCommandToAnotherNodeIsForwardedToTheOwner() async throws {
+        try await PostgresServer.with { postgres in
+            let (a, b) = (try Self.node("a", postgres), try Self.node("b", postgres))
+            for store in [a, b] { store.leaseSeconds = 30 }
+            let pools = [a, b].map { store in Task { await store.run() } }
+            defer { for pool in pools { pool.cancel() } }
+            try await a.migrate()
+            let nodeA = try await TestServer.make(storage: a)
+            let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
+            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+            try await nodeA.application().test(.live) { clientA in
+                try await nodeB.application().test(.live) { clientB in
+                    // Where each node says it is reached (its --node-address).
+                    try await postgres.sql(
+                        """
+                        INSERT INTO node (id, address) VALUES ('a', 'http://127.0.0.1:\(clientA.port!)'),
+                            ('b', 'http://127.0.0.1:\(clientB.port!)')
+                        ON CONFLICT (id) DO UPDATE SET address = EXCLUDED.address
+                        """)
+                    let owner = try await clientA.signUp()
+                    let dj = LiveClient(port: clientA.port!, path: "/api/stations/\(owner.stationID)/live", token: owner.token)
+                    defer { dj.close() }
+                    let frequency = try #require(try await dj.snapshot().station.frequency)
+                    // Tuned by frequency on B: A's answer.
+                    let tuned = try await clientB.execute(uri: "/api/frequencies/\(frequency)", method: .get)
+                    #expect(tuned.status == .ok)
+
+                    let answer = try await clientB.send(
+                        "/api/stations/\(owner.stationID)/commands", .post, as: owner,
+                        body: CommandRequest(id: "pause-via-b", command: .pause))
+                    #expect(answer.status == .ok)
+                    let ack = try answer.decode(CommandAck.self)
+                    // A ran it: its listener hears the change.
+                    let update = try await dj.update(atLeast: ack.revision)
+                    #expect(update.pausedAt != nil)
+                    let timeline = try await clientB.execute(uri: "/api/stations/\(owner.stationID)/timeline", method: .get)
+                    #expect(timeline.status == .ok)
+                    #expect(try timeline.decode(TimelineWindow.self).revision == ack.revision)
+
+                    // Sent on once at most: a forwarded request that finds
+                    // the station elsewhere again is told to try again.
+                    let twice = try await clientB.execute(
+                        uri: "/api/stations/\(owner.stationID)/timeline", method: .get,
+                        headers: [HTTPField.Name("X-Wavelength-Forwarded")!: "1"])
+                    #expect(twice.status == .serviceUnavailable)
+                    #expect(twice.headers[.retryAfter] == "1")
+
+                    // The owner can't be reached: try again, nothing applied.
+                    try await postgres.sql("UPDATE node SET address = 'http://127.0.0.1:1' WHERE id = 'a'")
+                    let unreached = try await clientB.send(
+                        "/api/stations/\(owner.stationID)/commands", .post, as: owner,
+                        body: CommandRequest(id: "resume-via-b", command: .resume))
+                    #expect(unreached.status == .serviceUnavailable)
+                    #expect(unreached.headers[.retryAfter] == "1")
+                    let after = try await clientA.execute(uri: "/api/stations/\(owner.stationID)/timeline", method: .get)
+                    #expect(try after.decode(TimelineWindow.self).revision == ack.revision)
+                }
             }
         }
     }

@@ -126,10 +126,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // traffic there (see deploy/), and this answer covers the moment
             // it moves.
             context.logger.notice("Refused a request for a station another node runs: \(moved)")
-            throw Self.elsewhere("This station is on the air from another server of this site right now")
+            throw APIError.elsewhere("This station is on the air from another server of this site right now")
         } catch StorageError.notOwner(let id) {
             context.logger.notice("Refused a save to station \(id): another node holds its lease")
-            throw Self.elsewhere("This station is moving to another server of this site")
+            throw APIError.elsewhere("This station is moving to another server of this site")
         } catch let fault as any StorageFault where fault.isOutage {
             // One line a minute while it lasts, not one a request.
             if OutageLog.shouldLog(at: ContinuousClock.now) {
@@ -147,12 +147,6 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// 503 for a station another node runs: try again in a second.
-    static func elsewhere(_ reason: String) -> APIError {
-        var refusal = APIError(.serviceUnavailable, code: .serviceUnavailable, reason + "; try again in a moment.")
-        refusal.headers[.retryAfter] = "1"
-        return refusal
-    }
-
     static func code(for status: HTTPResponse.Status) -> ErrorCode {
         switch status.code {
         case 400: .badRequest
@@ -181,5 +175,15 @@ enum OutageLog {
             last = now
             return true
         }
+    }
+}
+
+extension APIError {
+    /// A station another node of a cluster runs, or one moving between
+    /// nodes: the client tries again in a moment.
+    static func elsewhere(_ reason: String) -> APIError {
+        var refusal = APIError(.serviceUnavailable, code: .serviceUnavailable, reason + "; try again in a moment.")
+        refusal.headers[.retryAfter] = "1"
+        return refusal
     }
 }
