@@ -26,8 +26,11 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
             webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes,
             headTimeout: configuration.requestHeadTimeout, keepAliveTimeout: configuration.keepAliveTimeout),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
-        services: [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? [])
-            + (services.storage.renewalInterval.map { [LeaseKeeper(directory: services.directory, leases: services.storage, every: $0, logger: logger)] } ?? []),
+        // Stopped in reverse: the server, then the live sockets, and only
+        // then the lease keeper hands the stations over, so no listener or
+        // command left here can take one back.
+        services: (services.storage.renewalInterval.map { [LeaseKeeper(directory: services.directory, leases: services.storage, every: $0, logger: logger)] } ?? [])
+            + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in
             if let nearby = services.nearby {
                 let port = channel.localAddress?.port ?? configuration.port

@@ -314,7 +314,9 @@ struct BenchDJ: Sendable {
         return try JSONDecoder().decode(CommandAck.self, from: body).revision
     }
 
-    private static func send(_ method: HTTPMethod, _ url: String, token: String, body: Data? = nil) async throws -> (HTTPResponseStatus, Data) {
+    static func send(
+        _ method: HTTPMethod, _ url: String, token: String, body: Data? = nil, client: HTTPClient = .shared
+    ) async throws -> (HTTPResponseStatus, Data) {
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -322,7 +324,7 @@ struct BenchDJ: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await client.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return (response.status, Data(buffer: bytes))
     }

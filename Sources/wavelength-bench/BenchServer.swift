@@ -5,7 +5,7 @@ import SystemPackage
 import Glibc
 #endif
 
-/// A `wavelength serve` child process for a benchmark: this same binary,
+/// A `wavelength serve` child process for a benchmark: the `wavelength` built beside this one,
 /// its own temporary data folder, a free port and the demo library, with
 /// the per-address limits lifted (every bench client comes from 127.0.0.1).
 /// Its process id lets the benchmark read the server's memory.
@@ -15,17 +15,22 @@ struct BenchServer: Sendable {
 
     /// Starts the server, runs `body` once it is on the air, then stops it
     /// with SIGTERM and waits for it to exit.
+    /// `dataDirectory`: a folder prepared by the caller (a cluster node's,
+    /// with the shared keys in it); by default a new one. `node`: the server
+    /// is one node of a cluster, reached by the others at its own address.
     static func run<Answer: Sendable>(
-        extraArguments: [String] = [], _ body: (BenchServer) async throws -> Answer
+        dataDirectory: String? = nil, node: Bool = false, extraArguments: [String] = [],
+        _ body: (BenchServer) async throws -> Answer
     ) async throws -> Answer {
-        let folder = NSTemporaryDirectory() + "wavelength-bench-\(UUID().uuidString)"
+        let folder = dataDirectory ?? NSTemporaryDirectory() + "wavelength-bench-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let port = try freePort()
         let arguments =
             ["serve", "--data", folder, "--port", String(port), "--bcrypt-cost", "4", "--source-port=-1", "--no-mdns",
-             "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--no-socket-limits"] + extraArguments
+             "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--no-socket-limits"]
+            + (node ? ["--node-address", "http://127.0.0.1:\(port)"] : []) + extraArguments
         let result = try await Subprocess.run(
-            .path(FilePath(try selfExecutable())),
+            .path(FilePath(try serverExecutable())),
             arguments: Arguments(arguments),
             input: .none,
             output: .sequence,
@@ -65,11 +70,16 @@ struct BenchServer: Sendable {
         BenchMemory.residentBytes(pid: pid)
     }
 
-    private static func selfExecutable() throws -> String {
+    /// The `wavelength` built beside this benchmark binary.
+    private static func serverExecutable() throws -> String {
         guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             throw BenchError("cannot find this executable through /proc/self/exe")
         }
-        return path
+        let server = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("wavelength").path
+        guard FileManager.default.isExecutableFile(atPath: server) else {
+            throw BenchError("no wavelength binary beside \(path): build it too (swift build --product wavelength)")
+        }
+        return server
     }
 
     private static func freePort() throws -> Int {

@@ -181,6 +181,10 @@ struct Serve: AsyncParsableCommand {
         // which waits for its old leases to lapse rather than share them.
         let node = NodeIdentity(
             id: UUID().uuidString.lowercased(), address: nodeAddress ?? "http://\(configuration.host):\(configuration.port)")
+        if nodeAddress == nil, ["0.0.0.0", "::"].contains(configuration.host) || configuration.port == 0 {
+            logger.warning(
+                "Other nodes forward requests to \(node.address), which doesn't reach this node: give it --node-address")
+        }
         let store = PostgresStore(address: address, logger: logger, node: node)
         logger.info("Storage: PostgreSQL at \(address.logDescription), as node \(node.id)")
         try await withThrowingTaskGroup(of: Void.self) { group in

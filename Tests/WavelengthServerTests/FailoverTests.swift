@@ -72,12 +72,16 @@ struct FailoverTests {
         // The paused node wakes, still running the station in its memory.
         running.send(.resume)
         // Straight to it, a command is refused (fenced, or the station is
-        // elsewhere), never applied: the pause would undo the resume.
+        // elsewhere), never applied. In its memory the station is paused, so
+        // a resume applies there and only the fence stops the save. Marked
+        // as forwarded already, so the node doesn't send it on to the owner
+        // (where it would be a fresh command, and rightly applied).
         var stale = HTTPClientRequest(url: "\(running.baseURL)/api/stations/\(station)/commands")
         stale.method = .POST
         stale.headers.add(name: "Content-Type", value: "application/json")
         stale.headers.add(name: "Authorization", value: "Bearer \(token)")
-        stale.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(CommandRequest(id: "stale", command: .pause))))
+        stale.headers.add(name: "X-Wavelength-Forwarded", value: "1")
+        stale.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(CommandRequest(id: "stale", command: .resume))))
         let refused = try await HTTPClient.shared.execute(stale, timeout: .seconds(30))
         #expect(refused.status == .serviceUnavailable)
         // Its listener is let go (to reconnect where the station runs).
@@ -93,6 +97,72 @@ struct FailoverTests {
         #expect(back != taken)
         let final = try await Self.timeline(station, proxy)
         #expect(final.revision >= resumed.revision && final.pausedAt == nil)
+    }
+
+    /// A stop (SIGTERM) with `--drain`: `/health` says so first, then the
+    /// node closes its listeners and lets every lease go before it exits,
+    /// so the other node takes the station at once, as it was, without
+    /// waiting for the lease to lapse.
+    @Test func aStoppedNodeDrainsThenHandsItsStationsOver() async throws {
+        let libraries = try await TestLibrary.shared.roots()
+        try await PostgresServer.with { postgres in
+            let database = "postgres://wavelength@/postgres?host=\(postgres.folder)"
+            let folders = try (0..<2).map { _ in try Self.dataFolder() }
+            defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
+            let (_, exit) = try await ServerProcess.run(
+                dataDirectory: folders[0], libraries: libraries, extraArguments: ["--database", database, "--drain", "2"]
+            ) { a in
+                try FileManager.default.copyItem(atPath: folders[0] + "/keys", toPath: folders[1] + "/keys")
+                _ = try await ServerProcess.run(
+                    dataDirectory: folders[1], libraries: libraries, extraArguments: ["--database", database, "--drain", "0"]
+                ) { b in
+                    let signup = SignupRequest(handle: TestHandles.next(), displayName: "Early Bird", password: "correct horse", tokens: true)
+                    let made = try await HTTPClient.shared.send(.POST, a.baseURL + "/api/auth/signup", body: try JSONEncoder().encode(signup))
+                    #expect(made.status == .created)
+                    let auth = try JSONDecoder().decode(AuthResponse.self, from: made.body)
+                    let station = try #require(auth.station?.id), token = try #require(auth.tokens?.accessToken)
+                    let listener = LiveClient(port: a.port, path: "/api/stations/\(station)/live", token: token)
+                    defer { listener.close() }
+                    _ = try await listener.snapshot()
+                    let pause = try JSONEncoder().encode(CommandRequest(id: "pause", command: .pause))
+                    let answer = try await HTTPClient.shared.send(.POST, a.baseURL + "/api/stations/\(station)/commands", body: pause, key: token)
+                    #expect(answer.status == .ok)
+                    let paused = try JSONDecoder().decode(CommandAck.self, from: answer.body)
+
+                    a.send(.terminate)
+                    var draining = false
+                    for _ in 0..<600 where !draining && !a.log.hasEnded {
+                        draining = (try? await HTTPClient.shared.send(.GET, a.baseURL + "/health"))?.status == .serviceUnavailable
+                        if !draining { try await Task.sleep(for: .milliseconds(20)) }
+                    }
+                    #expect(draining, "/health never said the node drains")
+                    _ = await a.log.wait(until: { _ in false })
+                    // Its listener was let go, to reconnect where the station goes.
+                    await #expect(throws: LiveClient.ClosedError.self) { try await listener.next(where: { _ in false }) }
+                    // Handed over, not left to lapse: the lease was let go.
+                    try await postgres.sql(
+                        """
+                        DO $$ BEGIN
+                            IF NOT EXISTS (SELECT 1 FROM station_lease WHERE station_id = '\(station)' AND expires_at = '-infinity')
+                            THEN RAISE EXCEPTION 'the lease was not let go'; END IF;
+                        END $$
+                        """)
+                    let there = try #require(try await Self.timelineOnceServed(station, b))
+                    #expect(there.revision == paused.revision && there.pausedAt != nil)
+                }
+            }
+            #expect(exit.isSuccess)
+        }
+    }
+
+    static func timelineOnceServed(_ station: StationID, _ node: ServerProcess) async throws -> TimelineWindow? {
+        for _ in 0..<600 {
+            let answer = try await HTTPClient.shared.send(.GET, node.baseURL + "/api/stations/\(station)/timeline")
+            if answer.status == .ok { return try JSONDecoder().decode(TimelineWindow.self, from: answer.body) }
+            #expect(answer.status == .serviceUnavailable)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     static func dataFolder() throws -> String {

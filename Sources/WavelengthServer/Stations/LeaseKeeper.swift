@@ -18,7 +18,7 @@ struct LeaseKeeper: Service {
         try? await cancelWhenGracefulShutdown { try await renewWhileRunning() }
         do {
             _ = try await leases.renewLeases(active: [])
-            await directory.renewed(active: [], lost: [])
+            await directory.handedOver()
         } catch {
             logger.warning("Could not hand the stations over at the stop (they move when their leases lapse): \(error)")
         }
@@ -26,8 +26,12 @@ struct LeaseKeeper: Service {
 
     private func renewWhileRunning() async throws {
         var failing = false
+        // At a fixed rate, not a pause after each renewal: a renewal slowed
+        // by a loaded machine doesn't push the next one back too.
+        var next = ContinuousClock.now
         while true {
-            try await Task.sleep(for: every)
+            next = max(next + every, .now)
+            try await Task.sleep(until: next, clock: .continuous)
             do {
                 let active = await directory.activeStations()
                 let lost = try await leases.renewLeases(active: active)

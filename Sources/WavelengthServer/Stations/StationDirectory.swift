@@ -118,6 +118,12 @@ actor StationDirectory {
         }
     }
 
+    /// At a graceful stop every lease was let go: nothing is held, and
+    /// nothing claimed again (listeners still here are about to be closed).
+    func handedOver() {
+        held = []
+    }
+
     /// `personID` is now listening to the lobby `stationID`: they leave the
     /// lobby they were in before (seed 004: one lobby at a time). The state
     /// is this node's; with several nodes it would move to shared storage.
