@@ -37,3 +37,14 @@ extension PSQLError: StorageFault {
 extension ConnectionPoolError: StorageFault {
     public var isOutage: Bool { self == .connectionCreationCircuitBreakerTripped || self == .poolShutdown }
 }
+
+/// A transaction that failed around its body: its BEGIN, COMMIT or ROLLBACK
+/// met a connection the server closed (a shutdown mid-transaction). An
+/// outage when what failed was one.
+extension PostgresTransactionError: StorageFault {
+    public var isOutage: Bool {
+        [beginError, commitError, rollbackError, closureError].contains { error in
+            (error as? any StorageFault)?.isOutage == true
+        }
+    }
+}

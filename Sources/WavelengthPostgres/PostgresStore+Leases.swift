@@ -13,6 +13,12 @@ final class LeaseBook: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Set at a graceful stop: no lease is taken from then on.
+    private let closed = Atomic<Bool>(false)
+
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
+    func close() { closed.store(true, ordering: .releasing) }
+    func open() { closed.store(false, ordering: .releasing) }
 
     func held(_ id: StationID) -> Int64? { state.withLock { $0.held[id] } }
     var allHeld: [StationID: Int64] { state.withLock { $0.held } }
@@ -34,6 +40,14 @@ final class LeaseBook: Sendable {
     func letGo(_ ids: some Sequence<StationID>) {
         state.withLock { state in for id in ids { state.held.removeValue(forKey: id) } }
     }
+
+    /// Lets go of each station held under exactly the epoch given (a newer
+    /// claim of it stays).
+    func letGo(_ epochs: [StationID: Int64]) {
+        state.withLock { state in
+            for (id, epoch) in epochs where state.held[id] == epoch { state.held.removeValue(forKey: id) }
+        }
+    }
 }
 
 extension PostgresStore: StationLeases {
@@ -51,6 +65,8 @@ extension PostgresStore: StationLeases {
         _ stationID: StationID, node: NodeIdentity, ttl: Double, book: LeaseBook, _ connection: PostgresConnection,
         logger: Logger
     ) async throws -> LeaseClaim {
+        // A stopping node runs nothing more: ask again elsewhere.
+        guard !book.isClosed else { return .elsewhere(NodeIdentity(id: node.id, address: "")) }
         let epoch: Int64?
         do {
             epoch = try await connection.query(
@@ -116,10 +132,22 @@ extension PostgresStore: StationLeases {
                     """, logger: logger
                 ).all { try $0.value("station_id", as: String.self) })
         }
-        leases.letGo(Set(ids).subtracting(kept))
+        // Not renewed under the epoch read above: lost, unless this node took
+        // the lapsed lease again meanwhile (a save or a request claimed it
+        // under a new epoch, now in the book), which is still this node's.
+        let missed = active.subtracting(kept)
+        let lost = missed.filter { leases.held($0) == renewing[$0] }
+        leases.letGo(renewing.filter { lost.contains($0.key) })
         // Active stations this node doesn't hold now: lost to another node,
         // or refused at a save (fenced).
-        return active.subtracting(kept)
+        return lost
+    }
+
+    public func beginLeasing() { leases.open() }
+
+    public func handOver() async throws {
+        leases.close()
+        _ = try await renewLeases(active: [])
     }
 
     /// Says this node is here, and where other nodes reach it.

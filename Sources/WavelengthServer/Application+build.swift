@@ -20,6 +20,9 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
     let configuration = services.configuration
     let logger = services.logger
     let router = try buildRouter(services)
+    // A store whose last server handed its stations over (a test's restart
+    // in one process) takes leases again.
+    services.storage.beginLeasing()
     return Application(
         router: router,
         server: .http1LiveWebSocketsAnsweringMalformedRequests(

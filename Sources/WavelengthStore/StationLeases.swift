@@ -40,4 +40,14 @@ public protocol StationLeases: Sendable {
     func renewLeases(active: Set<StationID>) async throws -> Set<StationID>
     /// How often the server renews; nil when there is one node (no leases).
     var renewalInterval: Duration? { get }
+    /// A graceful stop: lets every lease go, and takes none from now on (a
+    /// listener leaving or a save on the way out can't take one back).
+    func handOver() async throws
+    /// The server (again) takes leases, as it starts.
+    func beginLeasing()
+}
+
+extension StationLeases {
+    public func handOver() async throws { _ = try await renewLeases(active: []) }
+    public func beginLeasing() {}
 }

@@ -17,7 +17,7 @@ struct LeaseKeeper: Service {
         // other nodes take these stations at once, not when they lapse.
         try? await cancelWhenGracefulShutdown { try await renewWhileRunning() }
         do {
-            _ = try await leases.renewLeases(active: [])
+            try await leases.handOver()
             await directory.handedOver()
         } catch {
             logger.warning("Could not hand the stations over at the stop (they move when their leases lapse): \(error)")
