@@ -28,18 +28,31 @@ struct ClusterTests {
         return store
     }
 
-    @Test func aStationRunsOnOneNodeAndMovesAtAGracefulStop() async throws {
+    /// Two nodes, A and B, on a new PostgreSQL: their stores (pools
+    /// running, schema migrated, `leaseSeconds` when given) and servers
+    /// (sharing their signing keys, as deploy/ says).
+    static func withTwoNodes(
+        leaseSeconds: Double? = nil,
+        _ body: (PostgresServer, (a: PostgresStore, b: PostgresStore), (a: TestServer, b: TestServer)) async throws -> Void
+    ) async throws {
         try await PostgresServer.with { postgres in
             let (a, b) = (try Self.node("a", postgres), try Self.node("b", postgres))
+            if let leaseSeconds { for store in [a, b] { store.leaseSeconds = leaseSeconds } }
             let pools = [a, b].map { store in Task { await store.run() } }
             defer { for pool in pools { pool.cancel() } }
             try await a.migrate()
             let nodeA = try await TestServer.make(storage: a)
-            // The nodes of a cluster share their signing keys (deploy/ says how).
             let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
             let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+            try await body(postgres, (a, b), (nodeA, nodeB))
+        }
+    }
+
+    @Test func aStationRunsOnOneNodeAndMovesAtAGracefulStop() async throws {
+        try await Self.withTwoNodes { _, _, nodes in
+            let (nodeA, nodeB) = nodes
 
             // A runs the station: a listener there, and the DJ pauses it (the timeline holds still).
             let (owner, paused) = try await nodeA.application().test(.live) { client in
@@ -89,18 +102,9 @@ struct ClusterTests {
     /// lease go: the node claims it again at once, so another node's
     /// request can't start it a second time.
     @Test func aStationTunedInToAsItsLeaseGoesIsClaimedAgain() async throws {
-        try await PostgresServer.with { postgres in
-            let (a, b) = (try Self.node("a", postgres), try Self.node("b", postgres))
-            // Long leases: the keepers' own renewals stay out of the way.
-            for store in [a, b] { store.leaseSeconds = 30 }
-            let pools = [a, b].map { store in Task { await store.run() } }
-            defer { for pool in pools { pool.cancel() } }
-            try await a.migrate()
-            let nodeA = try await TestServer.make(storage: a)
-            let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
-            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+        // Long leases: the keepers' own renewals stay out of the way.
+        try await Self.withTwoNodes(leaseSeconds: 30) { _, stores, nodes in
+            let (a, (nodeA, nodeB)) = (stores.a, nodes)
             try await nodeA.application().test(.live) { client in
                 let owner = try await client.signUp()
                 #expect(try await Self.timelineOnceServed(owner.stationID, client) != nil)
@@ -129,17 +133,8 @@ struct ClusterTests {
     /// A request is sent on once at most, and an owner that doesn't answer
     /// gets the client a 503 to try again.
     @Test func aCommandToAnotherNodeIsForwardedToTheOwner() async throws {
-        try await PostgresServer.with { postgres in
-            let (a, b) = (try Self.node("a", postgres), try Self.node("b", postgres))
-            for store in [a, b] { store.leaseSeconds = 30 }
-            let pools = [a, b].map { store in Task { await store.run() } }
-            defer { for pool in pools { pool.cancel() } }
-            try await a.migrate()
-            let nodeA = try await TestServer.make(storage: a)
-            let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
-            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+        try await Self.withTwoNodes(leaseSeconds: 30) { postgres, _, nodes in
+            let (nodeA, nodeB) = nodes
             try await nodeA.application().test(.live) { clientA in
                 try await nodeB.application().test(.live) { clientB in
                     // Where each node says it is reached (its --node-address).
