@@ -146,7 +146,6 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// 503 for a station another node runs: try again in a second.
     static func code(for status: HTTPResponse.Status) -> ErrorCode {
         switch status.code {
         case 400: .badRequest
