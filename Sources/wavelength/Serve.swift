@@ -96,7 +96,7 @@ struct Serve: AsyncParsableCommand {
     var shutdownGrace: Int = 10
 
     @Option(help: "Seconds a stop first answers /health with 503 while still serving, so a load balancer takes this node out before its sockets close (env WAVELENGTH_DRAIN; 0 by default, 3 behind deploy/haproxy.cfg).")
-    var drain: Int = Environment.value("WAVELENGTH_DRAIN").flatMap { Int($0) } ?? 0
+    var drain: Int?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
@@ -151,6 +151,11 @@ struct Serve: AsyncParsableCommand {
         guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
         configuration.clipQuotaBytes = clipQuotaMb << 20
         guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }
+        let environmentDrain = Environment.value("WAVELENGTH_DRAIN")
+        let drain = try drain ?? environmentDrain.map { value in
+            guard let seconds = Int(value) else { throw ValidationError("WAVELENGTH_DRAIN must be a whole number of seconds") }
+            return seconds
+        } ?? 0
         guard (0...120).contains(drain) else { throw ValidationError("--drain must be 0…120 seconds") }
         // The grace counts from the signal: connections still get theirs after the drain.
         configuration.drain = Drain(period: .seconds(drain))

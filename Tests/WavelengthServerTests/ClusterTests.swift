@@ -160,6 +160,15 @@ struct ClusterTests {
                     // A ran it: its listener hears the change.
                     let update = try await dj.update(atLeast: ack.revision)
                     #expect(update.pausedAt != nil)
+                    // Links the owner makes point where the client asked, not at A.
+                    // With `Content-Length: 0`, as browsers and the SDK send an
+                    // empty POST (a chunked body is not held, so not forwarded).
+                    let link = try await clientB.execute(
+                        uri: "/api/stations/\(owner.stationID)/stream-link", method: .post,
+                        headers: [.authorization: "Bearer \(owner.token)"], body: ByteBuffer())
+                    #expect(link.status == .ok, "\(String(buffer: link.body))")
+                    let mp3 = try link.decode(StreamLink.self).mp3
+                    #expect(!mp3.contains(":\(clientA.port!)/"), "\(mp3)")
                     let timeline = try await clientB.execute(uri: "/api/stations/\(owner.stationID)/timeline", method: .get)
                     #expect(timeline.status == .ok)
                     #expect(try timeline.decode(TimelineWindow.self).revision == ack.revision)

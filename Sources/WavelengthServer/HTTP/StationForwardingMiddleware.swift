@@ -69,6 +69,9 @@ struct StationForwardingMiddleware: RouterMiddleware {
         let chain = request.headers[values: .xForwardedFor] + [context.peerAddress]
         outbound.headers.replaceOrAdd(name: HTTPField.Name.xForwardedFor.rawName, value: chain.joined(separator: ", "))
         outbound.headers.replaceOrAdd(name: HTTPField.Name.wavelengthForwarded.rawName, value: "1")
+        // The client's Host, not the owner's address: links the owner makes
+        // from it (stream links, playlists) must point where the client is.
+        if let authority = request.head.authority { outbound.headers.replaceOrAdd(name: "Host", value: authority) }
         if body.readableBytes > 0 { outbound.body = .bytes(body) }
         let answer: HTTPClientResponse
         do {
