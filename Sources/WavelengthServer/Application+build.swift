@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Logging
 import WavelengthCore
 import WavelengthLibrary
@@ -32,8 +33,7 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         // Stopped in reverse: the server, then the live sockets, and only
         // then the lease keeper hands the stations over, so no listener or
         // command left here can take one back.
-        services: (services.storage.renewalInterval.map { [LeaseKeeper(directory: services.directory, leases: services.storage, every: $0, logger: logger)] } ?? [])
-            + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
+        services: clusterServices(services) + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in
             if let nearby = services.nearby {
                 let port = channel.localAddress?.port ?? configuration.port
@@ -42,6 +42,18 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
             logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
         },
         logger: logger)
+}
+
+/// With several nodes on one store: the lease keeper (first, so it stops
+/// last) and the signal follower.
+private func clusterServices(_ services: ServerServices) -> [any Service] {
+    guard let every = services.storage.renewalInterval else { return [] }
+    return [
+        LeaseKeeper(directory: services.directory, leases: services.storage, every: every, logger: services.logger),
+        SignalFollower(
+            signals: services.storage, directory: services.directory, node: services.storage.signalsNodeID,
+            logger: services.logger),
+    ]
 }
 
 /// The routes, for `buildApplication` and for router-level tests.
@@ -226,7 +238,7 @@ public struct ServerServices: Sendable {
         let purged = try await storage.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
         if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
         let directory = StationDirectory(
-            context: context, access: storage, leases: storage, band: configuration.frequencyBand,
+            context: context, access: storage, leases: storage, signals: storage, band: configuration.frequencyBand,
             stationsPerAccount: configuration.stationsPerAccount)
         let liveSources = LiveSources(
             directory: directory, keys: storage, schedule: storage, access: storage, attempts: attempts, clock: clock,

@@ -12,6 +12,8 @@ actor StationDirectory {
     /// The stations whose lease this node holds (all it runs, on one node).
     private var held: Set<StationID> = []
     private let leases: any StationLeases
+    /// How this node tells the others what changed (see `SignalFollower`).
+    private let signals: any ClusterSignals
     /// Which lobby each person is in: one at a time.
     private var lobbies = LobbyMembership()
     /// The codes stations are handed.
@@ -23,10 +25,11 @@ actor StationDirectory {
 
     init(
         context: StationContext, access: any StationAccessRepository, leases: any StationLeases,
-        band: FrequencyBand = .fm, stationsPerAccount: Int = 10
+        signals: any ClusterSignals, band: FrequencyBand = .fm, stationsPerAccount: Int = 10
     ) {
         self.context = context
         self.leases = leases
+        self.signals = signals
         self.access = access
         self.band = band
         self.stationsPerAccount = stationsPerAccount
@@ -125,11 +128,31 @@ actor StationDirectory {
     }
 
     /// `personID` is now listening to the lobby `stationID`: they leave the
-    /// lobby they were in before (seed 004: one lobby at a time). The state
-    /// is this node's; with several nodes it would move to shared storage.
+    /// lobby they were in before (seed 004: one lobby at a time), here and,
+    /// told by a signal, on any other node.
     func enteredLobby(personID: String, name: String, stationID: StationID) async {
+        if let previous = lobbies.entered(personID, station: stationID), let hub = hubs[previous] {
+            await hub.leftForAnotherLobby(personID: personID, name: name)
+        }
+        await publish(ClusterSignal(kind: .enteredLobby, stationID: stationID, personID: personID, node: ""))
+    }
+
+    /// Another node seated `personID` in the lobby `stationID`: they leave
+    /// the one they were in here.
+    func enteredLobbyElsewhere(personID: String, stationID: StationID) async {
         guard let previous = lobbies.entered(personID, station: stationID), let hub = hubs[previous] else { return }
+        let name = await hub.connectedSeats().first { $0.personID == personID }?.name ?? "A listener"
         await hub.leftForAnotherLobby(personID: personID, name: name)
+    }
+
+    /// Tells the other nodes (a no-op on one node). A signal that can't be
+    /// sent is logged: what it would change is seen at the next reload.
+    private func publish(_ signal: ClusterSignal) async {
+        do {
+            try await signals.publish(signal)
+        } catch {
+            context.logger.warning("Could not tell the other nodes that station \(signal.stationID) changed: \(error)")
+        }
     }
 
     func hub(frequency: String) async throws -> StationHub? {
@@ -190,9 +213,12 @@ actor StationDirectory {
     }
 
     private func refresh(reclaimedFrom other: StationID?) async throws {
-        guard let other, let otherHub = hubs[other], let fresh = try await context.repository.station(id: other) else {
-            return
+        guard let other else { return }
+        // Loaded on another node (it runs there): that node reads it again.
+        guard let otherHub = hubs[other] else {
+            return await publish(ClusterSignal(kind: .stationChanged, stationID: other, node: ""))
         }
+        guard let fresh = try await context.repository.station(id: other) else { return }
         await otherHub.applySettings(of: fresh)
     }
 
