@@ -49,7 +49,9 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
 private func clusterServices(_ services: ServerServices) -> [any Service] {
     guard let every = services.storage.renewalInterval else { return [] }
     return [
-        LeaseKeeper(directory: services.directory, leases: services.storage, every: every, logger: services.logger),
+        LeaseKeeper(
+            directory: services.directory, leases: services.storage, every: every, metrics: services.streams.metrics,
+            logger: services.logger),
         SignalFollower(
             signals: services.storage, directory: services.directory, node: services.storage.signalsNodeID,
             logger: services.logger),

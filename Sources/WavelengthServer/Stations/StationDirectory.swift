@@ -83,20 +83,27 @@ actor StationDirectory {
         return hub
     }
 
-    /// The stations someone listens to here: the leases this node renews.
-    func activeStations() async -> Set<StationID> {
+    /// The stations this node holds, as a renewal sees them: those someone
+    /// listens to here (renewed) and the quiet ones (let go).
+    struct LeaseRound: Sendable {
         var active: Set<StationID> = []
+        var quiet: Set<StationID> = []
+    }
+
+    func leaseRound() async -> LeaseRound {
+        var round = LeaseRound()
         for (id, hub) in hubs where held.contains(id) {
-            if await hub.isListenedTo { active.insert(id) }
+            if await hub.isListenedTo { round.active.insert(id) } else { round.quiet.insert(id) }
         }
-        return active
+        return round
     }
 
     /// After a renewal: quiet stations' leases were let go (taken again
     /// when next used); stations lost to another node stop here, and their
-    /// listeners reconnect to wherever the station runs now.
-    func renewed(active: Set<StationID>, lost: Set<StationID>) async {
-        held = held.intersection(active).subtracting(lost)
+    /// listeners reconnect to wherever the station runs now. A station
+    /// claimed while the renewal ran was in neither set, and stays held.
+    func renewed(_ round: LeaseRound, lost: Set<StationID>) async {
+        held.subtract(round.quiet.subtracting(round.active).union(lost))
         for id in lost {
             guard let hub = hubs.removeValue(forKey: id) else { continue }
             context.logger.warning("Station \(id) runs on another node now; stopping it here")
