@@ -29,7 +29,9 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         server: .http1LiveWebSocketsAnsweringMalformedRequests(
             webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes,
             headTimeout: configuration.requestHeadTimeout, keepAliveTimeout: configuration.keepAliveTimeout),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength",
+            backlog: acceptBacklog),
         // Stopped in reverse: the server, then the live sockets, and only
         // then the lease keeper hands the stations over, so no listener or
         // command left here can take one back.
@@ -43,6 +45,13 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         },
         logger: logger)
 }
+
+/// Connections waiting to be accepted. A reconnect storm (a node's
+/// listeners all coming back after a network blip or a failover) sends
+/// thousands within a second; with Hummingbird's 256 most were dropped and
+/// retried by the kernel seconds later. Linux caps it at `somaxconn`
+/// (4096 by default).
+let acceptBacklog = 4096
 
 /// With several nodes on one store: the lease keeper (first, so it stops
 /// last) and the signal follower.
