@@ -61,7 +61,7 @@ extension PostgresStore: ClusterSignals {
     /// The node's one LISTEN connection: its own, never the pool's (a pooled
     /// connection goes back to others, and postgres-nio listens only on a
     /// `PostgresConnection`). Lost, it is opened again with a backoff.
-    public func listenForSignals(wake: @escaping @Sendable () -> Void) async {
+    public func listenForSignals(_ heard: @escaping @Sendable (SignalWakeUp) -> Void) async {
         let configuration: PostgresConnection.Configuration
         do {
             configuration = try address.connectionConfiguration(applicationName: Self.listenerName(node: node?.id))
@@ -80,14 +80,15 @@ extension PostgresStore: ClusterSignals {
                     failing = false
                     backoff = Self.firstBackoff
                     // What was sent while nobody listened is read now.
-                    wake()
-                    for try await _ in wakeUps { wake() }
+                    heard(.listening)
+                    for try await _ in wakeUps { heard(.notified) }
                 } catch {
                     if !Task.isCancelled, !failing {
                         logger.warning("Lost the connection listening for the cluster's signals: \(error)")
                     }
                     failing = true
                 }
+                heard(.lost)
                 try? await connection.close()
             } catch {
                 if !Task.isCancelled, !failing {

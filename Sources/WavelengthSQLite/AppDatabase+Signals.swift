@@ -8,5 +8,5 @@ extension AppDatabase: ClusterSignals {
     public func publish(_ signal: ClusterSignal) async throws {}
     public func signals(after sequence: Int64, limit: Int) async throws -> [ClusterSignal] { [] }
     public func pruneSignals(olderThan seconds: Double) async throws {}
-    public func listenForSignals(wake: @escaping @Sendable () -> Void) async {}
+    public func listenForSignals(_ heard: @escaping @Sendable (SignalWakeUp) -> Void) async {}
 }

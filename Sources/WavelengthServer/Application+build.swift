@@ -63,7 +63,7 @@ private func clusterServices(_ services: ServerServices) -> [any Service] {
             logger: services.logger),
         SignalFollower(
             signals: services.storage, directory: services.directory, node: services.storage.signalsNodeID,
-            logger: services.logger),
+            pollWhileListening: services.configuration.signalPollWhileListening, logger: services.logger),
     ]
 }
 

@@ -16,8 +16,18 @@ public protocol ClusterSignals: Sendable {
     func signals(after sequence: Int64, limit: Int) async throws -> [ClusterSignal]
     /// Forgets signals older than `seconds` (every node has read them).
     func pruneSignals(olderThan seconds: Double) async throws
-    /// Listens for wake-ups until cancelled, calling `wake` for each, and once
-    /// each time listening (re)starts, since wake-ups sent while it was
-    /// down are lost. Reconnects by itself after a lost connection.
-    func listenForSignals(wake: @escaping @Sendable () -> Void) async
+    /// Listens for wake-ups until cancelled, telling `heard` of each, that
+    /// listening (re)started (read now: wake-ups sent while it was down are
+    /// lost) and that it stopped. Reconnects by itself after a lost connection.
+    func listenForSignals(_ heard: @escaping @Sendable (SignalWakeUp) -> Void) async
+}
+
+/// What the LISTEN connection heard.
+public enum SignalWakeUp: Sendable, Equatable {
+    /// Listening (again): what was sent meanwhile is in the outbox.
+    case listening
+    /// A signal was published.
+    case notified
+    /// The connection is lost: until `listening`, only a poll finds signals.
+    case lost
 }

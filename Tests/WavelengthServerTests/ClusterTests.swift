@@ -41,11 +41,14 @@ struct ClusterTests {
             let pools = [a, b].map { store in Task { await store.run() } }
             defer { for pool in pools { pool.cancel() } }
             try await a.migrate()
-            let nodeA = try await TestServer.make(storage: a)
+            // A signal whose wake-up was lost is read at the next poll: soon, here.
+            let nodeA = try await TestServer.make(storage: a) { $0.signalPollWhileListening = .seconds(1) }
             let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
-            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b) {
+                $0.signalPollWhileListening = .seconds(1)
+            }
             try await body(postgres, (a, b), (nodeA, nodeB))
         }
     }

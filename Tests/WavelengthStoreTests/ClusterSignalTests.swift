@@ -46,14 +46,14 @@ struct ClusterSignalTests {
     @Test func theListenConnectionComesBackAfterPostgreSQLDropsIt() async throws {
         try await StationLeaseTests.withNodes(["a", "b"]) { nodes in
             let (a, b) = (nodes[0], nodes[1])
-            let (wakeUps, waker) = AsyncStream.makeStream(of: Void.self)
-            let listening = Task { await b.listenForSignals { waker.yield() } }
+            let (wakeUps, waker) = AsyncStream.makeStream(of: SignalWakeUp.self)
+            let listening = Task { await b.listenForSignals { waker.yield($0) } }
             defer { listening.cancel() }
             var wakes = wakeUps.makeAsyncIterator()
             // Listening: one wake-up at the start, for what came before.
-            #expect(await wakes.next() != nil)
+            #expect(await wakes.next() == .listening)
             try await a.publish(ClusterSignal(kind: .stationChanged, stationID: "s1", node: ""))
-            #expect(await wakes.next() != nil)
+            #expect(await wakes.next() == .notified)
 
             // PostgreSQL drops B's LISTEN connection (an admin, a restart, a failover).
             let dropped = try await a.query(
@@ -63,12 +63,29 @@ struct ClusterSignalTests {
                 """
             ).all { try $0.value("dropped", as: Bool.self) }
             #expect(dropped == [true])
-            // B listens again, and says so with a wake-up (a signal may
+            // B knows it lost it, listens again and says so (a signal may
             // have come while it was away), then hears the next one.
-            #expect(await wakes.next() != nil)
+            #expect(await wakes.next() == .lost)
+            #expect(await wakes.next() == .listening)
             try await a.publish(ClusterSignal(kind: .enteredLobby, stationID: "s1", personID: "ann", node: ""))
-            #expect(await wakes.next() != nil)
+            #expect(await wakes.next() == .notified)
             #expect(try await b.signals(after: 0, limit: 10).map(\.kind) == [.stationChanged, .enteredLobby])
+
+            // The node stops: listening ends, and its connection closes.
+            listening.cancel()
+            await listening.value
+            // (Its server process leaves pg_stat_activity as it exits, soon after.)
+            var left: Int? = nil
+            for _ in 0..<200 where left != 0 {
+                if left != nil { try await Task.sleep(for: .milliseconds(50)) }
+                left = try await a.query(
+                    """
+                    SELECT count(*) AS left FROM pg_stat_activity
+                    WHERE application_name = \(PostgresStore.listenerName(node: "b"))
+                    """
+                ).first { try $0.value("left", as: Int.self) }
+            }
+            #expect(left == 0)
         }
     }
 }

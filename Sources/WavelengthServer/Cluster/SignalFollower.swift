@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import ServiceLifecycle
 import WavelengthCore
 import WavelengthStore
@@ -12,8 +13,11 @@ struct SignalFollower: Service {
     let signals: any ClusterSignals
     let directory: StationDirectory
     let node: String
-    /// The fallback for a lost wake-up (the LISTEN connection was down).
+    /// The fallback for a lost wake-up: while the LISTEN connection is down,
+    /// and (seldom, a connection may be cut without either end knowing yet)
+    /// while it is up.
     var poll: Duration = .seconds(2)
+    var pollWhileListening: Duration
     /// How long signals are kept: far longer than any node takes to read them.
     var keep: Duration = .seconds(600)
     let logger: Logger
@@ -24,12 +28,24 @@ struct SignalFollower: Service {
     func run() async throws {
         let (wakeUps, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let signals = signals
-        let poll = poll
+        let (poll, slowPoll) = (poll, pollWhileListening)
+        let listening = ListeningFlag()
         try? await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await signals.listenForSignals { waker.yield() } }
                 group.addTask {
-                    while (try? await Task.sleep(for: poll)) != nil { waker.yield() }
+                    await signals.listenForSignals { heard in
+                        listening.up.store(heard != .lost, ordering: .relaxed)
+                        if heard != .lost { waker.yield() }
+                    }
+                }
+                group.addTask {
+                    var waited = Duration.zero
+                    while (try? await Task.sleep(for: poll)) != nil {
+                        waited += poll
+                        guard !listening.up.load(ordering: .relaxed) || waited >= slowPoll else { continue }
+                        waited = .zero
+                        waker.yield()
+                    }
                 }
                 group.addTask { await follow(wakeUps) }
             }
@@ -78,4 +94,9 @@ struct SignalFollower: Service {
             await directory.enteredLobbyElsewhere(personID: personID, stationID: stationID)
         }
     }
+}
+
+/// Whether the LISTEN connection is up, shared by its task and the poll's.
+private final class ListeningFlag: Sendable {
+    let up = Atomic<Bool>(false)
 }
