@@ -118,11 +118,11 @@ extension PostgresStore: StationLeases {
 
     public var renewalInterval: Duration? { node == nil ? nil : .milliseconds(Int64(leaseSeconds * 1000 / 3)) }
 
-    public func renewLeases(active: Set<StationID>, quiet: Set<StationID>) async throws -> Set<StationID> {
+    public func renewLeases(active: Set<StationID>) async throws -> Set<StationID> {
         guard let node else { return [] }
         let held = leases.allHeld
         let renewing = held.filter { active.contains($0.key) }
-        try await releaseLeases(quiet.subtracting(active))
+        try await releaseLeases(held.keys.filter { !active.contains($0) })
         let ids = Array(renewing.keys)
         let epochs = ids.map { renewing[$0]! }
         let ttl = leaseSeconds

@@ -5,6 +5,6 @@ import WavelengthStore
 extension AppDatabase: StationLeases {
     public func claimLease(stationID: StationID) async throws -> LeaseClaim { .held(epoch: 0, stale: false) }
     public func releaseLease(stationID: StationID) async throws {}
-    public func renewLeases(active: Set<StationID>, quiet: Set<StationID>) async throws -> Set<StationID> { [] }
+    public func renewLeases(active: Set<StationID>) async throws -> Set<StationID> { [] }
     public var renewalInterval: Duration? { nil }
 }

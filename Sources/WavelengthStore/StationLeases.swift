@@ -34,12 +34,10 @@ public protocol StationLeases: Sendable {
     func claimLease(stationID: StationID) async throws -> LeaseClaim
     /// Lets the lease go (the station went quiet here).
     func releaseLease(stationID: StationID) async throws
-    /// Extends the leases of the `active` stations this node holds and lets
-    /// go of the `quiet` ones; answers the active ones it doesn't hold (lost
-    /// to another node, or refused at a save). A lease in neither set (taken
-    /// since the stations were asked) is left as it is: the next renewal
-    /// has it, and were it forgotten it would only lapse.
-    func renewLeases(active: Set<StationID>, quiet: Set<StationID>) async throws -> Set<StationID>
+    /// Extends the leases of `active` stations this node holds and lets go
+    /// of the others it holds; answers the active ones it doesn't hold
+    /// (lost to another node, or refused at a save).
+    func renewLeases(active: Set<StationID>) async throws -> Set<StationID>
     /// How often the server renews; nil when there is one node (no leases).
     var renewalInterval: Duration? { get }
     /// A graceful stop: lets every lease go, and takes none from now on (a
@@ -50,6 +48,6 @@ public protocol StationLeases: Sendable {
 }
 
 extension StationLeases {
-    public func handOver() async throws {}
+    public func handOver() async throws { _ = try await renewLeases(active: []) }
     public func beginLeasing() {}
 }

@@ -36,11 +36,11 @@ struct LeaseKeeper: Service {
             try await Task.sleep(until: next, clock: .continuous)
             do {
                 let started = ContinuousClock.now
-                let round = await directory.leaseRound()
+                let active = await directory.activeStations()
                 let asked = ContinuousClock.now
-                let lost = try await leases.renewLeases(active: round.active, quiet: round.quiet)
+                let lost = try await leases.renewLeases(active: active)
                 let stored = ContinuousClock.now
-                await directory.renewed(round, lost: lost)
+                await directory.renewed(active: active, lost: lost)
                 let took = ContinuousClock.now - started
                 metrics.leaseRenewal.record(took)
                 // Late renewals are how leases lapse under a running node:
@@ -48,7 +48,7 @@ struct LeaseKeeper: Service {
                 if took > every, stored - lastSlowSaid > every * 10 {
                     lastSlowSaid = stored
                     logger.warning(
-                        "Renewing \(round.active.count) station leases took \(took) (asking the stations \(asked - started), the store \(stored - asked)); renewals are due every \(every)")
+                        "Renewing \(active.count) station leases took \(took) (asking the stations \(asked - started), the store \(stored - asked)); renewals are due every \(every)")
                 }
                 if failing { logger.notice("Station leases are renewed again") }
                 failing = false

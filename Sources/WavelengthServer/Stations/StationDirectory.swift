@@ -11,6 +11,8 @@ actor StationDirectory {
     private var hubs: [StationID: StationHub] = [:]
     /// The stations whose lease this node holds (all it runs, on one node).
     private var held: Set<StationID> = []
+    /// When each held station was last claimed (see `joiningTime`).
+    private var claimedAt: [StationID: ContinuousClock.Instant] = [:]
     private let leases: any StationLeases
     /// How this node tells the others what changed (see `SignalFollower`).
     private let signals: any ClusterSignals
@@ -62,6 +64,7 @@ actor StationDirectory {
             throw StationElsewhere(stationID: id, node: node)
         case .held(_, let stale):
             held.insert(id)
+            claimedAt[id] = .now
             if let hub = hubs[id] {
                 guard stale else { return hub }
                 hubs[id] = nil
@@ -83,27 +86,38 @@ actor StationDirectory {
         return hub
     }
 
-    /// The stations this node holds, as a renewal sees them: those someone
-    /// listens to here (renewed) and the quiet ones (let go).
-    struct LeaseRound: Sendable {
+    /// The stations someone listens to here, and those claimed moments ago
+    /// (their first listener may still be joining): the leases this node
+    /// renews. The rest it holds are let go.
+    func activeStations() async -> Set<StationID> {
         var active: Set<StationID> = []
-        var quiet: Set<StationID> = []
+        let now = ContinuousClock.now
+        for (id, hub) in hubs where held.contains(id) {
+            if let claimed = claimedAt[id], now - claimed < joiningTime {
+                active.insert(id)
+            } else if await hub.isListenedTo {
+                active.insert(id)
+            }
+        }
+        return active
     }
 
-    func leaseRound() async -> LeaseRound {
-        var round = LeaseRound()
-        for (id, hub) in hubs where held.contains(id) {
-            if await hub.isListenedTo { round.active.insert(id) } else { round.quiet.insert(id) }
-        }
-        return round
-    }
+    /// How long a station just claimed counts as listened to: longer than a
+    /// loaded node takes from the claim to seating the listener who asked.
+    /// (Without it a renewal let go of every station whose first listener
+    /// was still joining, and a node taking a hundred at once ran many
+    /// unleased until it claimed them again, one by one.)
+    private(set) var joiningTime: Duration = .seconds(3)
+
+    /// Tests that drive a renewal by hand see stations as they are.
+    func countJoining(for time: Duration) { joiningTime = time }
 
     /// After a renewal: quiet stations' leases were let go (taken again
     /// when next used); stations lost to another node stop here, and their
-    /// listeners reconnect to wherever the station runs now. A station
-    /// claimed while the renewal ran was in neither set, and stays held.
-    func renewed(_ round: LeaseRound, lost: Set<StationID>) async {
-        held.subtract(round.quiet.subtracting(round.active).union(lost))
+    /// listeners reconnect to wherever the station runs now.
+    func renewed(active: Set<StationID>, lost: Set<StationID>) async {
+        held = held.intersection(active).subtracting(lost)
+        claimedAt = claimedAt.filter { held.contains($0.key) }
         for id in lost {
             guard let hub = hubs.removeValue(forKey: id) else { continue }
             context.logger.warning("Station \(id) runs on another node now; stopping it here")
@@ -132,6 +146,7 @@ actor StationDirectory {
     /// nothing claimed again (listeners still here are about to be closed).
     func handedOver() {
         held = []
+        claimedAt = [:]
     }
 
     /// `personID` is now listening to the lobby `stationID`: they leave the
