@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// Where the PostgreSQL store is, from the address an operator writes
@@ -65,6 +66,28 @@ public struct PostgresAddress: Sendable, Equatable {
         case "require", "verify-ca", "verify-full": tls = .require
         default: throw Invalid(description: "sslmode must be disable, prefer or require")
         }
+    }
+
+    /// One connection of its own, outside the pool (the node's LISTEN
+    /// connection), named so `pg_stat_activity` shows what it is.
+    func connectionConfiguration(applicationName: String) throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        switch endpoint {
+        case .socket(let path):
+            configuration = PostgresConnection.Configuration(
+                unixSocketPath: path, username: username, password: password, database: database)
+        case .tcp(let host, let port):
+            let mode: PostgresConnection.Configuration.TLS
+            switch tls {
+            case .disable: mode = .disable
+            case .prefer: mode = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: mode = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+            configuration = PostgresConnection.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: mode)
+        }
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        return configuration
     }
 
     var configuration: PostgresClient.Configuration {

@@ -269,6 +269,19 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX station_lease_by_node ON station_lease (node_id)",
             ]),
+        Migration(
+            version: 10, name: "the cluster's signals",
+            statements: [
+                // The outbox the nodes tell each other through (see
+                // `ClusterSignals`): read in `sequence` order, kept a while.
+                """
+                CREATE TABLE cluster_signal (
+                    sequence BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, kind TEXT NOT NULL,
+                    station_id TEXT NOT NULL, person_id TEXT, node_id TEXT NOT NULL,
+                    created_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                """,
+                "CREATE INDEX cluster_signal_by_age ON cluster_signal (created_at)",
+            ]),
     ]
 
     /// This build's schema version.

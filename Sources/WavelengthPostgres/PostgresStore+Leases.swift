@@ -97,13 +97,22 @@ extension PostgresStore: StationLeases {
     }
 
     public func releaseLease(stationID: StationID) async throws {
-        guard let node, let epoch = leases.held(stationID) else { return }
-        leases.letGo([stationID])
-        // The row stays (its epoch must keep growing), lapsed at once.
+        try await releaseLeases([stationID])
+    }
+
+    /// Lets go of the leases of `ids` this node holds, in one statement.
+    /// Each row stays (its epoch must keep growing), lapsed at once, and
+    /// only under the epoch this node holds (a newer claim stays).
+    private func releaseLeases(_ ids: some Collection<StationID>) async throws {
+        guard let node else { return }
+        let epochs = ids.compactMap { id in leases.held(id).map { (id, $0) } }
+        guard !epochs.isEmpty else { return }
+        leases.letGo(Dictionary(epochs, uniquingKeysWith: { a, _ in a }))
         try await query(
             """
-            UPDATE station_lease SET expires_at = '-infinity'
-            WHERE station_id = \(stationID) AND node_id = \(node.id) AND epoch = \(epoch)
+            UPDATE station_lease AS l SET expires_at = '-infinity'
+            FROM unnest(\(epochs.map(\.0))::text[], \(epochs.map(\.1))::bigint[]) AS h(station_id, epoch)
+            WHERE l.station_id = h.station_id AND l.epoch = h.epoch AND l.node_id = \(node.id)
             """)
     }
 
@@ -113,8 +122,7 @@ extension PostgresStore: StationLeases {
         guard let node else { return [] }
         let held = leases.allHeld
         let renewing = held.filter { active.contains($0.key) }
-        let quiet = held.keys.filter { !active.contains($0) }
-        for id in quiet { try await releaseLease(stationID: id) }
+        try await releaseLeases(held.keys.filter { !active.contains($0) })
         let ids = Array(renewing.keys)
         let epochs = ids.map { renewing[$0]! }
         let ttl = leaseSeconds
@@ -147,7 +155,7 @@ extension PostgresStore: StationLeases {
 
     public func handOver() async throws {
         leases.close()
-        _ = try await renewLeases(active: [])
+        try await releaseLeases(Array(leases.allHeld.keys))
     }
 
     /// Says this node is here, and where other nodes reach it.

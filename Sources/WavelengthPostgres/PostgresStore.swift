@@ -14,6 +14,8 @@ import WavelengthStore
 public struct PostgresStore: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// Where PostgreSQL is: the LISTEN connection opens its own connection there.
+    let address: PostgresAddress
     /// How frequencies are drawn (a seed gives the same codes every run).
     public var frequencyDraw = FrequencyDraw.system
     /// This node, when it is one of a cluster's: its saves are fenced by
@@ -35,6 +37,7 @@ public struct PostgresStore: Sendable {
         idleTimeout: Duration = .seconds(60)
     ) {
         self.node = node
+        self.address = address
         var configuration = address.configuration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectionIdleTimeout = idleTimeout

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Logging
 import WavelengthCore
 import WavelengthLibrary
@@ -28,12 +29,13 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         server: .http1LiveWebSocketsAnsweringMalformedRequests(
             webSocketRouter: router, maxFrameSize: WireLimits.maxWebSocketFrameBytes,
             headTimeout: configuration.requestHeadTimeout, keepAliveTimeout: configuration.keepAliveTimeout),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength"),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "Wavelength",
+            backlog: acceptBacklog),
         // Stopped in reverse: the server, then the live sockets, and only
         // then the lease keeper hands the stations over, so no listener or
         // command left here can take one back.
-        services: (services.storage.renewalInterval.map { [LeaseKeeper(directory: services.directory, leases: services.storage, every: $0, logger: logger)] } ?? [])
-            + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
+        services: clusterServices(services) + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in
             if let nearby = services.nearby {
                 let port = channel.localAddress?.port ?? configuration.port
@@ -42,6 +44,27 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
             logger.info("Wavelength is on the air at http://\(configuration.host):\(channel.localAddress?.port ?? configuration.port)")
         },
         logger: logger)
+}
+
+/// Connections waiting to be accepted. A reconnect storm (a node's
+/// listeners all coming back after a network blip or a failover) sends
+/// thousands within a second; with Hummingbird's 256 most were dropped and
+/// retried by the kernel seconds later. Linux caps it at `somaxconn`
+/// (4096 by default).
+let acceptBacklog = 4096
+
+/// With several nodes on one store: the lease keeper (first, so it stops
+/// last) and the signal follower.
+private func clusterServices(_ services: ServerServices) -> [any Service] {
+    guard let every = services.storage.renewalInterval else { return [] }
+    return [
+        LeaseKeeper(
+            directory: services.directory, leases: services.storage, every: every, metrics: services.streams.metrics,
+            logger: services.logger),
+        SignalFollower(
+            signals: services.storage, directory: services.directory, node: services.storage.signalsNodeID,
+            pollWhileListening: services.configuration.signalPollWhileListening, logger: services.logger),
+    ]
 }
 
 /// The routes, for `buildApplication` and for router-level tests.
@@ -226,7 +249,7 @@ public struct ServerServices: Sendable {
         let purged = try await storage.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
         if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
         let directory = StationDirectory(
-            context: context, access: storage, leases: storage, band: configuration.frequencyBand,
+            context: context, access: storage, leases: storage, signals: storage, band: configuration.frequencyBand,
             stationsPerAccount: configuration.stationsPerAccount)
         let liveSources = LiveSources(
             directory: directory, keys: storage, schedule: storage, access: storage, attempts: attempts, clock: clock,

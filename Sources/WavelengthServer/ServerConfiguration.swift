@@ -87,6 +87,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a stop answers `/health` with 503 before it closes anything
     /// (behind a load balancer: longer than its health checks take to fail).
     public var drain = Drain(period: .zero)
+    /// With several nodes: how often the cluster's signals are read while
+    /// the LISTEN connection is up (each wake-up reads them at once; this
+    /// finds one lost without either end knowing yet).
+    public var signalPollWhileListening: Duration = .seconds(30)
     /// How many station WebSockets each address and person may hold, and
     /// the server in all (from its file descriptor limit).
     public var liveSocketLimits: SocketBudget.Limits = LiveSocketSlots.forThisProcess()

@@ -6,4 +6,4 @@ import WavelengthCore
 /// by whoever starts it.
 public typealias Storage = StationRepository & StationAccessRepository & PeopleRepository & LinkTokenRepository
     & StreamKeyRepository & ScheduleRepository & TrackRepository & AnalysisRepository & LibraryIndex
-    & LikesRepository & ClipRepository & AttemptRepository & StorageHealth & StationLeases
+    & LikesRepository & ClipRepository & AttemptRepository & StorageHealth & StationLeases & ClusterSignals

@@ -29,6 +29,13 @@ public actor SharedPostgres {
         return try server.address(database: name)
     }
 
+    /// The address of a new database of its own, copied from the migrated
+    /// template: for a test that wants an empty store and leaves the server
+    /// alone (stopping it is for a server of the test's own).
+    public func freshDatabase() async throws -> PostgresAddress {
+        try await database(named: "f_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())
+    }
+
     private func running() async throws -> PostgresServer {
         if let server { return try await server.value }
         let starting = Task { try await Self.start() }

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Subprocess
 import Synchronization
 import WavelengthClient
 import WavelengthCore
@@ -60,7 +61,8 @@ struct BenchFailover: AsyncParsableCommand {
                         let result = try await BenchServer.run(dataDirectory: folder, node: true, extraArguments: cluster) {
                             victim in
                             try await Self.kill(
-                                victim, running: owners, tracks: tracks, survivors: [b.url, c.url], commandSeconds: commandSeconds)
+                                victim, running: owners, tracks: tracks, survivors: [b.url, c.url], commandSeconds: commandSeconds,
+                                database: postgres)
                         }
                         backs += result.backs
                         acked += result.acked
@@ -101,7 +103,8 @@ struct BenchFailover: AsyncParsableCommand {
     }
 
     private static func kill(
-        _ victim: BenchServer, running owners: [Owner], tracks: [TrackID], survivors: [String], commandSeconds: Double
+        _ victim: BenchServer, running owners: [Owner], tracks: [TrackID], survivors: [String], commandSeconds: Double,
+        database: PostgresServer
     ) async throws -> Round {
         // A listener on each station keeps it on the victim (each is taken
         // once its quiet lease elsewhere is let go).
@@ -147,6 +150,8 @@ struct BenchFailover: AsyncParsableCommand {
         let killed = ContinuousClock.now
         Glibc.kill(victim.pid, SIGKILL)
         record.stop.store(true, ordering: .relaxed)
+        // The floor under this round's figures: how long the leases had left.
+        if let left = try? await Self.leasesLeft(database) { print("leases left at the kill: \(left)") }
         await commands.value
         try await client.shutdown()
         let acknowledged = record.acks.withLock { $0 }
@@ -173,6 +178,29 @@ struct BenchFailover: AsyncParsableCommand {
             }
         }
         return round
+    }
+
+    /// The leases still running (the killed node's): how many, and the
+    /// least, median and most time they had left, read with psql.
+    private static func leasesLeft(_ postgres: PostgresServer) async throws -> String {
+        let result = try await Subprocess.run(
+            .name("psql"),
+            arguments: [
+                "-AtX", "-h", postgres.folder, "-U", "wavelength", "-d", "postgres", "-c",
+                """
+                SELECT count(*) || ' leases, min ' || round(min(s), 3) || ' s, p50 '
+                    || round(percentile_cont(0.5) WITHIN GROUP (ORDER BY s)::numeric, 3) || ' s, max ' || round(max(s), 3) || ' s'
+                FROM (SELECT extract(epoch FROM expires_at - clock_timestamp()) AS s FROM station_lease
+                      WHERE expires_at > clock_timestamp()) AS left_
+                """, "-c",
+                """
+                SELECT state || ' ' || node_id || ': ' || count(*) FROM (
+                    SELECT node_id, CASE WHEN expires_at = '-infinity' THEN 'let go'
+                        WHEN expires_at < clock_timestamp() THEN 'lapsed' ELSE 'running' END AS state
+                    FROM station_lease) AS leases GROUP BY state, node_id
+                """,
+            ], output: .string(limit: 4096), error: .discarded)
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Opens a listener on the station at `url`, trying again while the

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import WavelengthClient
 import WavelengthCore
 import WavelengthWire
@@ -45,6 +46,9 @@ struct BenchListeners: AsyncParsableCommand {
 
     @Flag(help: "Listeners stop reading while each update goes out, and it is timed by when it reached each socket (the kernel's receive time, TCP_INFO, ±4 ms): the server's fan-out alone, without this load generator taking the same two cores to read. Each listener then reads it, to check it came.")
     var quietReaders = false
+
+    @Flag(help: "At the end, every listener hangs up and reconnects at once (a reconnect storm): how long until all are back, and how long /health took to answer meanwhile.")
+    var storm = false
 
     @Flag(help: "Also time each update by when it reached the socket (the kernel's receive time, TCP_INFO): a getsockopt per update per listener, which costs this generator CPU.")
     var socketTimes = false
@@ -196,6 +200,38 @@ struct BenchListeners: AsyncParsableCommand {
                 + "max \(ms(socketLatencies.last ?? .nan)) ms")
         }
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
+        if storm { try await reconnectStorm(url: url, wsURL: wsURL, crowd: crowd) }
+    }
+
+    /// Everyone hangs up and comes back at once; meanwhile `/health` is asked
+    /// every 50 ms, so a server that stalls under the storm shows it.
+    private func reconnectStorm(url: String, wsURL: String, crowd: ListenerCrowd) async throws {
+        crowd.hangUp()
+        let again = ListenerCrowd(url: wsURL, size: listeners)
+        let health = Mutex<[Double]>([])
+        let probe = Task {
+            while !Task.isCancelled {
+                let asked = DispatchTime.now().uptimeNanoseconds
+                _ = try? await BenchDJ.send(.GET, url + "/health", token: "")
+                let answered = DispatchTime.now().uptimeNanoseconds
+                health.withLock { $0.append(Double(answered - asked) / 1_000_000) }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let againTask = Task { await again.run(connecting: min(listeners, 10_000)) }
+        defer { againTask.cancel(); probe.cancel() }
+        let everyoneBack = await finishes(within: patience) { again.all { $0.joinedAt != nil || $0.closed != nil } }
+        probe.cancel()
+        let back = again.snapshot()
+        let lastJoin = back.compactMap(\.joinedAt).max() ?? started
+        let answers = health.withLock { $0 }.sorted()
+        print("storm:    \(back.filter { $0.joinedAt != nil }.count) of \(listeners) back in \(seconds(lastJoin - started)) s, "
+            + "all reconnecting at once; \(back.filter { $0.closed != nil }.count) closed"
+            + (everyoneBack ? "" : "; the rest were still joining after \(patience) s"))
+        for reason in Set(back.compactMap(\.closed)).prefix(5) { print("          closed: \(reason)") }
+        print("          /health meanwhile: \(answers.count) answers, p50 \(ms(percentile(answers, 0.5))) ms, "
+            + "p99 \(ms(percentile(answers, 0.99))) ms, max \(ms(answers.last ?? .nan)) ms")
     }
 
     /// With the listeners not reading: how long after `sent` the message

@@ -41,8 +41,10 @@ struct BenchServer: Sendable {
                 // Reads the log while the server runs, so it never blocks on a
                 // full pipe; the line "is on the air" means it listens.
                 group.addTask {
-                    for try await line in execution.standardOutput.strings() where line.contains("is on the air") {
-                        readySignal.yield()
+                    for try await line in execution.standardOutput.strings() {
+                        if line.contains("is on the air") { readySignal.yield() }
+                        // What a bench's figures may hinge on.
+                        if line.contains("station leases") { print("[\(port)] \(line)") }
                     }
                     readySignal.finish()
                 }

@@ -89,6 +89,12 @@ final class ListenerCrowd: Sendable {
         for (_, channel) in channels.withLock({ $0 }) { channel.close(promise: nil) }
     }
 
+    /// Hangs every listener up at once (a network blip, a restart), while
+    /// `run` goes on.
+    func hangUp() {
+        for (_, channel) in channels.withLock({ $0 }) { channel.close(promise: nil) }
+    }
+
     /// Connects one listener and returns once it has its snapshot or has
     /// failed; its handler goes on reading on the event loop.
     private func connect(index: Int, to target: (host: String, port: Int, path: String)) async {

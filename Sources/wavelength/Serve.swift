@@ -156,7 +156,10 @@ struct Serve: AsyncParsableCommand {
             guard let seconds = Int(value) else { throw ValidationError("WAVELENGTH_DRAIN must be a whole number of seconds") }
             return seconds
         } ?? 0
-        guard (0...120).contains(drain) else { throw ValidationError("--drain must be 0…120 seconds") }
+        guard (0...120).contains(drain) else {
+            let named = self.drain == nil ? "WAVELENGTH_DRAIN" : "--drain"
+            throw ValidationError("\(named) must be 0…120 seconds")
+        }
         // The grace counts from the signal: connections still get theirs after the drain.
         configuration.drain = Drain(period: .seconds(drain))
         let grace = Duration.seconds(shutdownGrace + drain)

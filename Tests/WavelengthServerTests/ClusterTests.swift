@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 import WavelengthCore
-import WavelengthPostgres
+@testable import WavelengthPostgres
 import WavelengthStore
 import WavelengthTestSupport
 import WavelengthWire
@@ -41,11 +41,14 @@ struct ClusterTests {
             let pools = [a, b].map { store in Task { await store.run() } }
             defer { for pool in pools { pool.cancel() } }
             try await a.migrate()
-            let nodeA = try await TestServer.make(storage: a)
+            // A signal whose wake-up was lost is read at the next poll: soon, here.
+            let nodeA = try await TestServer.make(storage: a) { $0.signalPollWhileListening = .seconds(1) }
             let dataB = NSTemporaryDirectory() + "wavelength-node-b-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: dataB, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: nodeA.dataDirectory + "/keys", toPath: dataB + "/keys")
-            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b)
+            let nodeB = try await TestServer.make(dataDirectory: dataB, storage: b) {
+                $0.signalPollWhileListening = .seconds(1)
+            }
             try await body(postgres, (a, b), (nodeA, nodeB))
         }
     }
@@ -110,6 +113,7 @@ struct ClusterTests {
                 #expect(try await Self.timelineOnceServed(owner.stationID, client) != nil)
                 // The renewal finds the station quiet...
                 let directory = nodeA.services.directory
+                await directory.countJoining(for: .zero)
                 let active = await directory.activeStations()
                 #expect(!active.contains(owner.stationID))
                 // ...a listener tunes in before it lets the lease go...
@@ -198,6 +202,50 @@ struct ClusterTests {
     /// The timeline, asked for again while the node answers 503 (the
     /// station is on another node until its lease is let go or lapses), as
     /// many times as it takes, bounded.
+    /// One lobby at a time across nodes: Ann, in a lobby A runs, joins one B
+    /// runs, and A's lobby lets her go, told by B's signal. A signal whose
+    /// wake-up never came (written without NOTIFY) is read at the poll.
+    @Test func aPersonIsInOneLobbyAcrossNodes() async throws {
+        try await Self.withTwoNodes { _, stores, nodes in
+            try await nodes.a.application().test(.live) { clientA in
+                try await nodes.b.application().test(.live) { clientB in
+                    // The first lobby runs on A, the second on B (a station
+                    // starts on the node that made it).
+                    let first = try await clientA.signUp()
+                    let second = try await clientB.signUp()
+                    for (host, client) in [(first, clientA), (second, clientB)] as [(TestAccount, any TestClientProtocol)] {
+                        let made = try await client.send(
+                            "/api/stations/\(host.stationID)/party", .patch, as: host,
+                            body: PartySettingsPatch(mode: .lobby))
+                        #expect(made.status == .ok)
+                    }
+                    let ann = try await clientA.guest("Ann")
+                    let inFirst = LiveClient(port: clientA.port!, path: "/api/stations/\(first.stationID)/live", token: ann.token)
+                    _ = try await inFirst.next { $0.type == "snapshot" }
+                    let inSecond = LiveClient(port: clientB.port!, path: "/api/stations/\(second.stationID)/live", token: ann.token)
+                    _ = try await inSecond.next { $0.type == "snapshot" }
+                    guard case .removed(let person, let reason) = try await inFirst.next(where: { $0.type == "removed" })
+                    else { throw LiveClient.ClosedError() }
+                    #expect(person.id == ann.id)
+                    #expect(reason == "another-lobby")
+                    await inFirst.closed()
+
+                    // Another node seats her in the first lobby again; its
+                    // signal's wake-up is lost. B reads it at the poll.
+                    try await stores.a.query(
+                        """
+                        INSERT INTO cluster_signal (kind, station_id, person_id, node_id)
+                        VALUES ('lobby', \(first.stationID), \(ann.id), 'c')
+                        """)
+                    guard case .removed(let again, _) = try await inSecond.next(where: { $0.type == "removed" })
+                    else { throw LiveClient.ClosedError() }
+                    #expect(again.id == ann.id)
+                    await inSecond.closed()
+                }
+            }
+        }
+    }
+
     static func timelineOnceServed(_ station: String, _ client: some TestClientProtocol) async throws -> TimelineWindow? {
         for _ in 0..<600 {
             let response = try await client.execute(uri: "/api/stations/\(station)/timeline", method: .get)

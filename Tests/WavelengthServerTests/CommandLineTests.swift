@@ -19,6 +19,17 @@ struct CommandLineTests {
         #expect(wrong.output.contains("--source-port must be -1…65535"), "\(wrong.output)")
     }
 
+    /// A refusal names where the value came from: the option or the environment.
+    @Test func aDrainOutOfRangeNamesWhereItCameFrom() async throws {
+        let fromEnvironment = try await ServerProcess.command(["serve"], environment: ["WAVELENGTH_DRAIN": "-1"])
+        #expect(fromEnvironment.status != 0)
+        #expect(fromEnvironment.output.contains("WAVELENGTH_DRAIN must be 0…120 seconds"), "\(fromEnvironment.output)")
+        let notANumber = try await ServerProcess.command(["serve"], environment: ["WAVELENGTH_DRAIN": "soon"])
+        #expect(notANumber.output.contains("WAVELENGTH_DRAIN must be a whole number of seconds"), "\(notANumber.output)")
+        let fromOption = try await ServerProcess.command(["serve", "--drain", "121"], environment: ["WAVELENGTH_DRAIN": "5"])
+        #expect(fromOption.output.contains("--drain must be 0…120 seconds"), "\(fromOption.output)")
+    }
+
     @Test func aGuestThumbsTheSongPlayingAndTheOwnerSeesIt() async throws {
         let data = NSTemporaryDirectory() + "wavelength-cli-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: data) }

@@ -155,33 +155,31 @@ struct MigrateDBTests {
         try await Self.community(sqlite)
         let before = try await Self.reading(sqlite)
 
-        try await PostgresServer.with { server in
-            try await PostgresStore.on(server) { store in
-                try await store.migrate()
-                let report = try await store.importCommunity(from: sqlite)
-                #expect(report.tables.first { $0.source == "streamToken" }?.dropped == 1)
-                #expect(report.tables.allSatisfy { $0.copied > 0 || $0.dropped > 0 }, "every table held something: \(report.tables.filter { $0.copied == 0 }.map(\.source))")
-                let after = try await Self.reading(store)
-                for (old, new) in zip(before, after) where old != new {
-                    Issue.record("differs after the copy:\n  SQLite:     \(old)\n  PostgreSQL: \(new)")
-                }
-                #expect(before.count == after.count)
-
-                // The copy goes on: new plays, chat and likes come after the copied ones.
-                let loaded = try #require(try await store.loadStation(id: "party"))
-                var state = loaded.state
-                var rng = SeededRandom(seed: 9)
-                let outcome = try state.apply(.skip(entryID: nil), at: 50, track: { _ in nil }, using: &rng)
-                try await store.saveStation(state, played: outcome.played, command: AppliedCommand(id: "after", revision: state.revision, appliedAt: 50))
-                let plays = try await store.plays(stationID: "party", matching: PlaySearch(before: 100_000, limit: 50))
-                #expect(plays.first?.entry.id == outcome.played.last?.id)
-                try await store.saveChat(
-                    stationID: "party", .post(ChatMessage(id: "new", personID: "bo", name: "Bo", handle: nil, text: "after", sentAt: 200), purgeBefore: 0))
-                #expect(try await store.chatRoom(stationID: "party", limit: 50, now: 1_000).recent.last?.id == "new")
-
-                // A second copy into a database that holds a community is refused, and changes nothing.
-                await #expect(throws: ImportError.targetNotEmpty) { try await store.importCommunity(from: sqlite) }
+        try await PostgresStore.onSharedServer { store in
+            try await store.migrate()
+            let report = try await store.importCommunity(from: sqlite)
+            #expect(report.tables.first { $0.source == "streamToken" }?.dropped == 1)
+            #expect(report.tables.allSatisfy { $0.copied > 0 || $0.dropped > 0 }, "every table held something: \(report.tables.filter { $0.copied == 0 }.map(\.source))")
+            let after = try await Self.reading(store)
+            for (old, new) in zip(before, after) where old != new {
+                Issue.record("differs after the copy:\n  SQLite:     \(old)\n  PostgreSQL: \(new)")
             }
+            #expect(before.count == after.count)
+
+            // The copy goes on: new plays, chat and likes come after the copied ones.
+            let loaded = try #require(try await store.loadStation(id: "party"))
+            var state = loaded.state
+            var rng = SeededRandom(seed: 9)
+            let outcome = try state.apply(.skip(entryID: nil), at: 50, track: { _ in nil }, using: &rng)
+            try await store.saveStation(state, played: outcome.played, command: AppliedCommand(id: "after", revision: state.revision, appliedAt: 50))
+            let plays = try await store.plays(stationID: "party", matching: PlaySearch(before: 100_000, limit: 50))
+            #expect(plays.first?.entry.id == outcome.played.last?.id)
+            try await store.saveChat(
+                stationID: "party", .post(ChatMessage(id: "new", personID: "bo", name: "Bo", handle: nil, text: "after", sentAt: 200), purgeBefore: 0))
+            #expect(try await store.chatRoom(stationID: "party", limit: 50, now: 1_000).recent.last?.id == "new")
+
+            // A second copy into a database that holds a community is refused, and changes nothing.
+            await #expect(throws: ImportError.targetNotEmpty) { try await store.importCommunity(from: sqlite) }
         }
     }
 }

@@ -21,6 +21,10 @@ final class ServerMetrics: Sendable {
     let droppedApp: Counter
     let droppedStream: Counter
     private let encoders: Gauge
+    /// How long each renewal of this node's station leases took, from
+    /// asking the stations to the store's answer (near the lease's length,
+    /// stations are about to move to another node).
+    let leaseRenewal: DurationHistogram
     /// The per-station gauges last set, by station and kind, so a station
     /// that went quiet is dropped from the page rather than left at its
     /// last figure.
@@ -46,6 +50,11 @@ final class ServerMetrics: Sendable {
             namespace: "wavelength", metricName: "stream", unitName: "encoders",
             helpText: "Radio stream encoders running now (one per station someone hears by stream).")
     }
+    private static var leaseRenewalName: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "wavelength", metricName: "lease_renewal", unitName: "seconds",
+            helpText: "How long each renewal of this node's station leases took (several nodes only).")
+    }
     private static var listenersName: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "wavelength", metricName: "listeners", unitName: "",
@@ -58,6 +67,10 @@ final class ServerMetrics: Sendable {
         droppedApp = registry.makeCounter(descriptor: Self.droppedName, labels: [("kind", "app")])
         droppedStream = registry.makeCounter(descriptor: Self.droppedName, labels: [("kind", "stream")])
         encoders = registry.makeGauge(descriptor: Self.encodersName)
+        leaseRenewal = registry.makeDurationHistogram(
+            descriptor: Self.leaseRenewalName,
+            buckets: [.milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+                .seconds(1), .seconds(2), .seconds(3), .seconds(5)])
     }
 
     /// Sets the gauges from the stations with an audience now, and the

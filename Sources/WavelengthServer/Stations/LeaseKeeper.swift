@@ -10,6 +10,7 @@ struct LeaseKeeper: Service {
     let directory: StationDirectory
     let leases: any StationLeases
     let every: Duration
+    let metrics: ServerMetrics
     let logger: Logger
 
     func run() async throws {
@@ -26,6 +27,7 @@ struct LeaseKeeper: Service {
 
     private func renewWhileRunning() async throws {
         var failing = false
+        var lastSlowSaid = ContinuousClock.now - every * 10
         // At a fixed rate, not a pause after each renewal: a renewal slowed
         // by a loaded machine doesn't push the next one back too.
         var next = ContinuousClock.now
@@ -33,9 +35,21 @@ struct LeaseKeeper: Service {
             next = max(next + every, .now)
             try await Task.sleep(until: next, clock: .continuous)
             do {
+                let started = ContinuousClock.now
                 let active = await directory.activeStations()
+                let asked = ContinuousClock.now
                 let lost = try await leases.renewLeases(active: active)
+                let stored = ContinuousClock.now
                 await directory.renewed(active: active, lost: lost)
+                let took = ContinuousClock.now - started
+                metrics.leaseRenewal.record(took)
+                // Late renewals are how leases lapse under a running node:
+                // said at most every ten renewals.
+                if took > every, stored - lastSlowSaid > every * 10 {
+                    lastSlowSaid = stored
+                    logger.warning(
+                        "Renewing \(active.count) station leases took \(took) (asking the stations \(asked - started), the store \(stored - asked)); renewals are due every \(every)")
+                }
                 if failing { logger.notice("Station leases are renewed again") }
                 failing = false
             } catch is CancellationError {

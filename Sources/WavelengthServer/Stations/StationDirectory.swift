@@ -11,7 +11,11 @@ actor StationDirectory {
     private var hubs: [StationID: StationHub] = [:]
     /// The stations whose lease this node holds (all it runs, on one node).
     private var held: Set<StationID> = []
+    /// When each held station was last claimed (see `joiningTime`).
+    private var claimedAt: [StationID: ContinuousClock.Instant] = [:]
     private let leases: any StationLeases
+    /// How this node tells the others what changed (see `SignalFollower`).
+    private let signals: any ClusterSignals
     /// Which lobby each person is in: one at a time.
     private var lobbies = LobbyMembership()
     /// The codes stations are handed.
@@ -23,10 +27,11 @@ actor StationDirectory {
 
     init(
         context: StationContext, access: any StationAccessRepository, leases: any StationLeases,
-        band: FrequencyBand = .fm, stationsPerAccount: Int = 10
+        signals: any ClusterSignals, band: FrequencyBand = .fm, stationsPerAccount: Int = 10
     ) {
         self.context = context
         self.leases = leases
+        self.signals = signals
         self.access = access
         self.band = band
         self.stationsPerAccount = stationsPerAccount
@@ -59,6 +64,7 @@ actor StationDirectory {
             throw StationElsewhere(stationID: id, node: node)
         case .held(_, let stale):
             held.insert(id)
+            claimedAt[id] = .now
             if let hub = hubs[id] {
                 guard stale else { return hub }
                 hubs[id] = nil
@@ -80,20 +86,38 @@ actor StationDirectory {
         return hub
     }
 
-    /// The stations someone listens to here: the leases this node renews.
+    /// The stations someone listens to here, and those claimed moments ago
+    /// (their first listener may still be joining): the leases this node
+    /// renews. The rest it holds are let go.
     func activeStations() async -> Set<StationID> {
         var active: Set<StationID> = []
+        let now = ContinuousClock.now
         for (id, hub) in hubs where held.contains(id) {
-            if await hub.isListenedTo { active.insert(id) }
+            if let claimed = claimedAt[id], now - claimed < joiningTime {
+                active.insert(id)
+            } else if await hub.isListenedTo {
+                active.insert(id)
+            }
         }
         return active
     }
+
+    /// How long a station just claimed counts as listened to: longer than a
+    /// loaded node takes from the claim to seating the listener who asked.
+    /// (Without it a renewal let go of every station whose first listener
+    /// was still joining, and a node taking a hundred at once ran many
+    /// unleased until it claimed them again, one by one.)
+    private(set) var joiningTime: Duration = .seconds(3)
+
+    /// Tests that drive a renewal by hand see stations as they are.
+    func countJoining(for time: Duration) { joiningTime = time }
 
     /// After a renewal: quiet stations' leases were let go (taken again
     /// when next used); stations lost to another node stop here, and their
     /// listeners reconnect to wherever the station runs now.
     func renewed(active: Set<StationID>, lost: Set<StationID>) async {
         held = held.intersection(active).subtracting(lost)
+        claimedAt = claimedAt.filter { held.contains($0.key) }
         for id in lost {
             guard let hub = hubs.removeValue(forKey: id) else { continue }
             context.logger.warning("Station \(id) runs on another node now; stopping it here")
@@ -122,14 +146,35 @@ actor StationDirectory {
     /// nothing claimed again (listeners still here are about to be closed).
     func handedOver() {
         held = []
+        claimedAt = [:]
     }
 
     /// `personID` is now listening to the lobby `stationID`: they leave the
-    /// lobby they were in before (seed 004: one lobby at a time). The state
-    /// is this node's; with several nodes it would move to shared storage.
+    /// lobby they were in before (seed 004: one lobby at a time), here and,
+    /// told by a signal, on any other node.
     func enteredLobby(personID: String, name: String, stationID: StationID) async {
+        if let previous = lobbies.entered(personID, station: stationID), let hub = hubs[previous] {
+            await hub.leftForAnotherLobby(personID: personID, name: name)
+        }
+        await publish(ClusterSignal(kind: .enteredLobby, stationID: stationID, personID: personID, node: ""))
+    }
+
+    /// Another node seated `personID` in the lobby `stationID`: they leave
+    /// the one they were in here.
+    func enteredLobbyElsewhere(personID: String, stationID: StationID) async {
         guard let previous = lobbies.entered(personID, station: stationID), let hub = hubs[previous] else { return }
+        let name = await hub.connectedSeats().first { $0.personID == personID }?.name ?? "A listener"
         await hub.leftForAnotherLobby(personID: personID, name: name)
+    }
+
+    /// Tells the other nodes (a no-op on one node). A signal that can't be
+    /// sent is logged: what it would change is seen at the next reload.
+    private func publish(_ signal: ClusterSignal) async {
+        do {
+            try await signals.publish(signal)
+        } catch {
+            context.logger.warning("Could not tell the other nodes that station \(signal.stationID) changed: \(error)")
+        }
     }
 
     func hub(frequency: String) async throws -> StationHub? {
@@ -190,9 +235,12 @@ actor StationDirectory {
     }
 
     private func refresh(reclaimedFrom other: StationID?) async throws {
-        guard let other, let otherHub = hubs[other], let fresh = try await context.repository.station(id: other) else {
-            return
+        guard let other else { return }
+        // Loaded on another node (it runs there): that node reads it again.
+        guard let otherHub = hubs[other] else {
+            return await publish(ClusterSignal(kind: .stationChanged, stationID: other, node: ""))
         }
+        guard let fresh = try await context.repository.station(id: other) else { return }
         await otherHub.applySettings(of: fresh)
     }
 

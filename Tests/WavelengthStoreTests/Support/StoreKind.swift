@@ -27,8 +27,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// keeps stations and tracks only).
     static var full: [StoreKind] { available.filter { $0 != .memory } }
 
-    /// Runs `body` with a fresh, empty store of this kind (a PostgreSQL
-    /// server of its own, migrated, for `.postgres`).
+    /// Runs `body` with a fresh, empty store of this kind (a database of its
+    /// own on the shared PostgreSQL, migrated, for `.postgres`).
     func withStore<T: Sendable>(
         draw: FrequencyDraw = .system, _ body: @escaping @Sendable (any StationRepository) async throws -> T
     ) async throws -> T {
@@ -40,13 +40,11 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .memory:
             return try await body(InMemoryStore(frequencyDraw: draw))
         case .postgres:
-            return try await PostgresServer.with { server in
-                try await PostgresStore.on(server) { store in
-                    var store = store
-                    store.frequencyDraw = draw
-                    try await store.migrate()
-                    return try await body(store)
-                }
+            return try await PostgresStore.onSharedServer { store in
+                var store = store
+                store.frequencyDraw = draw
+                try await store.migrate()
+                return try await body(store)
             }
         }
     }
