@@ -41,6 +41,13 @@ public struct TrackSummary: Sendable, Equatable {
         get { tags[keyPath: field] }
         set { tags[keyPath: field] = newValue }
     }
+
+    /// Where to fetch the audio converted to `format` (`mp3`, `m4a` or
+    /// `opus`): `audioURL` may carry a query already (a station's timeline
+    /// names the station, so a cluster's balancer sends it to that node).
+    public func audioURL(as format: String) -> String {
+        audioURL + (audioURL.contains("?") ? "&" : "?") + "format=" + format
+    }
 }
 
 /// Full track details: the summary plus identifiers and sidecar files.

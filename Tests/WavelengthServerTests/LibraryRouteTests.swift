@@ -196,15 +196,15 @@ struct LibraryRouteTests {
             try await hub.connect(listener, queue: queue, since: nil)
             let playing = try #require(try await hub.window().current?.track)
             let format = playing.format == "opus" ? "mp3" : "opus"
-            let converted = try await client.execute(uri: playing.audioURL + "?format=\(format)", method: .get)
+            let converted = try await client.execute(uri: playing.audioURL(as: format), method: .get)
             #expect(converted.status == .ok)
 
             // Nobody listens: nothing new is converted, what was made still serves.
             await hub.disconnect(listener)
             let other = try #require(["mp3", "m4a", "opus"].first { $0 != format && $0 != playing.format })
-            let late = try await client.execute(uri: playing.audioURL + "?format=\(other)", method: .get)
+            let late = try await client.execute(uri: playing.audioURL(as: other), method: .get)
             #expect(late.errorCode == "not_on_air")
-            let cached = try await client.execute(uri: playing.audioURL + "?format=\(format)", method: .get)
+            let cached = try await client.execute(uri: playing.audioURL(as: format), method: .get)
             #expect(cached.status == .ok)
         }
     }

@@ -85,7 +85,22 @@ struct LoadBalancerTests {
             let serving = try #require(Int(node.dropFirst("node".count))) - 1
             let listener = LiveClient(port: ports[serving], path: "/api/stations/\(tuned)/live")
             defer { listener.close() }
-            let frequency = try #require(try await listener.snapshot().station.frequency)
+            let snapshot = try await listener.snapshot()
+            let frequency = try #require(snapshot.station.frequency)
+
+            // A conversion of what the station plays is asked of its node:
+            // its timeline's audio names the station, which the proxy hashes
+            // (any other node refuses it, 403 not on air). Balanced round
+            // robin, one of three would reach it.
+            let playing = try #require(snapshot.timeline.current?.track ?? snapshot.timeline.upNext.first?.track)
+            #expect(playing.audioURL.hasSuffix("?station=\(tuned)"), "\(playing.audioURL)")
+            let format = playing.format == "opus" ? "mp3" : "opus"
+            var converted = 0
+            for _ in 0..<3 {
+                let (status, answeredBy, _) = try await proxy.send(playing.audioURL(as: format), timeout: .seconds(120))
+                if status == 200, answeredBy == node { converted += 1 }
+            }
+            #expect(converted >= 2, "\(converted) of 3 conversions reached the station's node")
             // Asked of both other nodes: one node runs the station at a time,
             // so at least one of them doesn't, whichever the station is on by
             // now (the one that does refuses the made-up token).

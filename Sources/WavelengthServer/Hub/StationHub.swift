@@ -97,7 +97,9 @@ actor StationHub {
         let all = [current].compactMap { $0 } + upcoming + history
         let tracks = try await summaries(for: all.map(\.trackID))
         func view(_ entry: TimelineEntry) -> EntryView {
-            EntryView(entry: entry, track: tracks[entry.trackID] ?? .unavailable(entry.trackID, duration: entry.duration))
+            EntryView(
+                entry: entry,
+                track: (tracks[entry.trackID] ?? .unavailable(entry.trackID, duration: entry.duration)).heard(on: id))
         }
         return TimelineWindow(
             stationID: id, revision: state.revision, serverTime: clockNow, current: current.map(view),

@@ -1,3 +1,4 @@
+import Foundation
 import WavelengthCore
 import WavelengthStore
 import WavelengthWire
@@ -11,6 +12,21 @@ extension TrackSummary {
             gainDb: record.loudness.map { Self.hundredths(Loudness.gainDb(integrated: $0, truePeak: record.truePeak)) },
             headroomDb: record.loudness == nil ? nil : Loudness.headroomDb(truePeak: record.truePeak).map(Self.hundredths),
             tempo: record.tempo)
+    }
+
+    /// The summary as a station's timeline shows it: a library track's
+    /// audio names the station (`?station=`). Only the node running a
+    /// station converts what it plays (`OnAirTracks` is per node), and a
+    /// cluster's balancer hashes this parameter as it hashes the station's
+    /// own routes (deploy/haproxy.cfg), so the conversion is asked of that
+    /// node. The audio route itself ignores the parameter.
+    func heard(on station: StationID) -> TrackSummary {
+        guard audioURL.hasPrefix("/api/tracks/"), !audioURL.contains("?"),
+            let encoded = station.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+        else { return self }
+        var summary = self
+        summary.audioURL += "?station=" + encoded
+        return summary
     }
 
     /// A gain to the hundredth of a dB, far below what anyone hears: sent
