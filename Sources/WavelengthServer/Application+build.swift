@@ -64,7 +64,7 @@ private func clusterServices(_ services: ServerServices) -> [any Service] {
         SignalFollower(
             signals: services.storage, directory: services.directory, node: services.storage.signalsNodeID,
             pollWhileListening: services.configuration.signalPollWhileListening, logger: services.logger),
-    ]
+    ] + (services.timelineAnnouncer.map { [$0] } ?? [])
 }
 
 /// The routes, for `buildApplication` and for router-level tests.
@@ -198,6 +198,8 @@ public struct ServerServices: Sendable {
     /// Live sources from broadcast software, and where they connect.
     let liveSources: LiveSources
     let liveSourceServer: LiveSourceServer?
+    /// Tells other nodes of timelines saved here (a cluster only).
+    var timelineAnnouncer: TimelineAnnouncer?
     /// The port live sources connect to, once it is bound (nil when off).
     public var liveSourcePort: Int? {
         get async { await liveSourceServer?.bound.port }
@@ -245,6 +247,8 @@ public struct ServerServices: Sendable {
             logger: logger, schedule: storage)
         context.nearby = nearby?.registry
         context.access = storage
+        let announcer = storage.renewalInterval == nil ? nil : TimelineAnnouncer(signals: storage, logger: logger)
+        context.timelineSaved = announcer
         // Quiet stations' old messages go now; busy ones' as they chat.
         let purged = try await storage.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
         if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
@@ -257,7 +261,7 @@ public struct ServerServices: Sendable {
             renewal: configuration.liveRenewal,
             spotter: LiveSongSpotter(recognizer: recognizer, catalog: catalog, clock: clock, logger: logger),
             metrics: context.metrics, logger: logger)
-        let services = ServerServices(
+        var services = ServerServices(
             configuration: configuration, storage: storage, catalog: catalog,
             directory: directory,
             transcoder: Transcoder(
@@ -286,6 +290,7 @@ public struct ServerServices: Sendable {
                     host: configuration.host, port: $0, idleTimeout: configuration.sourceIdleTimeout, sources: liveSources,
                     logger: logger)
             })
+        services.timelineAnnouncer = announcer
         try await services.ensureFirstStation()
         return services
     }

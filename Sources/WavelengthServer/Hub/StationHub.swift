@@ -32,9 +32,8 @@ actor StationHub {
     /// with the favourites it was read for and when (read again when they
     /// change or it is `CoLikes.freshFor` old).
     private var coLikes: (seeds: [TrackID], readAt: EpochMillis, tracks: [TrackID: CoLike])?
-    /// The track summaries this revision's timeline shows, so a crowd
-    /// joining at once reads them from storage once, not once per listener.
-    private var summaryCache: (revision: Int64, tracks: [TrackID: TrackSummary]) = (-1, [:])
+    /// The track summaries this revision's timeline shows.
+    private var summaryCache = RevisionTracks()
     /// The summaries of the tracks waiting in the party's queue.
     private var partyTracks: [TrackID: TrackSummary] = [:]
     /// What `publishOnAir` last told `OnAirTracks`.
@@ -84,27 +83,8 @@ actor StationHub {
 
     func window(historyLimit: Int = 10, upNextLimit: Int = WireLimits.liveUpNextLimit) async throws -> TimelineWindow {
         let state = machine.station
-        let clockNow = context.clock.now()
-        let now = state.timelineTime(at: clockNow)
-        let current = state.timeline.current(at: now)
-        let allUpcoming = state.timeline.upcoming(at: now)
-        let upcoming = Array(allUpcoming.prefix(upNextLimit))
-        // Just after GO the held track's rest may not have started yet (a
-        // resume takes effect a short lead ahead): it is still what plays.
-        let history = JustPlayed.rows(
-            history: state.recentHistory.filter { $0.expiration <= now }, current: current ?? allUpcoming.first,
-            limit: historyLimit)
-        let all = [current].compactMap { $0 } + upcoming + history
-        let tracks = try await summaries(for: all.map(\.trackID))
-        func view(_ entry: TimelineEntry) -> EntryView {
-            EntryView(
-                entry: entry,
-                track: (tracks[entry.trackID] ?? .unavailable(entry.trackID, duration: entry.duration)).heard(on: id))
-        }
-        return TimelineWindow(
-            stationID: id, revision: state.revision, serverTime: clockNow, current: current.map(view),
-            positionMs: current.map { now - $0.start }, upNext: upcoming.map(view), history: history.map(view),
-            pausedAt: state.pausedAt, upNextTotal: allUpcoming.count)
+        let entries = state.windowEntries(at: context.clock.now(), historyLimit: historyLimit, upNextLimit: upNextLimit)
+        return state.window(of: entries, stationID: id, tracks: try await summaries(for: entries.trackIDs))
     }
 
     func view() async throws -> StationView {
@@ -152,19 +132,13 @@ actor StationHub {
             showCounts: machine.showsVoteCounts(to: seat), staff: machine.isStaff(seat), votesOf: personID)
     }
 
-    /// Summaries for the tracks of the timeline as it is now: from the cache
-    /// while the revision stands (a new revision starts it afresh, so a
-    /// rescan's changes show from the station's next change on).
+    /// Summaries for the tracks of the timeline as it is now (see `RevisionTracks`).
     private func summaries(for ids: [TrackID]) async throws -> [TrackID: TrackSummary] {
         let revision = machine.station.revision
-        if summaryCache.revision != revision { summaryCache = (revision, [:]) }
-        let missing = ids.filter { summaryCache.tracks[$0] == nil }
-        guard !missing.isEmpty else { return summaryCache.tracks }
-        var known = summaryCache.tracks
-        known.merge(try await context.catalog.summaries(for: missing)) { _, fetched in fetched }
-        // Another event may have moved the revision on while storage answered.
-        if summaryCache.revision == revision { summaryCache.tracks = known }
-        return known
+        let missing = summaryCache.missing(ids, at: revision)
+        let known = summaryCache.tracks
+        guard !missing.isEmpty else { return known }
+        return summaryCache.add(try await context.catalog.summaries(for: missing), to: known, at: revision)
     }
 
     /// The entry the station's timeline or recent history holds for
@@ -649,7 +623,9 @@ actor StationHub {
     private func performSaves(_ actions: [HubAction]) async throws {
         for action in actions {
             switch action {
-            case .save(let save): try await context.repository.saveStation(save)
+            case .save(let save):
+                try await context.repository.saveStation(save)
+                context.timelineSaved?.saved(id)
             case .saveChat(let change): try await context.repository.saveChat(stationID: id, change)
             default: continue
             }
@@ -834,18 +810,9 @@ actor StationHub {
         }
     }
 
-    /// The update to everyone: to clients that take compact updates, with
-    /// the tracks they all hold named by id alone; to the others, whole.
-    /// Each copy is encoded once.
+    /// The update to everyone, each copy encoded once (see `SharedTracks.offerUpdate`).
     private func broadcastUpdate(_ window: TimelineWindow) {
-        let message = ServerMessage.update(window)
-        let compact = queues.values.contains { $0.compactUpdates } ? try? Self.encode(message, naming: sharedTracks.known) : nil
-        let whole = queues.values.contains { !$0.compactUpdates } ? try? Self.encode(message) : nil
-        sharedTracks.broadcast(window)
-        for (connection, queue) in queues {
-            guard let text = queue.compactUpdates ? compact : whole else { continue }
-            if !queue.offer(.text(text)) { close(connection, reason: "an update") }
-        }
+        for connection in sharedTracks.offerUpdate(window, to: queues) { close(connection, reason: "an update") }
     }
 
     /// The party to everyone: with vote counts for the host and co-DJs,

@@ -30,7 +30,7 @@ struct LiveController {
     /// a browser as a bare 400).
     @Sendable func live(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.id("id")
-        guard try await directory.hub(id: id) != nil else { throw APIError.notFound("No station with id \(id).") }
+        guard try await directory.liveStation(id: id) != nil else { throw APIError.notFound("No station with id \(id).") }
         // A version it doesn't speak, asked without an upgrade: 400 here
         // (with an upgrade, `admit` says so on the socket, which a browser
         // can read).
@@ -88,7 +88,7 @@ struct LiveController {
                 outbox.close()
                 replies.close()
                 if let session = inbox.end() {
-                    Task { await session.hub.disconnect(session.connection) }
+                    Task { await session.station.disconnect(session.connection) }
                 }
             },
         ])
@@ -106,17 +106,17 @@ struct LiveController {
                     channel.pipeline.fireUserInboundEventTriggered(
                         LiveSocketEvent.end(.policyViolation, reason: code.rawValue))
                 }
-            case .admitted(let hub, let connection):
-                let session = LiveSession(hub: hub, connection: connection, queue: outbox, clock: clock, window: replies)
+            case .admitted(let station, let connection):
+                let session = LiveSession(station: station, connection: connection, queue: outbox, clock: clock, window: replies)
                 if !inbox.admit(session) {
-                    await hub.disconnect(connection)  // it closed while being admitted
+                    await station.disconnect(connection)  // it closed while being admitted
                 }
             }
         }
     }
 
     private enum Admission: Sendable {
-        case admitted(StationHub, ConnectionID)
+        case admitted(LiveStation, ConnectionID)
         case refused(ErrorCode, String)
     }
 
@@ -136,8 +136,14 @@ struct LiveController {
         let caller = context.caller
         do {
             let id = try context.id("id")
-            guard let hub = try await directory.hub(id: id) else {
+            let hub: StationHub
+            switch try await directory.liveStation(id: id) {
+            case nil:
                 return .refused(.notFound, "No station with id \(id).")
+            case .relay(let relay):
+                return try await relayed(caller, on: relay, since: since, outbox: outbox)
+            case .hub(let running):
+                hub = running
             }
             // Refused after the upgrade, with an error message the client can
             // read (a failed upgrade reaches a browser as a bare 400).
@@ -152,7 +158,7 @@ struct LiveController {
             if let person = seat.personID, await hub.record.mode == .lobby {
                 await directory.enteredLobby(personID: person, name: seat.name, stationID: id)
             }
-            return .admitted(hub, connection)
+            return .admitted(.hub(hub), connection)
         } catch let error as APIError {
             return .refused(error.code, error.message)
         } catch let error as HubError {
@@ -162,6 +168,22 @@ struct LiveController {
             context.logger.error("Could not seat a listener: \(error)")
             return .refused(.internal, "The station could not be joined.")
         }
+    }
+
+    /// A listener of a station another node runs, seated on this node's
+    /// relay of it. Whoever may control the station (its owner, a co-DJ) is
+    /// sent to the node running it: a relay only listens.
+    private func relayed(_ caller: Caller, on relay: StationRelay, since: Int64?, outbox: ListenerOutbox) async throws
+        -> Admission
+    {
+        let (role, _) = try await gate.seat(caller, on: await relay.record)
+        guard role < .codj else {
+            let moved = APIError.elsewhere("This station is on the air from another server of this site right now")
+            return .refused(moved.code, moved.message)
+        }
+        let connection = ConnectionIDs.next()
+        try await relay.connect(connection, queue: outbox, since: since)
+        return .admitted(.relay(relay), connection)
     }
 
     static let badDeviceKey = "A listener key is 8 to 64 letters, digits, - and _."

@@ -6,7 +6,7 @@ import WavelengthWire
 /// Answers go into the client's own queue, behind any broadcast already there,
 /// so an ack always follows the update its command caused.
 struct LiveSession: Sendable {
-    let hub: StationHub
+    let station: LiveStation
     let connection: ConnectionID
     let queue: ListenerOutbox
     let clock: any ServerClock
@@ -35,6 +35,7 @@ struct LiveSession: Sendable {
             await reply(.error(id: nil, code: LiveController.code(for: error).rawValue, message: LiveController.describe(error)))
             return
         }
+        guard let hub = station.hub else { return await handleRelayed(decoded, receivedAt: receivedAt) }
         switch decoded {
         case .chat(let ref, let text):
             let ref = ref.map { String($0.prefix(WireLimits.maxCommandIDLength)) }
@@ -48,11 +49,9 @@ struct LiveSession: Sendable {
                 try await hub.moderate(action, from: connection)
             }
         case .ping(let nonce):
-            _ = queue.offer(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
-            await window.queued()
+            await pong(nonce, receivedAt: receivedAt)
         case .resync:
-            await hub.resync(connection)
-            await window.queued()
+            await resync()
         case .command(let request):
             let id = String(request.id.prefix(WireLimits.maxCommandIDLength))
             do {
@@ -85,6 +84,32 @@ struct LiveSession: Sendable {
         } catch {
             await reply(.error(id: id, code: ErrorCode.internal.rawValue, message: "The chat could not be saved."))
         }
+    }
+
+    /// On a relay: pings and resyncs are answered here, the rest refused.
+    private func handleRelayed(_ message: ClientMessage, receivedAt: Double) async {
+        let id: String?
+        switch message {
+        case .ping(let nonce): return await pong(nonce, receivedAt: receivedAt)
+        case .resync: return await resync()
+        case .chat(let ref, _), .react(let ref, _, _), .moderate(let ref, _): id = ref
+        case .command(let request): id = request.id
+        }
+        await reply(
+            .error(
+                id: id.map { String($0.prefix(WireLimits.maxCommandIDLength)) }, code: ErrorCode.serviceUnavailable.rawValue,
+                message: LiveStation.relayedOnly))
+    }
+
+    /// Clock sync: answered by this node, whose clock its listeners follow.
+    private func pong(_ nonce: String?, receivedAt: Double) async {
+        _ = queue.offer(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
+        await window.queued()
+    }
+
+    private func resync() async {
+        await station.resync(connection)
+        await window.queued()
     }
 
     private func reply(_ message: ServerMessage) async {

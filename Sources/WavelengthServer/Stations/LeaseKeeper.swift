@@ -41,6 +41,7 @@ struct LeaseKeeper: Service {
                 let lost = try await leases.renewLeases(active: active)
                 let stored = ContinuousClock.now
                 await directory.renewed(active: active, lost: lost)
+                await directory.checkRelays()
                 let took = ContinuousClock.now - started
                 metrics.leaseRenewal.record(took)
                 // Late renewals are how leases lapse under a running node:

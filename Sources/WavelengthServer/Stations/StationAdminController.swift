@@ -88,6 +88,7 @@ struct StationAdminController {
         }
         let anonymous = try await gate.verdict(.anonymous, on: record)
         await hub.accessChanged(allowed: allowed, anonymousMayStay: anonymous.decision == .allowed)
+        await directory.accessChanged(record.id)
     }
 
     @Sendable func code(_ request: Request, context: AppRequestContext) async throws -> CodeView {
@@ -263,6 +264,7 @@ struct StationAdminController {
             try await access.leave(stationID: record.id, personID: target.id)
         }
         await hub.remove(personID: target.id, name: target.displayName, reason: operation == .ban ? "banned" : "kicked")
+        await directory.accessChanged(record.id)
         // A ban wins over the show they host: their live source goes too.
         if operation == .ban { await sources?.revalidate(stationID: record.id) }
         return Response(status: .noContent)
@@ -297,6 +299,7 @@ struct StationAdminController {
         if record.visibility == .code { try await access.releaseCode(stationID: record.id) }
         await hub.end()
         try await directory.reload(record.id)
+        await directory.accessChanged(record.id)
         return Response(status: .noContent)
     }
 

@@ -9,6 +9,8 @@ actor StationDirectory {
     private let context: StationContext
     private let access: any StationAccessRepository
     private var hubs: [StationID: StationHub] = [:]
+    /// Stations other nodes run, relayed to listeners here (see `StationRelay`).
+    private var relays: [StationID: StationRelay] = [:]
     /// The stations whose lease this node holds (all it runs, on one node).
     private var held: Set<StationID> = []
     /// When each held station was last claimed (see `joiningTime`).
@@ -65,6 +67,8 @@ actor StationDirectory {
         case .held(_, let stale):
             held.insert(id)
             claimedAt[id] = .now
+            // It runs here now: a relay's listeners reconnect to its hub.
+            if let relay = relays.removeValue(forKey: id) { await relay.retire() }
             if let hub = hubs[id] {
                 guard stale else { return hub }
                 hubs[id] = nil
@@ -84,6 +88,57 @@ actor StationDirectory {
         }
         hubs[id] = hub
         return hub
+    }
+
+    /// What a live connection to the station is seated on: its hub when it
+    /// runs here (or nowhere yet: it starts here); when another node of the
+    /// cluster runs it, a relay of it, which listeners here share.
+    func liveStation(id: StationID) async throws -> LiveStation? {
+        do {
+            guard let hub = try await hub(id: id) else { return nil }
+            return .hub(hub)
+        } catch is StationElsewhere {
+            if let relay = relays[id] { return .relay(relay) }
+            guard let loaded = try await context.repository.loadStation(id: id) else { return nil }
+            // Another listener may have made it while storage answered.
+            if let relay = relays[id] { return .relay(relay) }
+            let relay = StationRelay(loaded: loaded, context: context)
+            relays[id] = relay
+            return .relay(relay)
+        }
+    }
+
+    /// The node running `id` saved its timeline: a relay of it here reads
+    /// the station again and sends its listeners the update.
+    func followTimeline(_ id: StationID) async throws {
+        guard let relay = relays[id], let loaded = try await context.repository.loadStation(id: id) else { return }
+        await relay.follow(loaded)
+    }
+
+    /// At each lease renewal: a relay nobody listens to any more is let go,
+    /// and a relayed station no node runs any more (it went quiet there) is
+    /// claimed here, its relay's listeners reconnecting to the hub.
+    func checkRelays() async {
+        for (id, relay) in relays {
+            guard await relay.listenerCount > 0 else {
+                if relays[id] === relay { relays[id] = nil }
+                continue
+            }
+            do {
+                _ = try await hub(id: id)
+            } catch is StationElsewhere {
+                continue
+            } catch {
+                context.logger.warning("Could not check who runs relayed station \(id): \(error)")
+            }
+        }
+    }
+
+    /// How many listeners each relay here has (for tests and figures).
+    func relayedListeners() async -> [StationID: Int] {
+        var counts: [StationID: Int] = [:]
+        for (id, relay) in relays { counts[id] = await relay.listenerCount }
+        return counts
     }
 
     /// The stations someone listens to here, and those claimed moments ago
@@ -277,8 +332,18 @@ actor StationDirectory {
         return result.record
     }
 
-    /// Reloads a station's record after storage changed it (settings, claim, release).
+    /// Who may listen to a station this node runs changed (a ban, a kick,
+    /// its access, the session's end): other nodes' relays of it seat their
+    /// listeners again, through the gate, at the owner's new rules.
+    func accessChanged(_ id: StationID) async {
+        await publish(ClusterSignal(kind: .stationChanged, stationID: id, node: ""))
+    }
+
+    /// Reloads a station's record after storage changed it (settings, claim,
+    /// release). A relay of it closes its listeners instead: they reconnect
+    /// and are seated again at the station's rules as they are now.
     func reload(_ id: StationID) async throws {
+        if let relay = relays.removeValue(forKey: id) { await relay.retire() }
         guard let hub = hubs[id], let fresh = try await context.repository.station(id: id) else { return }
         await hub.applySettings(of: fresh)
     }

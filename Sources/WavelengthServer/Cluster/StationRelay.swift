@@ -1,0 +1,138 @@
+import WavelengthCore
+import WavelengthStore
+import WavelengthWire
+
+/// A station another node runs, relayed to listeners on this node: the
+/// same snapshot and updates the running node's hub would send, made from
+/// the station as stored. The owner's every save is signalled
+/// (`ClusterSignal.Kind.timelineChanged`), and the relay reads the station
+/// again and sends its listeners the update, encoded once for all of them.
+///
+/// A relay only listens. It never saves and runs no timers: the owner's hub
+/// does all of that. What a listener sends beyond pings and resyncs (chat,
+/// reactions, commands) is refused with a message saying so; the web app and
+/// the SDK send it again on a connection that reaches the owner.
+actor StationRelay {
+    nonisolated let id: StationID
+    private(set) var record: StationRecord
+    private var state: StationState
+    private var sound: SoundView
+    private var queues: [ConnectionID: any ListenerQueue] = [:]
+    private var sharedTracks = SharedTracks()
+    /// The tracks of the revision relayed now.
+    private var summaryCache = RevisionTracks()
+    private let context: StationContext
+
+    init(loaded: LoadedStation, context: StationContext) {
+        self.id = loaded.record.id
+        self.record = loaded.record
+        self.state = loaded.state
+        self.sound = Self.sound(of: loaded)
+        self.context = context
+    }
+
+    var listenerCount: Int { queues.count }
+    var revision: Int64 { state.revision }
+
+    /// Seats a listener: its queue gets a snapshot (a client that already
+    /// has this revision gets `resumed`).
+    func connect(_ connection: ConnectionID, queue: any ListenerQueue, since: Int64?) async throws {
+        queues[connection] = queue
+        if let since, since == state.revision {
+            let text = try StationHub.encode(
+                .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: queues.count))
+            if !queue.offer(.text(text)) { close(connection) }
+            return
+        }
+        try await sendSnapshot(to: connection, reply: false)
+    }
+
+    func disconnect(_ connection: ConnectionID) {
+        queues[connection] = nil
+    }
+
+    /// A fresh snapshot for one connection, in order with the updates.
+    func resync(_ connection: ConnectionID) async {
+        do {
+            try await sendSnapshot(to: connection, reply: true)
+        } catch {
+            context.logger.error("Relayed station \(id) could not build a snapshot: \(error)")
+            queues.removeValue(forKey: connection)?.finish()
+        }
+    }
+
+    /// The station as stored now (the owner saved it): listeners get the
+    /// update when its revision moved on, and nothing when it didn't (a
+    /// signal for a change this relay already read, or an older one).
+    func follow(_ loaded: LoadedStation) async {
+        record = loaded.record
+        sound = Self.sound(of: loaded)
+        guard loaded.state.revision > state.revision else { return }
+        state = loaded.state
+        guard !queues.isEmpty else { return }
+        do {
+            broadcastUpdate(try await window())
+        } catch {
+            // Listeners catch up at the next change, or at a resync.
+            context.logger.error("Relayed station \(id) could not send an update: \(error)")
+        }
+    }
+
+    /// The station runs here now, or nowhere: every listener is closed, to
+    /// reconnect and find the station's hub.
+    func retire() {
+        for connection in Array(queues.keys) { close(connection) }
+    }
+
+    // MARK: Messages
+
+    private func sendSnapshot(to connection: ConnectionID, reply: Bool) async throws {
+        let timeline = try await window()
+        guard let queue = queues[connection] else { return }
+        let text = try StationHub.encode(
+            .snapshot(.init(station: try await view(), timeline: timeline, listeners: queues.count)))
+        sharedTracks.sent(timeline)
+        if !queue.offer(reply ? .reply(text) : .text(text)) { close(connection) }
+    }
+
+    private func window() async throws -> TimelineWindow {
+        let entries = state.windowEntries(
+            at: context.clock.now(), historyLimit: 10, upNextLimit: WireLimits.liveUpNextLimit)
+        return state.window(of: entries, stationID: id, tracks: try await summaries(for: entries.trackIDs))
+    }
+
+    private func view() async throws -> StationView {
+        let now = context.clock.now()
+        let playing = state.isOnAir ? state.timeline.current(at: state.timelineTime(at: now)) : nil
+        var track: TrackSummary?
+        if let playing { track = try await summaries(for: [playing.trackID])[playing.trackID] }
+        return StationView(
+            id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
+            frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
+            revision: state.revision, listeners: queues.count, onAir: state.isOnAir && !queues.isEmpty,
+            nowPlaying: track, createdAt: record.createdAt, mode: record.mode, sound: sound)
+    }
+
+    private func summaries(for ids: [TrackID]) async throws -> [TrackID: TrackSummary] {
+        let revision = state.revision
+        let missing = summaryCache.missing(ids, at: revision)
+        let known = summaryCache.tracks
+        guard !missing.isEmpty else { return known }
+        return summaryCache.add(try await context.catalog.summaries(for: missing), to: known, at: revision)
+    }
+
+    private func broadcastUpdate(_ window: TimelineWindow) {
+        for connection in sharedTracks.offerUpdate(window, to: queues) { close(connection) }
+    }
+
+    private func close(_ connection: ConnectionID) {
+        queues.removeValue(forKey: connection)?.finish()
+    }
+
+    private static func sound(of loaded: LoadedStation) -> SoundView {
+        let party = PartyState(
+            mode: loaded.record.mode, settings: loaded.record.requestSettings ?? RequestSettings(), queue: loaded.party,
+            lobby: LobbyState(saved: loaded.lobby, credibility: loaded.credibility))
+        return SoundView(party.sound)
+    }
+}

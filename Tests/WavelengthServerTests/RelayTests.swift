@@ -1,0 +1,88 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import WavelengthCore
+import WavelengthWire
+
+@testable import WavelengthServer
+
+/// A listener of a station another node runs is served where it landed:
+/// that node relays the station (`StationRelay`), from the same stored
+/// timeline, each change reaching it through the cluster's signals. It
+/// listens only; whoever may control the station is sent to its node.
+@Suite("A station relayed by another node", .enabled(if: TestStore.current == .postgres), .timeLimit(.minutes(5)))
+struct RelayTests {
+    @Test func aListenerOnAnotherNodeHearsTheSameTimelineAndEveryChange() async throws {
+        // Long leases: the station moves only when a test makes it.
+        try await ClusterTests.withTwoNodes(leaseSeconds: 30) { _, _, nodes in
+            let (nodeA, nodeB) = nodes
+            try await nodeA.application().test(.live) { a in
+                try await nodeB.application().test(.live) { b in
+                    let owner = try await a.signUp()
+                    let path = "/api/stations/\(owner.stationID)/live"
+                    let dj = LiveClient(port: a.port!, path: path, token: owner.token)
+                    defer { dj.close() }
+                    let onA = try await dj.snapshot()
+
+                    // B relays the station A runs: the same timeline.
+                    let listener = LiveClient(port: b.port!, path: path)
+                    defer { listener.close() }
+                    let onB = try await listener.snapshot()
+                    #expect(onB.timeline.revision == onA.timeline.revision)
+                    #expect(onB.timeline.current?.id == onA.timeline.current?.id)
+                    #expect(onB.timeline.current?.start == onA.timeline.current?.start)
+                    #expect(onB.timeline.upNext.map(\.id) == onA.timeline.upNext.map(\.id))
+                    #expect(onB.station.onAir)
+                    #expect(await nodeB.services.directory.relayedListeners()[owner.stationID] == 1)
+
+                    // Every change the DJ makes on A reaches B's listener.
+                    try dj.send(.command(CommandRequest(id: "pause", command: .pause)))
+                    let paused = try await dj.ack("pause")
+                    let pausedOnA = try await dj.update(atLeast: paused.revision)
+                    let pausedOnB = try await listener.update(atLeast: paused.revision)
+                    #expect(pausedOnB.pausedAt == pausedOnA.pausedAt)
+                    #expect(pausedOnB.current?.id == pausedOnA.current?.id)
+                    try dj.send(.command(CommandRequest(id: "resume", command: .resume)))
+                    let resumed = try await dj.ack("resume")
+                    try dj.send(.command(CommandRequest(id: "skip", command: .skip(entryID: nil))))
+                    let skipped = try await dj.ack("skip")
+                    #expect(skipped.revision > resumed.revision)
+                    let skippedOnA = try await dj.update(atLeast: skipped.revision)
+                    let skippedOnB = try await listener.update(atLeast: skipped.revision)
+                    #expect(skippedOnB.pausedAt == nil)
+                    #expect(skippedOnB.upNext.map(\.id) == skippedOnA.upNext.map(\.id))
+                    #expect(skippedOnB.upNext.map(\.start) == skippedOnA.upNext.map(\.start))
+                    // Its audio is named for the station, so a balancer sends a conversion to A.
+                    #expect(skippedOnB.upNext.first?.track.audioURL.hasSuffix("?station=\(owner.stationID)") == true)
+
+                    // A relay only listens: chat and commands are refused with
+                    // a reason, and the owner is sent to the node running it.
+                    try listener.send(.chat(id: "hello", text: "hi"))
+                    let refused = try await listener.error()
+                    #expect(refused.id == "hello")
+                    #expect(refused.code == ErrorCode.serviceUnavailable.rawValue)
+                    #expect(refused.message == LiveStation.relayedOnly)
+                    try listener.send(.ping(nonce: "n"))
+                    _ = try await listener.next(where: { $0.type == "pong" })
+                    let ownerOnB = LiveClient(port: b.port!, path: path, token: owner.token)
+                    defer { ownerOnB.close() }
+                    #expect(try await ownerOnB.error().code == ErrorCode.serviceUnavailable.rawValue)
+
+                    // A ban on A reaches B: the relay's listeners are seated
+                    // again at the station's new rules.
+                    let guest = try await b.guest("Gus")
+                    let banned = LiveClient(port: b.port!, path: path, token: guest.token)
+                    defer { banned.close() }
+                    _ = try await banned.snapshot()
+                    let ban = try await a.send(
+                        "/api/stations/\(owner.stationID)/ban", .post, as: owner, body: PersonIDRequest(personID: guest.person.id))
+                    #expect(ban.status == .noContent)
+                    await banned.closed()
+                    let again = LiveClient(port: b.port!, path: path, token: guest.token)
+                    defer { again.close() }
+                    #expect(try await again.error().code == ErrorCode.banned.rawValue)
+                }
+            }
+        }
+    }
+}
