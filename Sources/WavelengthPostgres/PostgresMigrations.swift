@@ -282,6 +282,18 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX cluster_signal_by_age ON cluster_signal (created_at)",
             ]),
+        Migration(
+            version: 11, name: "listeners on each node",
+            statements: [
+                // Each node's listeners of each station (`ListenerPresence`),
+                // standing until `expires_at` unless reported again.
+                """
+                CREATE TABLE station_presence (
+                    station_id TEXT NOT NULL, node_id TEXT NOT NULL, listeners INTEGER NOT NULL,
+                    expires_at TIMESTAMPTZ NOT NULL, PRIMARY KEY (station_id, node_id))
+                """,
+                "CREATE INDEX station_presence_by_node ON station_presence (node_id)",
+            ]),
     ]
 
     /// This build's schema version.

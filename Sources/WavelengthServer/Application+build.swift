@@ -59,7 +59,7 @@ private func clusterServices(_ services: ServerServices) -> [any Service] {
     guard let every = services.storage.renewalInterval else { return [] }
     return [
         LeaseKeeper(
-            directory: services.directory, leases: services.storage, every: every, metrics: services.streams.metrics,
+            directory: services.directory, leases: services.storage, presence: services.storage, every: every, metrics: services.streams.metrics,
             logger: services.logger),
         SignalFollower(
             signals: services.storage, directory: services.directory, node: services.storage.signalsNodeID,

@@ -85,4 +85,57 @@ struct RelayTests {
             }
         }
     }
+
+    /// The node running the station keeps it on the air while only other
+    /// nodes' listeners hear it, and everyone sees the cluster's count:
+    /// each node reports its listeners at every lease renewal.
+    @Test func relayedListenersKeepTheStationOnTheAirAndAreCounted() async throws {
+        try await ClusterTests.withTwoNodes { _, _, nodes in
+            let (nodeA, nodeB) = nodes
+            try await nodeA.application().test(.live) { a in
+                try await nodeB.application().test(.live) { b in
+                    let owner = try await a.signUp()
+                    let station = owner.stationID
+                    let path = "/api/stations/\(station)/live"
+                    let onA = LiveClient(port: a.port!, path: path)
+                    defer { onA.close() }
+                    _ = try await onA.snapshot()
+                    let onB = LiveClient(port: b.port!, path: path)
+                    defer { onB.close() }
+                    _ = try await onB.snapshot()
+                    #expect(await nodeB.services.directory.relayedListeners()[station] == 1)
+
+                    // Both hear the cluster's count: one listener on each node.
+                    try await onA.listeners(2)
+                    try await onB.listeners(2)
+
+                    // A's listener leaves: B's hears the count fall, and A
+                    // still runs the station, on the air, for B's listener.
+                    onA.close()
+                    try await onB.listeners(1)
+                    let hub = try #require(try await nodeA.services.directory.hub(id: station))
+                    #expect(await hub.isOnAir)
+                    #expect(await hub.relaySeats.count == 1)
+                    #expect(await hub.audience.listeners == 1)
+                    #expect(await nodeA.services.directory.activeStations().contains(station))
+                    let skip = try await a.send(
+                        "/api/stations/\(station)/commands", .post, as: owner,
+                        body: CommandRequest(id: "skip", command: .skip(entryID: nil)))
+                    let skipped = try skip.decode(CommandAck.self)
+                    _ = try await onB.update(atLeast: skipped.revision)
+
+                    // B's listener leaves too: nobody listens anywhere, and
+                    // A lets the station go quiet.
+                    onB.close()
+                    var quiet = false
+                    for _ in 0..<600 where !quiet {
+                        quiet = !(await hub.isOnAir)
+                        if !quiet { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    #expect(quiet, "the station stayed on the air with nobody listening")
+                    #expect(await hub.relaySeats.isEmpty)
+                }
+            }
+        }
+    }
 }

@@ -51,6 +51,12 @@ public struct ListenerIdentity: Hashable, Sendable, CustomStringConvertible {
         ListenerIdentity(key: "s:\(address.prefix(64))|\((userAgent ?? "").prefix(160))")
     }
 
+    /// One of the listeners another node of a cluster relays the station
+    /// to (that node reports how many, not who: see `ListenerPresence`).
+    public static func relayed(node: String, index: Int) -> ListenerIdentity {
+        ListenerIdentity(key: "r:\(node.prefix(64))#\(index)")
+    }
+
     public var description: String { key }
 }
 

@@ -31,7 +31,23 @@ actor StationRelay {
         self.context = context
     }
 
+    /// The listeners other nodes report for the station (its own node's
+    /// among them), so the count here is the cluster's.
+    private var elsewhere = 0
+
     var listenerCount: Int { queues.count }
+    /// Everyone listening, on every node.
+    private var listeners: Int { queues.count + elsewhere }
+
+    /// Other nodes' listeners now: this relay's listeners hear the new total.
+    func listeningElsewhere(_ count: Int) {
+        let before = listeners
+        elsewhere = max(0, count)
+        guard listeners != before, !queues.isEmpty,
+            let text = try? StationHub.encode(.listeners(count: listeners))
+        else { return }
+        for (connection, queue) in queues where !queue.offer(.text(text)) { close(connection) }
+    }
     var revision: Int64 { state.revision }
 
     /// Seats a listener: its queue gets a snapshot (a client that already
@@ -40,7 +56,7 @@ actor StationRelay {
         queues[connection] = queue
         if let since, since == state.revision {
             let text = try StationHub.encode(
-                .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: queues.count))
+                .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: listeners))
             if !queue.offer(.text(text)) { close(connection) }
             return
         }
@@ -90,7 +106,7 @@ actor StationRelay {
         let timeline = try await window()
         guard let queue = queues[connection] else { return }
         let text = try StationHub.encode(
-            .snapshot(.init(station: try await view(), timeline: timeline, listeners: queues.count)))
+            .snapshot(.init(station: try await view(), timeline: timeline, listeners: listeners)))
         sharedTracks.sent(timeline)
         if !queue.offer(reply ? .reply(text) : .text(text)) { close(connection) }
     }
@@ -109,7 +125,7 @@ actor StationRelay {
         return StationView(
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
-            revision: state.revision, listeners: queues.count, onAir: state.isOnAir && !queues.isEmpty,
+            revision: state.revision, listeners: listeners, onAir: state.isOnAir && !queues.isEmpty,
             nowPlaying: track, createdAt: record.createdAt, mode: record.mode, sound: sound)
     }
 

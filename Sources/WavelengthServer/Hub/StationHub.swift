@@ -22,7 +22,7 @@ actor StationHub {
     private var timerTasks: [HubTimer: Task<Void, Never>] = [:]
     private var turnstile = Turnstile()
     private var random: AnyRandom
-    private let context: StationContext
+    let context: StationContext
     /// The station's chosen pool, loaded on first use; empty = whole library.
     private var chosenPool: Set<TrackID>?
     /// The station's shows, and when they were read (nil: read them again).
@@ -42,6 +42,10 @@ actor StationHub {
     private var announcedListening: Bool?
     /// What every connection holds of the timeline's tracks (for compact updates).
     private var sharedTracks = SharedTracks()
+    /// Other nodes relaying this station: each one's seat (which keeps the
+    /// station awake, counting nobody) and how many listeners it reported.
+    var relaySeats: [String: ConnectionID] = [:]
+    var relayedListeners: [String: Int] = [:]
     /// The chat as most connections see it, encoded once per change of the
     /// room (a crowd joining gets the same 50 messages).
     private var commonChatRoom: (version: Int, roster: Int, entryID: EntryID?, text: EncodedMessage)?

@@ -9,6 +9,7 @@ import WavelengthStore
 struct LeaseKeeper: Service {
     let directory: StationDirectory
     let leases: any StationLeases
+    let presence: any ListenerPresence
     let every: Duration
     let metrics: ServerMetrics
     let logger: Logger
@@ -25,6 +26,16 @@ struct LeaseKeeper: Service {
         }
     }
 
+    /// How long a node's report of its listeners stands: a node that died
+    /// stops counting after this (one that lives reports at every renewal).
+    private var presenceSeconds: Double { max(10, 3 * Double(every.milliseconds) / 1000) }
+
+    private func readPresence() async throws {
+        let others = try await presence.presence(of: await directory.presenceWatched())
+        let report = await directory.presenceRead(others)
+        try await presence.reportPresence(report, for: presenceSeconds)
+    }
+
     private func renewWhileRunning() async throws {
         var failing = false
         var lastSlowSaid = ContinuousClock.now - every * 10
@@ -36,6 +47,9 @@ struct LeaseKeeper: Service {
             try await Task.sleep(until: next, clock: .continuous)
             do {
                 let started = ContinuousClock.now
+                // Listeners on other nodes first: a station they hear through
+                // a relay is seated, so it counts as listened to here.
+                try await readPresence()
                 let active = await directory.activeStations()
                 let asked = ContinuousClock.now
                 let lost = try await leases.renewLeases(active: active)

@@ -134,6 +134,34 @@ actor StationDirectory {
         }
     }
 
+    /// The stations whose listeners on other nodes this node wants to know
+    /// of: those it runs, and those it relays.
+    func presenceWatched() -> Set<StationID> {
+        held.union(relays.keys)
+    }
+
+    /// Other nodes' listeners, as they reported them (`ListenerPresence`):
+    /// hubs here seat the nodes relaying them and count their listeners,
+    /// and relays here show the cluster's total. Answers what this node
+    /// reports in turn: its relays' listeners, and the listeners here of
+    /// stations it runs that other nodes relay (their total counts them).
+    func presenceRead(_ others: [StationID: [String: Int]]) async -> [StationID: Int] {
+        var report: [StationID: Int] = [:]
+        for (id, relay) in relays {
+            let count = await relay.listenerCount
+            if count > 0 { report[id] = count }
+            await relay.listeningElsewhere(others[id]?.values.reduce(0, +) ?? 0)
+        }
+        for (id, hub) in hubs where held.contains(id) {
+            let relayed = others[id] ?? [:]
+            let seated = await hub.relaySeats
+            guard !relayed.isEmpty || !seated.isEmpty else { continue }
+            await hub.relayedAudience(relayed)
+            if !relayed.isEmpty { report[id] = await hub.localListeners }
+        }
+        return report
+    }
+
     /// How many listeners each relay here has (for tests and figures).
     func relayedListeners() async -> [StationID: Int] {
         var counts: [StationID: Int] = [:]
