@@ -97,7 +97,8 @@ struct LoadBalancerTests {
             let format = playing.format == "opus" ? "mp3" : "opus"
             var converted = 0
             for _ in 0..<3 {
-                let (status, answeredBy, _) = try await proxy.send(playing.audioURL(as: format), timeout: .seconds(120))
+                let (status, answeredBy, _) = try await proxy.send(
+                    playing.audioURL(as: format), method: .HEAD, timeout: .seconds(120))
                 if status == 200, answeredBy == node { converted += 1 }
             }
             #expect(converted >= 2, "\(converted) of 3 conversions reached the station's node")

@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import Synchronization
 import WavelengthCore
 import WavelengthStore
 
@@ -8,27 +9,33 @@ import WavelengthStore
 /// without waiting (its ack waits for its own save only) and signals go out
 /// one at a time, in the order of the saves. Runs only when several nodes
 /// share the store.
-struct TimelineAnnouncer: Service {
-    private let saves: AsyncStream<StationID>
-    private let waiting: AsyncStream<StationID>.Continuation
+final class TimelineAnnouncer: Service, Sendable {
+    /// Where saves wait while the announcer runs (a server may run again on
+    /// the same services: each run reads a stream of its own).
+    private let waiting = Mutex<AsyncStream<StationID>.Continuation?>(nil)
     let signals: any ClusterSignals
     let logger: Logger
 
     init(signals: any ClusterSignals, logger: Logger) {
-        // Bounded: a store too slow to keep up drops the oldest (a relay
-        // also reads the station at its poll, so nothing is lost for good).
-        (saves, waiting) = AsyncStream.makeStream(of: StationID.self, bufferingPolicy: .bufferingNewest(10_000))
         self.signals = signals
         self.logger = logger
     }
 
-    /// The hub saved `station`'s timeline.
+    /// The hub saved `station`'s timeline. (While the server isn't running,
+    /// a save has nobody to tell: relays of it reconnect when it starts.)
     func saved(_ station: StationID) {
-        waiting.yield(station)
+        waiting.withLock { _ = $0?.yield(station) }
     }
 
     func run() async throws {
-        let (saves, signals, logger) = (saves, signals, logger)
+        // Bounded: a store too slow to keep up drops the oldest.
+        let (saves, continuation) = AsyncStream.makeStream(of: StationID.self, bufferingPolicy: .bufferingNewest(10_000))
+        waiting.withLock { $0 = continuation }
+        defer {
+            waiting.withLock { $0 = nil }
+            continuation.finish()
+        }
+        let (signals, logger) = (signals, logger)
         await cancelWhenGracefulShutdown {
             var failing = false
             for await station in saves {
