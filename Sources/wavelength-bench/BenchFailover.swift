@@ -256,7 +256,8 @@ struct BenchFailover: AsyncParsableCommand {
 
     /// A node's data folder (0700), with the cluster's signing keys when
     /// another node made them.
-    private static func nodeFolder(keysFrom first: String?) throws -> String {
+    /// A node's data folder, with the first node's signing keys (a cluster's nodes share them).
+    static func nodeFolder(keysFrom first: String?) throws -> String {
         let folder = NSTemporaryDirectory() + "wavelength-failover-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -6,6 +6,7 @@ import NIOHTTP1
 import Synchronization
 import WavelengthClient
 import WavelengthCore
+import WavelengthTestSupport
 import WavelengthWire
 
 /// A popular station: many listeners join one station over WebSockets, the
@@ -35,6 +36,9 @@ struct BenchListeners: AsyncParsableCommand {
     @Option(help: "Use this running server (http://host:port) instead of starting one; memory is then not measured.")
     var server: String?
 
+    @Option(help: "Run the station on a cluster of this many nodes on one PostgreSQL (a throwaway server from Debian's packages): the DJ on the first, which runs the station, and the listeners spread evenly over all of them (the others relay it).")
+    var nodes: Int = 1
+
     @Option(help: "Give up on a phase (joining, an update) after this many seconds.")
     var patience: Int = 120
 
@@ -57,6 +61,8 @@ struct BenchListeners: AsyncParsableCommand {
         guard (1...200_000).contains(listeners) else { throw ValidationError("--listeners must be 1…200000") }
         guard (1...10_000).contains(connecting) else { throw ValidationError("--connecting must be 1…10000") }
         guard (1...1_000).contains(updates) else { throw ValidationError("--updates must be 1…1000") }
+        guard (1...5).contains(nodes) else { throw ValidationError("--nodes must be 1…5") }
+        guard nodes == 1 || server == nil else { throw ValidationError("--nodes starts its own cluster; it can't use --server") }
         guard !(votes && chat) else { throw ValidationError("--votes and --chat time different things; pick one") }
         guard !(quietReaders && socketTimes) else { throw ValidationError("--quiet-readers already times each update at the sockets") }
     }
@@ -67,17 +73,45 @@ struct BenchListeners: AsyncParsableCommand {
             print("warning: the open-file limit is \(files); \(listeners) listeners need more (ulimit -n)")
         }
         if let server {
-            try await measure(url: server, memory: { nil })
+            try await measure(urls: [server], memory: { nil })
+        } else if nodes > 1 {
+            try await PostgresServer.with { postgres in
+                let cluster = ["--database", "postgres://wavelength@/postgres?host=\(postgres.folder)"]
+                try await Self.cluster(of: nodes, arguments: cluster, keysFrom: nil, running: []) { servers in
+                    print("cluster:  \(servers.count) nodes on one PostgreSQL; the DJ on the first, the listeners spread evenly")
+                    try await measure(
+                        urls: servers.map(\.url),
+                        memory: {
+                            let each = servers.map { $0.residentBytes() }
+                            return each.contains(nil) ? nil : each.compactMap { $0 }.reduce(0, +)
+                        })
+                }
+            }
         } else {
             try await BenchServer.run { server in
-                try await measure(url: server.url, memory: { server.residentBytes() })
+                try await measure(urls: [server.url], memory: { server.residentBytes() })
             }
         }
     }
 
-    private func measure(url: String, memory: @Sendable () -> Int?) async throws {
+    /// `count` nodes, one inside the other's run, sharing the first's signing keys.
+    private static func cluster(
+        of count: Int, arguments: [String], keysFrom first: String?, running: [BenchServer],
+        _ body: ([BenchServer]) async throws -> Void
+    ) async throws {
+        guard running.count < count else { return try await body(running) }
+        let folder = try BenchFailover.nodeFolder(keysFrom: first)
+        try await BenchServer.run(dataDirectory: folder, node: true, extraArguments: arguments) { server in
+            try await cluster(of: count, arguments: arguments, keysFrom: first ?? folder, running: running + [server], body)
+        }
+    }
+
+    private func measure(urls: [String], memory: @Sendable () -> Int?) async throws {
+        let url = urls[0]
         let dj = try await BenchDJ.make(serverURL: url)
-        let wsURL = url.replacingOccurrences(of: "http://", with: "ws://") + "/api/stations/\(dj.stationID)/live?v=\(LiveProtocol.version)"
+        let path = "/api/stations/\(dj.stationID)/live?v=\(LiveProtocol.version)"
+        let wsURLs = urls.map { $0.replacingOccurrences(of: "http://", with: "ws://") + path }
+        let wsURL = wsURLs[0]
         // One listener first puts the station on the air (the robot DJ fills it),
         // so the memory baseline is a station that is playing.
         let warmup = ListenerCrowd(url: wsURL, size: 1)
@@ -88,7 +122,7 @@ struct BenchListeners: AsyncParsableCommand {
         let before = memory()
         let clientBefore = BenchMemory.residentBytes()
 
-        let crowd = ListenerCrowd(url: wsURL, size: listeners, socketTimes: socketTimes)
+        let crowd = ListenerCrowd(urls: wsURLs, size: listeners, socketTimes: socketTimes)
         let started = DispatchTime.now().uptimeNanoseconds
         let crowdTask = Task { await crowd.run(connecting: connecting) }
         defer { crowdTask.cancel(); warmupTask.cancel() }
@@ -200,14 +234,14 @@ struct BenchListeners: AsyncParsableCommand {
                 + "max \(ms(socketLatencies.last ?? .nan)) ms")
         }
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
-        if storm { try await reconnectStorm(url: url, wsURL: wsURL, crowd: crowd) }
+        if storm { try await reconnectStorm(url: url, wsURLs: wsURLs, crowd: crowd) }
     }
 
     /// Everyone hangs up and comes back at once; meanwhile `/health` is asked
     /// every 50 ms, so a server that stalls under the storm shows it.
-    private func reconnectStorm(url: String, wsURL: String, crowd: ListenerCrowd) async throws {
+    private func reconnectStorm(url: String, wsURLs: [String], crowd: ListenerCrowd) async throws {
         crowd.hangUp()
-        let again = ListenerCrowd(url: wsURL, size: listeners)
+        let again = ListenerCrowd(urls: wsURLs, size: listeners)
         let health = Mutex<[Double]>([])
         let probe = Task {
             while !Task.isCancelled {

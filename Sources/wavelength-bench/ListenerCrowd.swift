@@ -38,14 +38,21 @@ final class ListenerCrowd: Sendable {
         let seen = Mutex(Seen())
     }
 
-    let url: String
+    /// Where the listeners connect: listener i to `urls[i % urls.count]`
+    /// (one station's crowd spread over a cluster's nodes).
+    let urls: [String]
     /// Whether each update's socket arrival is read too (a syscall each).
     let socketTimes: Bool
     private let slots: [Slot]
     private let channels = Mutex<[(index: Int, channel: any Channel)]>([])
 
-    init(url: String, size: Int, socketTimes: Bool = false) {
-        self.url = url
+    convenience init(url: String, size: Int, socketTimes: Bool = false) {
+        self.init(urls: [url], size: size, socketTimes: socketTimes)
+    }
+
+    init(urls: [String], size: Int, socketTimes: Bool = false) {
+        precondition(!urls.isEmpty, "somewhere to connect")
+        self.urls = urls
         self.socketTimes = socketTimes
         self.slots = (0..<size).map { _ in Slot() }
     }
@@ -67,8 +74,8 @@ final class ListenerCrowd: Sendable {
     /// crowd arrives over time), and keeps them all connected until the task
     /// is cancelled; then closes them.
     func run(connecting: Int) async {
-        let target: (host: String, port: Int, path: String)
-        do { target = try Self.parse(url) } catch {
+        let targets: [(host: String, port: Int, path: String)]
+        do { targets = try urls.map(Self.parse) } catch {
             for index in slots.indices { record(index) { $0.closed = "\(error)" } }
             return
         }
@@ -78,7 +85,7 @@ final class ListenerCrowd: Sendable {
                 await slots.wait()
                 if Task.isCancelled { slots.signal(); break }
                 group.addTask {
-                    await self.connect(index: index, to: target)
+                    await self.connect(index: index, to: targets[index % targets.count])
                     slots.signal()
                 }
             }
