@@ -81,6 +81,16 @@ struct RelayTests {
                     let again = LiveClient(port: b.port!, path: path, token: guest.token)
                     defer { again.close() }
                     #expect(try await again.error().code == ErrorCode.banned.rawValue)
+
+                    // A party is heard on its own node (its requests and votes
+                    // come from the hub): B's listener is sent there.
+                    let party = try await a.send(
+                        "/api/stations/\(owner.stationID)/party", .patch, as: owner, body: PartySettingsPatch(mode: .requests))
+                    #expect(party.status == .ok)
+                    await listener.closed()
+                    let guestAtParty = LiveClient(port: b.port!, path: path)
+                    defer { guestAtParty.close() }
+                    #expect(try await guestAtParty.error().code == ErrorCode.serviceUnavailable.rawValue)
                 }
             }
         }

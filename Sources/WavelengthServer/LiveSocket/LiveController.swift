@@ -171,13 +171,17 @@ struct LiveController {
     }
 
     /// A listener of a station another node runs, seated on this node's
-    /// relay of it. Whoever may control the station (its owner, a co-DJ) is
-    /// sent to the node running it: a relay only listens.
+    /// relay of it. A relay only listens, so whoever may control the station
+    /// (its owner, a co-DJ) is sent to the node running it, and so is
+    /// everyone in a party or a lobby (its requests, votes and room come
+    /// from the hub) and on a station with a listener limit (the hub
+    /// enforces it).
     private func relayed(_ caller: Caller, on relay: StationRelay, since: Int64?, outbox: ListenerOutbox) async throws
         -> Admission
     {
-        let (role, _) = try await gate.seat(caller, on: await relay.record)
-        guard role < .codj else {
+        let record = await relay.record
+        let (role, _) = try await gate.seat(caller, on: record)
+        guard role < .codj, record.mode == .dj, record.maxListeners == nil else {
             let moved = APIError.elsewhere("This station is on the air from another server of this site right now")
             return .refused(moved.code, moved.message)
         }

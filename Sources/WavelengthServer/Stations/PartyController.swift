@@ -47,6 +47,9 @@ struct PartyController {
                 stationID: record.id, mode: patch.mode ?? record.mode, requestSettings: settings)
         else { throw APIError.notFound("No station with id \(record.id).") }
         await hub.applySettings(of: updated)
+        // A party or a lobby is heard on its own node only: relays elsewhere
+        // seat their listeners again.
+        if updated.mode != record.mode { await directory.accessChanged(record.id) }
         return try await hub.partyView(as: .owner, votesOf: context.caller.personID)
     }
 }
