@@ -13,8 +13,10 @@ import WavelengthWire
 @Suite("A station relayed by another node", .enabled(if: TestStore.current == .postgres), .timeLimit(.minutes(5)))
 struct RelayTests {
     @Test func aListenerOnAnotherNodeHearsTheSameTimelineAndEveryChange() async throws {
-        // Long leases: the station moves only when a test makes it.
-        try await ClusterTests.withTwoNodes(leaseSeconds: 30) { _, _, nodes in
+        // Longer leases than the default 3 s: the station moves only when the
+        // test makes it, and renewals (every 3 s, each reading who relays
+        // what) still come often enough for a test.
+        try await ClusterTests.withTwoNodes(leaseSeconds: 9) { _, _, nodes in
             let (nodeA, nodeB) = nodes
             try await nodeA.application().test(.live) { a in
                 try await nodeB.application().test(.live) { b in

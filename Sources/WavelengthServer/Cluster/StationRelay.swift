@@ -5,8 +5,9 @@ import WavelengthWire
 /// A station another node runs, relayed to listeners on this node: the
 /// same snapshot and updates the running node's hub would send, made from
 /// the station as stored. The owner's every save is signalled
-/// (`ClusterSignal.Kind.timelineChanged`), and the relay reads the station
-/// again and sends its listeners the update, encoded once for all of them.
+/// (`ClusterSignal.Kind.timelineChanged`) while other nodes relay it, and
+/// the relay reads the station again and sends its listeners the update,
+/// encoded once for all of them.
 ///
 /// A relay only listens. It never saves and runs no timers: the owner's hub
 /// does all of that. What a listener sends beyond pings and resyncs (chat,
@@ -77,10 +78,18 @@ actor StationRelay {
         }
     }
 
-    /// The station as stored now (the owner saved it): listeners get the
-    /// update when its revision moved on, and nothing when it didn't (a
-    /// signal for a change this relay already read, or an older one).
-    func follow(_ loaded: LoadedStation) async {
+    /// Whether a signal has told this relay of a save yet. The owner
+    /// announces its saves only once it knows a node relays the station
+    /// (from that node's presence report, at the next renewals); until the
+    /// first signal comes, the relay reads the station at each renewal.
+    private(set) var signalled = false
+
+    /// The station as stored now (the owner saved it; `signalled`: a signal
+    /// said so): listeners get the update when its revision moved on, and
+    /// nothing when it didn't (a change this relay already read, or an
+    /// older one).
+    func follow(_ loaded: LoadedStation, signalled: Bool) async {
+        if signalled { self.signalled = true }
         record = loaded.record
         sound = Self.sound(of: loaded)
         guard loaded.state.revision > state.revision else { return }

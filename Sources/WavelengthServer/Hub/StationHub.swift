@@ -629,7 +629,8 @@ actor StationHub {
             switch action {
             case .save(let save):
                 try await context.repository.saveStation(save)
-                context.timelineSaved?.saved(id)
+                // Other nodes relaying the station read it again (none: nobody to tell).
+                if !relaySeats.isEmpty { context.timelineSaved?.saved(id) }
             case .saveChat(let change): try await context.repository.saveChat(stationID: id, change)
             default: continue
             }

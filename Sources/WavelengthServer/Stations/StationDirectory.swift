@@ -110,14 +110,15 @@ actor StationDirectory {
 
     /// The node running `id` saved its timeline: a relay of it here reads
     /// the station again and sends its listeners the update.
-    func followTimeline(_ id: StationID) async throws {
+    func followTimeline(_ id: StationID, signalled: Bool = true) async throws {
         guard let relay = relays[id], let loaded = try await context.repository.loadStation(id: id) else { return }
-        await relay.follow(loaded)
+        await relay.follow(loaded, signalled: signalled)
     }
 
     /// At each lease renewal: a relay nobody listens to any more is let go,
-    /// and a relayed station no node runs any more (it went quiet there) is
-    /// claimed here, its relay's listeners reconnecting to the hub.
+    /// a relayed station no node runs any more (it went quiet there) is
+    /// claimed here, its relay's listeners reconnecting to the hub, and a
+    /// relay no signal reached yet reads its station (see `signalled`).
     func checkRelays() async {
         for (id, relay) in relays {
             guard await relay.listenerCount > 0 else {
@@ -127,6 +128,7 @@ actor StationDirectory {
             do {
                 _ = try await hub(id: id)
             } catch is StationElsewhere {
+                if !(await relay.signalled) { try? await followTimeline(id, signalled: false) }
                 continue
             } catch {
                 context.logger.warning("Could not check who runs relayed station \(id): \(error)")
