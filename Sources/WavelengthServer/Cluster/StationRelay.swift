@@ -11,8 +11,7 @@ import WavelengthWire
 ///
 /// A relay only listens. It never saves and runs no timers: the owner's hub
 /// does all of that. What a listener sends beyond pings and resyncs (chat,
-/// reactions, commands) is refused with a message saying so; the web app and
-/// the SDK send it again on a connection that reaches the owner.
+/// reactions, commands) is refused with a message saying so.
 actor StationRelay {
     nonisolated let id: StationID
     private(set) var record: StationRecord
@@ -22,6 +21,14 @@ actor StationRelay {
     private var sharedTracks = SharedTracks()
     /// The tracks of the revision relayed now.
     private var summaryCache = RevisionTracks()
+    /// The listeners other nodes report for the station (its own node's
+    /// among them), so the count here is the cluster's.
+    private var elsewhere = 0
+    /// Whether a signal has told this relay of a save yet. The owner
+    /// announces its saves only once it knows a node relays the station
+    /// (from that node's presence report, at the next renewals); until the
+    /// first signal comes, the relay reads the station at each renewal.
+    private(set) var signalled = false
     private let context: StationContext
 
     init(loaded: LoadedStation, context: StationContext) {
@@ -31,10 +38,6 @@ actor StationRelay {
         self.sound = Self.sound(of: loaded)
         self.context = context
     }
-
-    /// The listeners other nodes report for the station (its own node's
-    /// among them), so the count here is the cluster's.
-    private var elsewhere = 0
 
     var listenerCount: Int { queues.count }
     /// Everyone listening, on every node.
@@ -49,19 +52,25 @@ actor StationRelay {
         else { return }
         for (connection, queue) in queues where !queue.offer(.text(text)) { close(connection) }
     }
-    var revision: Int64 { state.revision }
 
     /// Seats a listener: its queue gets a snapshot (a client that already
-    /// has this revision gets `resumed`).
+    /// has this revision gets `resumed`). It joins the updates only with a
+    /// snapshot of the revision they go on from: one made while a newer
+    /// revision was read is made again.
     func connect(_ connection: ConnectionID, queue: any ListenerQueue, since: Int64?) async throws {
-        queues[connection] = queue
         if let since, since == state.revision {
+            queues[connection] = queue
             let text = try StationHub.encode(
                 .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: listeners))
             if !queue.offer(.text(text)) { close(connection) }
             return
         }
-        try await sendSnapshot(to: connection, reply: false)
+        // Made before the listener is seated: counting it already.
+        var (text, timeline) = try await snapshot(joining: 1)
+        for _ in 0..<3 where timeline.revision != state.revision { (text, timeline) = try await snapshot(joining: 1) }
+        queues[connection] = queue
+        sharedTracks.sent(timeline)
+        if !queue.offer(.text(text)) { close(connection) }
     }
 
     func disconnect(_ connection: ConnectionID) {
@@ -77,12 +86,6 @@ actor StationRelay {
             queues.removeValue(forKey: connection)?.finish()
         }
     }
-
-    /// Whether a signal has told this relay of a save yet. The owner
-    /// announces its saves only once it knows a node relays the station
-    /// (from that node's presence report, at the next renewals); until the
-    /// first signal comes, the relay reads the station at each renewal.
-    private(set) var signalled = false
 
     /// The station as stored now (the owner saved it; `signalled`: a signal
     /// said so): listeners get the update when its revision moved on, and
@@ -112,12 +115,18 @@ actor StationRelay {
     // MARK: Messages
 
     private func sendSnapshot(to connection: ConnectionID, reply: Bool) async throws {
-        let timeline = try await window()
+        let (text, timeline) = try await snapshot()
         guard let queue = queues[connection] else { return }
-        let text = try StationHub.encode(
-            .snapshot(.init(station: try await view(), timeline: timeline, listeners: listeners)))
         sharedTracks.sent(timeline)
         if !queue.offer(reply ? .reply(text) : .text(text)) { close(connection) }
+    }
+
+    private func snapshot(joining: Int = 0) async throws -> (EncodedMessage, TimelineWindow) {
+        let timeline = try await window()
+        let text = try StationHub.encode(
+            .snapshot(
+                .init(station: try await view(joining: joining), timeline: timeline, listeners: listeners + joining)))
+        return (text, timeline)
     }
 
     private func window() async throws -> TimelineWindow {
@@ -126,7 +135,7 @@ actor StationRelay {
         return state.window(of: entries, stationID: id, tracks: try await summaries(for: entries.trackIDs))
     }
 
-    private func view() async throws -> StationView {
+    private func view(joining: Int) async throws -> StationView {
         let now = context.clock.now()
         let playing = state.isOnAir ? state.timeline.current(at: state.timelineTime(at: now)) : nil
         var track: TrackSummary?
@@ -134,7 +143,7 @@ actor StationRelay {
         return StationView(
             id: id, name: record.name, owner: record.owner, ownerID: record.ownerID,
             frequency: record.liveFrequency(at: now), visibility: record.visibility, maxListeners: record.maxListeners,
-            revision: state.revision, listeners: listeners, onAir: state.isOnAir && !queues.isEmpty,
+            revision: state.revision, listeners: listeners + joining, onAir: state.isOnAir && queues.count + joining > 0,
             nowPlaying: track, createdAt: record.createdAt, mode: record.mode, sound: sound)
     }
 
