@@ -126,6 +126,16 @@ extension PostgresStore: StationLeases {
         let ids = Array(renewing.keys)
         let epochs = ids.map { renewing[$0]! }
         let ttl = leaseSeconds
+        // A node with no lease to renew writes nothing, but says it is here
+        // every `seenEvery` (a renewal a second from each idle node of a test
+        // run's hundreds was load enough to slow PostgreSQL for everyone).
+        let now = ContinuousClock.now
+        let sayHere = settings.seenWrittenAt.withLock { last in
+            guard !ids.isEmpty || last.map({ now - $0 >= Self.seenEvery }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard sayHere else { return settled(active: active, kept: [], renewing: renewing) }
         let kept = try await transaction { connection in
             try await connection.query(
                 "UPDATE node SET seen_at = clock_timestamp() WHERE id = \(node.id)", logger: logger)
@@ -140,14 +150,22 @@ extension PostgresStore: StationLeases {
                     """, logger: logger
                 ).all { try $0.value("station_id", as: String.self) })
         }
-        // Not renewed under the epoch read above: lost, unless this node took
-        // the lapsed lease again meanwhile (a save or a request claimed it
-        // under a new epoch, now in the book), which is still this node's.
-        let missed = active.subtracting(kept)
-        let lost = missed.filter { leases.held($0) == renewing[$0] }
+        return settled(active: active, kept: kept, renewing: renewing)
+    }
+
+    /// How often a node with nothing to renew says it is here.
+    static let seenEvery: Duration = .seconds(10)
+
+    /// The active stations a renewal lost: not renewed under the epoch read
+    /// before it, unless this node took the lapsed lease again meanwhile (a
+    /// save or a request claimed it under a new epoch, now in the book),
+    /// which is still this node's; and active stations this node doesn't
+    /// hold (lost to another node, or refused at a save: fenced).
+    private func settled(
+        active: Set<StationID>, kept: Set<StationID>, renewing: [StationID: Int64]
+    ) -> Set<StationID> {
+        let lost = active.subtracting(kept).filter { leases.held($0) == renewing[$0] }
         leases.letGo(renewing.filter { lost.contains($0.key) })
-        // Active stations this node doesn't hold now: lost to another node,
-        // or refused at a save (fenced).
         return lost
     }
 

@@ -64,7 +64,7 @@ public struct PostgresStore: Sendable {
         get { settings.deadline.withLock { $0 } }
         nonmutating set { settings.deadline.withLock { $0 = newValue } }
     }
-    private let settings = SharedSettings()
+    let settings = SharedSettings()
 
     /// One transaction. What the body throws comes out as itself
     /// (postgres-nio wraps it with the rollback's outcome); a failed begin,
@@ -120,4 +120,6 @@ public struct PostgresUnavailable: Error, StorageFault, CustomStringConvertible 
 final class SharedSettings: Sendable {
     let deadline = Mutex<Duration>(.seconds(5))
     let leaseSeconds = Mutex<Double>(3)
+    /// When a renewal last said this node is here (`node.seen_at`).
+    let seenWrittenAt = Mutex<ContinuousClock.Instant?>(nil)
 }

@@ -27,20 +27,4 @@ struct BenchCommandTests {
             #expect(bench.output.contains("closed:   0 of 12"), "\(bench.output)")
         }
     }
-
-    /// One station's crowd spread over a cluster: three `wavelength serve`
-    /// nodes on one PostgreSQL, the first running the station and the
-    /// others relaying it, and every update reaching every listener.
-    @Test(.enabled(if: TestStore.current == .postgres))
-    func aCrowdSpreadOverThreeNodesGetsEveryUpdate() async throws {
-        let bench = try await ServerProcess.command(
-            ["listeners", "--nodes", "3", "--listeners", "12", "--connecting", "12", "--updates", "2", "--patience", "60"],
-            program: "wavelength-bench")
-        #expect(bench.status == 0, "\(bench.output)")
-        #expect(bench.output.contains("cluster:  3 nodes on one PostgreSQL"), "\(bench.output)")
-        #expect(bench.output.contains("joined:   12 of 12"), "\(bench.output)")
-        #expect(bench.output.contains("update 1: reached 12 listeners"), "\(bench.output)")
-        #expect(bench.output.contains("update 2: reached 12 listeners"), "\(bench.output)")
-        #expect(bench.output.contains("; 0 missed"), "\(bench.output)")
-    }
 }

@@ -26,19 +26,33 @@ struct LeaseKeeper: Service {
         }
     }
 
-    /// How long a node's report of its listeners stands: a node that died
-    /// stops counting after this (one that lives reports at every renewal).
-    private var presenceSeconds: Double { max(10, 3 * Double(every.milliseconds) / 1000) }
+    /// Presence is read and reported every this many renewals: who relays
+    /// what changes seldom, and a relay reads its station meanwhile.
+    static let presenceEvery = 3
 
-    private func readPresence() async throws {
+    /// How long a node's report of its listeners stands: a node that died
+    /// stops counting after this (one that lives reports again sooner).
+    private var presenceSeconds: Double {
+        max(10, 3 * Double(Self.presenceEvery) * Double(every.milliseconds) / 1000)
+    }
+
+    /// Reads the other nodes' listeners and reports this node's; answers the
+    /// report. An empty report after an empty one changes nothing stored,
+    /// and isn't sent (most nodes relay nothing).
+    private func readPresence(after last: [StationID: Int]?) async throws -> [StationID: Int] {
         let others = try await presence.presence(of: await directory.presenceWatched())
         let report = await directory.presenceRead(others)
-        try await presence.reportPresence(report, for: presenceSeconds)
+        if !(report.isEmpty && last?.isEmpty == true) {
+            try await presence.reportPresence(report, for: presenceSeconds)
+        }
+        return report
     }
 
     private func renewWhileRunning() async throws {
         var failing = false
         var lastSlowSaid = ContinuousClock.now - every * 10
+        var round = 0
+        var reported: [StationID: Int]?
         // At a fixed rate, not a pause after each renewal: a renewal slowed
         // by a loaded machine doesn't push the next one back too.
         var next = ContinuousClock.now
@@ -49,7 +63,8 @@ struct LeaseKeeper: Service {
                 let started = ContinuousClock.now
                 // Listeners on other nodes first: a station they hear through
                 // a relay is seated, so it counts as listened to here.
-                try await readPresence()
+                if round % Self.presenceEvery == 0 { reported = try await readPresence(after: reported) }
+                round += 1
                 let active = await directory.activeStations()
                 let asked = ContinuousClock.now
                 let lost = try await leases.renewLeases(active: active)
