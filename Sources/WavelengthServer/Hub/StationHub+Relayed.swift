@@ -9,10 +9,6 @@ extension StationHub {
     /// listeners are counted one by one in the station's audience, so the
     /// count everyone sees is the cluster's.
     func relayedAudience(_ byNode: [String: Int]) async {
-        for (node, seat) in relaySeats where byNode[node] == nil {
-            relaySeats[node] = nil
-            await disconnect(seat)
-        }
         for node in byNode.keys.sorted() where relaySeats[node] == nil {
             let seat = ConnectionIDs.next()
             relaySeats[node] = seat
@@ -24,6 +20,12 @@ extension StationHub {
                 relaySeats[node] = nil
                 context.logger.warning("Station \(id) could not seat node \(node)'s relay: \(error)")
             }
+        }
+        // Seats go after new ones are taken: listeners moving from one
+        // relaying node to another never leave the station unheard.
+        for (node, seat) in relaySeats where byNode[node] == nil {
+            relaySeats[node] = nil
+            await disconnect(seat)
         }
         for node in Set(relayedListeners.keys).union(byNode.keys) {
             let (before, after) = (relayedListeners[node] ?? 0, max(0, min(byNode[node] ?? 0, Self.maxRelayedPerNode)))
