@@ -35,7 +35,8 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         // Stopped in reverse: the server, then the live sockets, and only
         // then the lease keeper hands the stations over, so no listener or
         // command left here can take one back.
-        services: clusterServices(services) + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
+        services: clusterServices(services) + (try healthListener(services).map { [$0] } ?? [])
+            + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in
             if let nearby = services.nearby {
                 let port = channel.localAddress?.port ?? configuration.port
@@ -46,12 +47,37 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         logger: logger)
 }
 
+/// `/health` alone on `--health-port` (see `ServerConfiguration.healthPort`),
+/// answered by the same controller as on the main port.
+private func healthListener(_ services: ServerServices) throws -> (any Service)? {
+    let configuration = services.configuration
+    guard let port = configuration.healthPort else { return nil }
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: JSONErrorMiddleware())
+    healthController(services, openAPIDocument: try HealthController.bundledDocument()).addRoutes(to: router)
+    let logger = services.logger
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: port), serverName: "Wavelength", backlog: acceptBacklog),
+        onServerRunning: { channel in
+            logger.info("Health checks answer at http://\(configuration.host):\(channel.localAddress?.port ?? port)/health")
+        },
+        logger: logger)
+}
+
+private func healthController(_ services: ServerServices, openAPIDocument: Data) -> HealthController {
+    HealthController(
+        tracks: services.storage, storage: services.storage, clock: services.clock, drain: services.configuration.drain,
+        logger: services.logger, openAPIDocument: openAPIDocument)
+}
+
 /// Connections waiting to be accepted. A reconnect storm (a node's
 /// listeners all coming back after a network blip or a failover) sends
-/// thousands within a second; with Hummingbird's 256 most were dropped and
-/// retried by the kernel seconds later. Linux caps it at `somaxconn`
-/// (4096 by default).
-let acceptBacklog = 4096
+/// thousands within a second, and each one the queue can't hold is dropped
+/// and retried by the client's kernel a second or more later. Linux caps
+/// the queue at `net.core.somaxconn` (4096 by default), so asking for more
+/// costs nothing and lets an operator who raises it get it (deploy/README).
+let acceptBacklog = 65535
 
 /// With several nodes on one store: the lease keeper (first, so it stops
 /// last) and the signal follower.
@@ -92,11 +118,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     router.add(middleware: SessionAuthenticator(auth: services.auth))
     let storage = services.storage
     let gate = StationGate(access: storage, schedule: storage, clock: services.clock)
-    HealthController(
-        tracks: storage, storage: storage, clock: services.clock, drain: services.configuration.drain,
-        logger: services.logger,
-        openAPIDocument: openAPIDocument)
-        .addRoutes(to: router)
+    healthController(services, openAPIDocument: openAPIDocument).addRoutes(to: router)
     AuthController(
         auth: services.auth, people: storage, access: storage, directory: services.directory,
         attempts: services.attempts, secureCookies: services.configuration.secureCookies

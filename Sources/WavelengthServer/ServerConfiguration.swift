@@ -87,6 +87,12 @@ public struct ServerConfiguration: Sendable {
     /// How long a stop answers `/health` with 503 before it closes anything
     /// (behind a load balancer: longer than its health checks take to fail).
     public var drain = Drain(period: .zero)
+    /// A second port that answers `/health` alone (0: any free port; nil:
+    /// none). A load balancer's check opens a new connection each time, and
+    /// on the main port that connection waits in the kernel's accept queue
+    /// behind a reconnect storm's thousands, long enough to fail a check on
+    /// a node that is serving fine. Here it waits behind nobody.
+    public var healthPort: Int?
     /// With several nodes: how often the cluster's signals are read while
     /// the LISTEN connection is up (each wake-up reads them at once; this
     /// finds one lost without either end knowing yet).

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import Synchronization
 import WavelengthClient
 import WavelengthCore
@@ -73,23 +74,28 @@ struct BenchListeners: AsyncParsableCommand {
             print("warning: the open-file limit is \(files); \(listeners) listeners need more (ulimit -n)")
         }
         if let server {
-            try await measure(urls: [server], memory: { nil })
+            try await measure(urls: [server], healthURL: nil, memory: { nil }, cpu: { nil })
         } else if nodes > 1 {
             try await PostgresServer.with { postgres in
                 let cluster = ["--database", "postgres://wavelength@/postgres?host=\(postgres.folder)"]
                 try await Self.cluster(of: nodes, arguments: cluster, keysFrom: nil, running: []) { servers in
                     print("cluster:  \(servers.count) nodes on one PostgreSQL; the DJ on the first, the listeners spread evenly")
                     try await measure(
-                        urls: servers.map(\.url),
+                        urls: servers.map(\.url), healthURL: servers[0].healthURL,
                         memory: {
                             let each = servers.map { $0.residentBytes() }
+                            return each.contains(nil) ? nil : each.compactMap { $0 }.reduce(0, +)
+                        },
+                        cpu: {
+                            let each = servers.map { $0.cpuSeconds() }
                             return each.contains(nil) ? nil : each.compactMap { $0 }.reduce(0, +)
                         })
                 }
             }
         } else {
             try await BenchServer.run { server in
-                try await measure(urls: [server.url], memory: { server.residentBytes() })
+                try await measure(
+                    urls: [server.url], healthURL: server.healthURL, memory: { server.residentBytes() }, cpu: { server.cpuSeconds() })
             }
         }
     }
@@ -106,7 +112,10 @@ struct BenchListeners: AsyncParsableCommand {
         }
     }
 
-    private func measure(urls: [String], memory: @Sendable () -> Int?) async throws {
+    /// `cpu`: the servers' CPU time so far, in seconds, when they can be read.
+    private func measure(
+        urls: [String], healthURL: String?, memory: @Sendable () -> Int?, cpu: @Sendable () -> Double?
+    ) async throws {
         let url = urls[0]
         let dj = try await BenchDJ.make(serverURL: url)
         let path = "/api/stations/\(dj.stationID)/live?v=\(LiveProtocol.version)"
@@ -152,6 +161,9 @@ struct BenchListeners: AsyncParsableCommand {
         var latencies: [Double] = []
         var socketLatencies: [Double] = []
         var missed = 0
+        // The servers' CPU over the rounds while the listeners don't read:
+        // the fan-out's cost alone (with the command's), per core.
+        var fanOutCPU: Double? = quietReaders ? 0 : nil
         let party = votes ? try await dj.openParty() : nil
         if party != nil { try await Task.sleep(for: .seconds(1)) }  // the requests' own broadcasts go out
         let talker = chat ? try await dj.talker() : nil
@@ -167,6 +179,7 @@ struct BenchListeners: AsyncParsableCommand {
                 await crowd.setReading(false)
                 try await Task.sleep(for: .milliseconds(200))  // the server reads the heartbeats
             }
+            let cpuBefore = cpu()
             let sent = DispatchTime.now().uptimeNanoseconds
             // Each vote flips the DJ's own upvote on the waiting request, so
             // the queue every listener gets names a count only this vote made.
@@ -186,6 +199,7 @@ struct BenchListeners: AsyncParsableCommand {
             var quiet: [Double] = []
             if quietReaders {
                 quiet = await arrivalsAtSockets(of: crowd, since: sent).sorted()
+                if let cpuBefore, let cpuAfter = cpu() { fanOutCPU? += cpuAfter - cpuBefore } else { fanOutCPU = nil }
                 await crowd.setReading(true)
             }
             _ = await finishes(within: patience) {
@@ -233,39 +247,51 @@ struct BenchListeners: AsyncParsableCommand {
                 + "\(ms(percentile(socketLatencies, 0.5))) ms, p99 \(ms(percentile(socketLatencies, 0.99))) ms, "
                 + "max \(ms(socketLatencies.last ?? .nan)) ms")
         }
+        if let fanOutCPU, !latencies.isEmpty {
+            // What the two cores allow when nothing else needs them: each
+            // delivery's share of the servers' CPU (the loopback's receiving
+            // half included: the kernel runs it in the sender's write).
+            let perDelivery = fanOutCPU / Double(latencies.count)
+            print("cpu:      servers \(ms(fanOutCPU * 1000 / Double(updates))) ms of CPU per update, \(String(format: "%.1f", perDelivery * 1_000_000)) µs "
+                + "per delivery = \(Int(1 / perDelivery)) deliveries per core-second (kernel ticks of 10 ms)")
+        }
         print("closed:   \(closedInAll) of \(listeners) listeners by the end")
-        if storm { try await reconnectStorm(url: url, wsURLs: wsURLs, crowd: crowd) }
+        if storm { try await reconnectStorm(url: url, healthURL: healthURL, wsURLs: wsURLs, crowd: crowd) }
     }
 
-    /// Everyone hangs up and comes back at once; meanwhile `/health` is asked
-    /// every 50 ms, so a server that stalls under the storm shows it.
-    private func reconnectStorm(url: String, wsURLs: [String], crowd: ListenerCrowd) async throws {
+    /// Everyone hangs up and comes back at once. Meanwhile `/health` is asked
+    /// every 50 ms three ways, each on a client of its own: on a connection
+    /// opened before the storm (a node that stalls shows here), on a new
+    /// connection each time (which waits in the kernel's accept queue
+    /// behind the storm's, as a load balancer's check does), and on the
+    /// node's `--health-port` (new each time, behind nobody).
+    private func reconnectStorm(url: String, healthURL: String?, wsURLs: [String], crowd: ListenerCrowd) async throws {
+        let probes = [
+            HealthProbe(label: "open connection", url: url + "/health", fresh: false),
+            HealthProbe(label: "new connections", url: url + "/health", fresh: true),
+        ] + (healthURL.map { [HealthProbe(label: "--health-port", url: $0, fresh: true)] } ?? [])
+        for probe in probes { await probe.ask() }  // the open one is open before the storm
         crowd.hangUp()
         let again = ListenerCrowd(urls: wsURLs, size: listeners)
-        let health = Mutex<[Double]>([])
-        let probe = Task {
-            while !Task.isCancelled {
-                let asked = DispatchTime.now().uptimeNanoseconds
-                _ = try? await BenchDJ.send(.GET, url + "/health", token: "")
-                let answered = DispatchTime.now().uptimeNanoseconds
-                health.withLock { $0.append(Double(answered - asked) / 1_000_000) }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-        }
         let started = DispatchTime.now().uptimeNanoseconds
+        let probing = probes.map { probe in Task { await probe.keepAsking() } }
         let againTask = Task { await again.run(connecting: min(listeners, 10_000)) }
-        defer { againTask.cancel(); probe.cancel() }
+        defer { againTask.cancel(); for task in probing { task.cancel() } }
         let everyoneBack = await finishes(within: patience) { again.all { $0.joinedAt != nil || $0.closed != nil } }
-        probe.cancel()
+        for task in probing { task.cancel() }
         let back = again.snapshot()
         let lastJoin = back.compactMap(\.joinedAt).max() ?? started
-        let answers = health.withLock { $0 }.sorted()
         print("storm:    \(back.filter { $0.joinedAt != nil }.count) of \(listeners) back in \(seconds(lastJoin - started)) s, "
             + "all reconnecting at once; \(back.filter { $0.closed != nil }.count) closed"
             + (everyoneBack ? "" : "; the rest were still joining after \(patience) s"))
         for reason in Set(back.compactMap(\.closed)).prefix(5) { print("          closed: \(reason)") }
-        print("          /health meanwhile: \(answers.count) answers, p50 \(ms(percentile(answers, 0.5))) ms, "
-            + "p99 \(ms(percentile(answers, 0.99))) ms, max \(ms(answers.last ?? .nan)) ms")
+        for probe in probes {
+            let answers = probe.answers.withLock { $0 }.sorted()
+            print("          /health, \(probe.label): \(answers.count) answers, p50 \(ms(percentile(answers, 0.5))) ms, "
+                + "p99 \(ms(percentile(answers, 0.99))) ms, max \(ms(answers.last ?? .nan)) ms"
+                + (probe.failures.withLock { $0 } > 0 ? ", \(probe.failures.withLock { $0 }) failed" : ""))
+            await probe.shutdown()
+        }
     }
 
     /// With the listeners not reading: how long after `sent` the message
@@ -397,5 +423,48 @@ struct BenchDJ: Sendable {
         let response = try await client.execute(request, timeout: .seconds(60))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return (response.status, Data(buffer: bytes))
+    }
+}
+
+/// Asks one `/health` address again and again, on its own client (and its
+/// own event loop, so the crowd's connections don't delay it here), and
+/// keeps how long each answer took, in ms.
+final class HealthProbe: Sendable {
+    let label: String
+    private let url: String
+    /// A new connection for every request (`Connection: close`).
+    private let fresh: Bool
+    /// One loop for every probe, apart from the crowd's, for the process's life.
+    private static let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let client = HTTPClient(eventLoopGroup: HealthProbe.loop)
+    let answers = Mutex<[Double]>([])
+    let failures = Mutex(0)
+
+    init(label: String, url: String, fresh: Bool) {
+        self.label = label
+        self.url = url
+        self.fresh = fresh
+    }
+
+    func shutdown() async { try? await client.shutdown() }
+
+    func ask() async {
+        var request = HTTPClientRequest(url: url)
+        if fresh { request.headers.add(name: "Connection", value: "close") }
+        let asked = DispatchTime.now().uptimeNanoseconds
+        do {
+            let response = try await client.execute(request, timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 16)
+            answers.withLock { $0.append(Double(DispatchTime.now().uptimeNanoseconds - asked) / 1_000_000) }
+        } catch {
+            failures.withLock { $0 += 1 }
+        }
+    }
+
+    func keepAsking() async {
+        while !Task.isCancelled {
+            await ask()
+            try? await Task.sleep(for: .milliseconds(50))
+        }
     }
 }

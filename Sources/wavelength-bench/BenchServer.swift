@@ -11,6 +11,8 @@ import Glibc
 /// Its process id lets the benchmark read the server's memory.
 struct BenchServer: Sendable {
     let url: String
+    /// Its `--health-port`, where `/health` waits behind no other connection.
+    let healthURL: String
     let pid: Int32
 
     /// Starts the server, runs `body` once it is on the air, then stops it
@@ -25,8 +27,11 @@ struct BenchServer: Sendable {
         let folder = dataDirectory ?? NSTemporaryDirectory() + "wavelength-bench-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let port = try freePort()
+        var healthPort = try freePort()
+        while healthPort == port { healthPort = try freePort() }
         let arguments =
-            ["serve", "--data", folder, "--port", String(port), "--bcrypt-cost", "4", "--source-port=-1", "--no-mdns",
+            ["serve", "--data", folder, "--port", String(port), "--health-port", String(healthPort),
+             "--bcrypt-cost", "4", "--source-port=-1", "--no-mdns",
              "--signups-per-hour", "100000", "--guests-per-hour", "100000", "--no-socket-limits"]
             + (node ? ["--node-address", "http://127.0.0.1:\(port)"] : []) + extraArguments
         let result = try await Subprocess.run(
@@ -52,7 +57,9 @@ struct BenchServer: Sendable {
                 guard await iterator.next() != nil else {
                     throw BenchError("the server exited before it was on the air")
                 }
-                let server = BenchServer(url: "http://127.0.0.1:\(port)", pid: execution.processIdentifier.value)
+                let server = BenchServer(
+                    url: "http://127.0.0.1:\(port)", healthURL: "http://127.0.0.1:\(healthPort)/health",
+                    pid: execution.processIdentifier.value)
                 do {
                     let answer = try await body(server)
                     try? execution.send(signal: .terminate)
@@ -70,6 +77,12 @@ struct BenchServer: Sendable {
     /// The server's resident memory now, in bytes (VmRSS).
     func residentBytes() -> Int? {
         BenchMemory.residentBytes(pid: pid)
+    }
+
+    /// The CPU time the server has used so far, in seconds (user and system,
+    /// all its threads; the kernel counts in ticks of 10 ms).
+    func cpuSeconds() -> Double? {
+        BenchMemory.cpuSeconds(pid: pid)
     }
 
     /// The `wavelength` built beside this benchmark binary.
@@ -110,6 +123,18 @@ enum BenchMemory {
             return kilobytes.map { $0 * 1024 }
         }
         return nil
+    }
+
+    /// utime + stime of a process from /proc/PID/stat, in seconds.
+    static func cpuSeconds(pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let afterName = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command name, which may hold spaces: state is
+        // field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Raises this process's open-file limit to its hard limit (children

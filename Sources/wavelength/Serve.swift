@@ -98,6 +98,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a stop first answers /health with 503 while still serving, so a load balancer takes this node out before its sockets close (env WAVELENGTH_DRAIN; 0 by default, 3 behind deploy/haproxy.cfg).")
     var drain: Int?
 
+    @Option(help: "Also answer /health alone on this port, for a load balancer's checks: there they never wait behind a reconnect storm's connections (env WAVELENGTH_HEALTH_PORT; none by default).")
+    var healthPort: Int?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -159,6 +162,16 @@ struct Serve: AsyncParsableCommand {
         guard (0...120).contains(drain) else {
             let named = self.drain == nil ? "WAVELENGTH_DRAIN" : "--drain"
             throw ValidationError("\(named) must be 0…120 seconds")
+        }
+        let environmentHealthPort = Environment.value("WAVELENGTH_HEALTH_PORT")
+        if let healthPort = try healthPort ?? environmentHealthPort.map({ value in
+            guard let port = Int(value) else { throw ValidationError("WAVELENGTH_HEALTH_PORT must be a port number") }
+            return port
+        }) {
+            let named = self.healthPort == nil ? "WAVELENGTH_HEALTH_PORT" : "--health-port"
+            guard (0...65535).contains(healthPort) else { throw ValidationError("\(named) must be 0…65535") }
+            guard healthPort == 0 || healthPort != port else { throw ValidationError("\(named) must differ from --port") }
+            configuration.healthPort = healthPort
         }
         // The grace counts from the signal: connections still get theirs after the drain.
         configuration.drain = Drain(period: .seconds(drain))

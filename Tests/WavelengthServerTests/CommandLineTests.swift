@@ -30,6 +30,16 @@ struct CommandLineTests {
         #expect(fromOption.output.contains("--drain must be 0…120 seconds"), "\(fromOption.output)")
     }
 
+    @Test func aBadHealthPortNamesWhereItCameFrom() async throws {
+        let sameAsPort = try await ServerProcess.command(["serve", "--port", "8080", "--health-port", "8080"])
+        #expect(sameAsPort.status != 0)
+        #expect(sameAsPort.output.contains("--health-port must differ from --port"), "\(sameAsPort.output)")
+        let outOfRange = try await ServerProcess.command(["serve"], environment: ["WAVELENGTH_HEALTH_PORT": "70000"])
+        #expect(outOfRange.output.contains("WAVELENGTH_HEALTH_PORT must be 0…65535"), "\(outOfRange.output)")
+        let notANumber = try await ServerProcess.command(["serve"], environment: ["WAVELENGTH_HEALTH_PORT": "eighty"])
+        #expect(notANumber.output.contains("WAVELENGTH_HEALTH_PORT must be a port number"), "\(notANumber.output)")
+    }
+
     @Test func aGuestThumbsTheSongPlayingAndTheOwnerSeesIt() async throws {
         let data = NSTemporaryDirectory() + "wavelength-cli-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: data) }

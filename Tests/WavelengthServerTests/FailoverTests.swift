@@ -110,8 +110,14 @@ struct FailoverTests {
             let folders = try (0..<2).map { _ in try Self.dataFolder() }
             defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
             let (_, exit) = try await ServerProcess.run(
-                dataDirectory: folders[0], libraries: libraries, extraArguments: ["--database", database, "--drain", "2"]
+                dataDirectory: folders[0], libraries: libraries,
+                extraArguments: ["--database", database, "--drain", "2", "--health-port", "0"]
             ) { a in
+                // The balancer's own port answers `/health` and nothing else.
+                _ = await a.log.wait(until: { $0.contains("Health checks answer at") })
+                let healthURL = try #require(Self.healthURL(in: a.log.text))
+                #expect(try await HTTPClient.shared.send(.GET, healthURL).status == .ok)
+                #expect(try await HTTPClient.shared.send(.GET, healthURL.replacingOccurrences(of: "/health", with: "/api/stations")).status == .notFound)
                 try FileManager.default.copyItem(atPath: folders[0] + "/keys", toPath: folders[1] + "/keys")
                 _ = try await ServerProcess.run(
                     dataDirectory: folders[1], libraries: libraries, extraArguments: ["--database", database, "--drain", "0"]
@@ -130,12 +136,14 @@ struct FailoverTests {
                     let paused = try JSONDecoder().decode(CommandAck.self, from: answer.body)
 
                     a.send(.terminate)
-                    var draining = false
-                    for _ in 0..<600 where !draining && !a.log.hasEnded {
-                        draining = (try? await HTTPClient.shared.send(.GET, a.baseURL + "/health"))?.status == .serviceUnavailable
-                        if !draining { try await Task.sleep(for: .milliseconds(20)) }
+                    for url in [a.baseURL + "/health", healthURL] {
+                        var draining = false
+                        for _ in 0..<600 where !draining && !a.log.hasEnded {
+                            draining = (try? await HTTPClient.shared.send(.GET, url))?.status == .serviceUnavailable
+                            if !draining { try await Task.sleep(for: .milliseconds(20)) }
+                        }
+                        #expect(draining, "\(url) never said the node drains")
                     }
-                    #expect(draining, "/health never said the node drains")
                     _ = await a.log.wait(until: { _ in false })
                     // Its listener was let go, to reconnect where the station goes.
                     await #expect(throws: LiveClient.ClosedError.self) { try await listener.next(where: { _ in false }) }
@@ -153,6 +161,15 @@ struct FailoverTests {
             }
             #expect(exit.isSuccess)
         }
+    }
+
+    /// The address in the server's "Health checks answer at …" line.
+    static func healthURL(in log: String) -> String? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("Health checks answer at http://") }),
+            let address = line.split(separator: "answer at ").last?.split(separator: " ").first,
+            let port = address.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) })
+        else { return nil }
+        return "http://127.0.0.1:\(port)/health"
     }
 
     static func timelineOnceServed(_ station: StationID, _ node: ServerProcess) async throws -> TimelineWindow? {
