@@ -179,7 +179,15 @@ struct Serve: AsyncParsableCommand {
         try DataFolder.secure(configuration.dataDirectory)
         switch try DatabaseChoice(database, defaultPath: configuration.databasePath) {
         case .sqlite(let path):
-            // The embedded store: one SQLite file (in the private data folder by default).
+            // The embedded store: one SQLite file (in the private data folder
+            // by default), this server's alone while it runs.
+            let lock: DatabaseLock
+            do {
+                lock = try DatabaseLock(databasePath: path)
+            } catch let held as DatabaseLock.Held {
+                throw ValidationError(held.description)
+            }
+            defer { withExtendedLifetime(lock) {} }
             let storage = try AppDatabase.open(path: path)
             let app = try await buildApplication(configuration, storage: storage, logger: logger)
             try await runUntilStopped(app, grace: grace, drain: configuration.drain, logger: logger)
