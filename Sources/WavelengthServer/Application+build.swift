@@ -36,6 +36,7 @@ public func buildApplication(_ services: ServerServices) throws -> some Applicat
         // then the lease keeper hands the stations over, so no listener or
         // command left here can take one back.
         services: clusterServices(services) + (try healthListener(services).map { [$0] } ?? [])
+            + (services.libraryWatcher.map { [$0] } ?? [])
             + [services.liveSockets, services.analysis] + (services.liveSourceServer.map { [$0] } ?? []),
         onServerRunning: { channel in
             if let nearby = services.nearby {
@@ -222,6 +223,8 @@ public struct ServerServices: Sendable {
     let liveSourceServer: LiveSourceServer?
     /// Tells other nodes of timelines saved here (a cluster only).
     var timelineAnnouncer: TimelineAnnouncer?
+    /// The library folders as scanned at start (nil with no library).
+    var libraryWatcher: LibraryWatcher?
     /// The port live sources connect to, once it is bound (nil when off).
     public var liveSourcePort: Int? {
         get async { await liveSourceServer?.bound.port }
@@ -313,6 +316,23 @@ public struct ServerServices: Sendable {
                     logger: logger)
             })
         services.timelineAnnouncer = announcer
+        if !roots.isEmpty, configuration.libraryWatch || configuration.fullRescanEvery != nil {
+            if storage.renewalInterval != nil {
+                // Every node would rescan the same folders at once, and
+                // each would index a new file under an id of its own.
+                logger.notice("With several nodes, library folders are not watched: run `wavelength scan` after adding music")
+            } else {
+                let (analysis, recognizer) = (services.analysis, recognizer)
+                services.libraryWatcher = LibraryWatcher(
+                    roots: roots, watch: configuration.libraryWatch, index: storage, directory: services.directory,
+                    indexChanged: {
+                        await catalog.invalidate()
+                        await recognizer.invalidate()
+                        await analysis.wake()
+                    },
+                    fullRescanEvery: configuration.fullRescanEvery, settle: .milliseconds(300), logger: logger)
+            }
+        }
         try await services.ensureFirstStation()
         return services
     }

@@ -93,6 +93,12 @@ public struct ServerConfiguration: Sendable {
     /// behind a reconnect storm's thousands, long enough to fail a check on
     /// a node that is serving fine. Here it waits behind nobody.
     public var healthPort: Int?
+    /// Watch the library folders and rescan what changes (`serve` turns it
+    /// on; off here so the tests' many servers don't each hold an inotify
+    /// instance, of which the kernel allows 128 per user).
+    public var libraryWatch = false
+    /// A full rescan this often while the server runs (nil: never).
+    public var fullRescanEvery: Duration? = .seconds(24 * 3600)
     /// With several nodes: how often the cluster's signals are read while
     /// the LISTEN connection is up (each wake-up reads them at once; this
     /// finds one lost without either end knowing yet).

@@ -101,6 +101,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Also answer /health alone on this port, for a load balancer's checks: there they never wait behind a reconnect storm's connections (env WAVELENGTH_HEALTH_PORT; none by default).")
     var healthPort: Int?
 
+    @Flag(help: "Don't watch the library folders: music added while the server runs shows up at the next full rescan.")
+    var noLibraryWatch = false
+
+    @Option(help: "Hours between full rescans of the library while the server runs (0: never; 1…8760).")
+    var rescanHours: Int = 24
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -173,6 +179,9 @@ struct Serve: AsyncParsableCommand {
             guard healthPort == 0 || healthPort != port else { throw ValidationError("\(named) must differ from --port") }
             configuration.healthPort = healthPort
         }
+        guard (0...8760).contains(rescanHours) else { throw ValidationError("--rescan-hours must be 0…8760") }
+        configuration.fullRescanEvery = rescanHours == 0 ? nil : .seconds(rescanHours * 3600)
+        configuration.libraryWatch = !noLibraryWatch
         // The grace counts from the signal: connections still get theirs after the drain.
         configuration.drain = Drain(period: .seconds(drain))
         let grace = Duration.seconds(shutdownGrace + drain)

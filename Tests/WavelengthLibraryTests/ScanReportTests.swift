@@ -13,7 +13,7 @@ struct ScanReportTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
 
         #expect(Set(object.keys) == [
-            "roots", "seen", "added", "updated", "unchanged", "moved", "removed", "failed", "failures", "elapsedSeconds",
+            "roots", "seen", "added", "updated", "unchanged", "moved", "removed", "failed", "failures", "elapsedSeconds", "removedTrackIDs",
         ])
         #expect(object["roots"] as? [String] == ["/music/Ñandú"])
         #expect(object["seen"] as? Int == 10)

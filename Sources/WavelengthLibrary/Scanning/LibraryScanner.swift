@@ -53,7 +53,7 @@ public struct LibraryScanner: Sendable {
 
         failures.sort { $0.path < $1.path }
         let elapsed = started.duration(to: .now)
-        let report = ScanReport(
+        var report = ScanReport(
             roots: roots,
             seen: walk.files.count,
             added: changes.added.count,
@@ -65,6 +65,7 @@ public struct LibraryScanner: Sendable {
             failures: failures,
             elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         )
+        report.removedTrackIDs = changes.removed
         log(report)
         return report
     }

@@ -24,6 +24,9 @@ public struct ScanReport: Sendable, Codable, Equatable {
     public var failed: Int
     public var failures: [ScanFailure]
     public var elapsedSeconds: Double
+    /// The tracks that left the index (their files are gone), for stations
+    /// that have them on their timelines.
+    public var removedTrackIDs: [String] = []
 
     public init(
         roots: [String], seen: Int, added: Int, updated: Int, unchanged: Int, moved: Int, removed: Int,

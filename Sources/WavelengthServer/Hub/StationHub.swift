@@ -257,6 +257,36 @@ actor StationHub {
         }
     }
 
+    /// Tracks whose files left the library while the station runs: each
+    /// upcoming entry with one goes, and one playing now is skipped, in
+    /// sync like a DJ's skip (after the commit lead), so nobody hears a
+    /// file that is no longer served. Each is an ordinary command, saved
+    /// and broadcast; its id makes a second rescan's request a no-op.
+    func leaveOut(tracks gone: Set<TrackID>) async {
+        let (current, upcoming) = {
+            let time = machine.station.timelineTime(at: context.clock.now())
+            return (machine.station.timeline.current(at: time), machine.station.timeline.upcoming(at: time))
+        }()
+        let origin = StationMachine.Origin.request(.owner, name: "The library")
+        let leaving = upcoming.filter { gone.contains($0.trackID) }.count + (current.map { gone.contains($0.trackID) ? 1 : 0 } ?? 0)
+        guard leaving > 0 else { return }
+        defer { context.logger.info("Station \(id): \(leaving) entries whose files left the library are off its timeline") }
+        for entry in upcoming where gone.contains(entry.trackID) {
+            do {
+                _ = try await apply(CommandRequest(id: "library-gone-\(entry.id)", command: .remove(entryID: entry.id)), from: origin)
+            } catch {
+                context.logger.warning("Could not take a removed file off station \(id)'s timeline: \(error)")
+            }
+        }
+        if let current, gone.contains(current.trackID) {
+            do {
+                _ = try await apply(CommandRequest(id: "library-gone-\(current.id)", command: .skip(entryID: current.id)), from: origin)
+            } catch {
+                context.logger.warning("Could not skip a removed file on station \(id): \(error)")
+            }
+        }
+    }
+
     // MARK: The room
 
     /// A chat message from a connection: kept before anyone sees it.

@@ -31,6 +31,8 @@ public actor AudioAnalysis: Service {
     /// up the new features.
     private let analyzed: @Sendable () async -> Void
     private var running = false
+    /// New tracks arrived while a run was going: it goes round once more.
+    private var again = false
     private var measuredThisRun = 0
     private var failedThisRun = 0
 
@@ -69,6 +71,31 @@ public actor AudioAnalysis: Service {
         running = true
         defer { running = false }
         let started = clock.now()
+        again = true
+        while again, !Task.isCancelled {
+            again = false
+            await analyzeWaiting()
+        }
+        if measuredThisRun + failedThisRun > 0 {
+            let seconds = Double(clock.now() - started) / 1000
+            logger.info(
+                "Audio analysed for \(measuredThisRun) tracks (\(failedThisRun) unmeasurable) in \(String(format: "%.1f", seconds)) s")
+        }
+    }
+
+    /// A rescan added or changed tracks: they are measured, by the run
+    /// going on or by a new one.
+    func wake() {
+        guard enabled else { return }
+        if running {
+            again = true
+        } else {
+            running = true
+            Task { await analyzeAll() }
+        }
+    }
+
+    private func analyzeWaiting() async {
         while !Task.isCancelled {
             let batch: [TrackRecord]
             do {
@@ -80,11 +107,6 @@ public actor AudioAnalysis: Service {
             guard !batch.isEmpty else { break }
             await analyzeSideBySide(batch)
             await analyzed()
-        }
-        if measuredThisRun + failedThisRun > 0 {
-            let seconds = Double(clock.now() - started) / 1000
-            logger.info(
-                "Audio analysed for \(measuredThisRun) tracks (\(failedThisRun) unmeasurable) in \(String(format: "%.1f", seconds)) s")
         }
     }
 

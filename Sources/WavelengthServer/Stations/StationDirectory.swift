@@ -171,6 +171,14 @@ actor StationDirectory {
         return counts
     }
 
+    /// Files left the library: every station running here takes their
+    /// tracks off its timeline. (A quiet station's saved timeline is left as
+    /// it is.)
+    func tracksLeftTheLibrary(_ gone: Set<TrackID>) async {
+        guard !gone.isEmpty else { return }
+        for hub in hubs.values { await hub.leaveOut(tracks: gone) }
+    }
+
     /// The stations someone listens to here, and those claimed moments ago
     /// (their first listener may still be joining): the leases this node
     /// renews. The rest it holds are let go.
