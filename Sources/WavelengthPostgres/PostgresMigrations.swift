@@ -294,6 +294,20 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX station_presence_by_node ON station_presence (node_id)",
             ]),
+        Migration(
+            version: 12, name: "administrators, suspensions and the audit log",
+            statements: [
+                """
+                ALTER TABLE person ADD COLUMN is_administrator BOOLEAN NOT NULL DEFAULT false,
+                    ADD COLUMN suspended_at BIGINT, ADD COLUMN suspension_reason TEXT
+                """,
+                """
+                CREATE TABLE audit_entry (
+                    id BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, actor_id TEXT, actor_name TEXT NOT NULL,
+                    action TEXT NOT NULL, subject_kind TEXT NOT NULL, subject_id TEXT NOT NULL,
+                    subject_name TEXT NOT NULL, reason TEXT NOT NULL)
+                """,
+            ]),
     ]
 
     /// This build's schema version.

@@ -325,6 +325,24 @@ extension AppDatabase {
             try db.alter(table: "authSession") { t in t.add(column: "previousTokenHash", .text) }
             try db.create(index: "authSession_previousTokenHash", on: "authSession", columns: ["previousTokenHash"])
         }
+        migrator.registerMigration("v21: administrators, suspensions and the audit log") { db in
+            try db.alter(table: "person") { t in
+                t.add(column: "isAdministrator", .boolean).notNull().defaults(to: false)
+                t.add(column: "suspendedAt", .integer)
+                t.add(column: "suspensionReason", .text)
+            }
+            try db.create(table: "auditEntry") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .integer).notNull()
+                t.column("actorID", .text)
+                t.column("actorName", .text).notNull()
+                t.column("action", .text).notNull()
+                t.column("subjectKind", .text).notNull()
+                t.column("subjectID", .text).notNull()
+                t.column("subjectName", .text).notNull()
+                t.column("reason", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -46,6 +46,16 @@ struct MigrateDBTests {
         try await db.join(stationID: "party", personID: "guest", at: 6)
         try await db.ban(stationID: "home-ana", personID: "guest", at: 7)
         try await db.insertInvite(InviteRecord(id: "i1", stationID: "party", tokenHash: "inv", createdBy: "ana", createdAt: 8, expiresAt: nil))
+        _ = try await db.setAdministrator(
+            handle: "ana", true,
+            audit: AuditEntry(
+                at: 9, actorID: nil, actorName: "the host's shell", action: "grant-admin", subjectKind: "person", subjectID: "ana",
+                subjectName: "Ana", reason: "runs the place"))
+        _ = try await db.suspend(
+            personID: "guest", reason: "spam",
+            audit: AuditEntry(
+                at: 9, actorID: "ana", actorName: "Ana", action: "suspend", subjectKind: "person", subjectID: "guest",
+                subjectName: "Guest", reason: "spam"))
 
         // A station with a timeline, history, commands, a party, a lobby, taste and thumbs.
         var state = StationState(id: "party", quietSince: nil)
@@ -133,7 +143,9 @@ struct MigrateDBTests {
             note("followers", try await db.followers(of: id, limit: 10).map(\.id))
             note("likes", try await db.likedTracks(personID: id, limit: 10))
             note("reminders", try await db.reminders(personID: id))
+            note("standing", try await db.standing(personID: id) as Any)
         }
+        note("audit", try await db.auditLog(before: nil, limit: 10))
         note("session", try await db.session(tokenHash: "t1") as Any)
         note("rotated", try await db.session(previousTokenHash: "t2") as Any)
         note("search", try await db.search("cafe song", limit: 10).map(\.id).sorted())

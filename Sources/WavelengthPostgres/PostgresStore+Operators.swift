@@ -1,0 +1,93 @@
+import PostgresNIO
+import WavelengthCore
+import WavelengthStore
+
+extension PostgresStore: OperatorRepository {
+    public func standing(personID: String) async throws -> PersonStanding? {
+        try await query(
+            "SELECT is_administrator, suspended_at, suspension_reason FROM person WHERE id = \(personID)"
+        ).first { row in
+            PersonStanding(
+                isAdministrator: try row.value("is_administrator"), suspendedAt: try row.value("suspended_at"),
+                suspensionReason: try row.value("suspension_reason"))
+        }
+    }
+
+    public func setAdministrator(handle: String, _ isAdministrator: Bool, audit: AuditEntry) async throws -> PersonRecord? {
+        try await transaction { [logger] connection in
+            guard
+                let person = try await connection.query(
+                    "SELECT \(unescaped: PersonRows.columns) FROM person WHERE handle = \(handle.lowercased()) FOR UPDATE",
+                    logger: logger
+                ).first(PersonRows.person), person.kind == .user
+            else { return nil }
+            let changed = try await connection.query(
+                """
+                UPDATE person SET is_administrator = \(isAdministrator)
+                WHERE id = \(person.id) AND is_administrator <> \(isAdministrator) RETURNING id
+                """, logger: logger
+            ).first { _ in true } != nil
+            if changed { try await Self.insert(audit, connection, logger: logger) }
+            return person
+        }
+    }
+
+    public func suspend(personID: String, reason: String, audit: AuditEntry) async throws -> Bool {
+        try await transaction { [logger] connection in
+            let found = try await connection.query(
+                """
+                UPDATE person SET suspended_at = \(audit.at), suspension_reason = \(reason)
+                WHERE id = \(personID) RETURNING id
+                """, logger: logger
+            ).first { _ in true } != nil
+            guard found else { return false }
+            try await connection.query(
+                "UPDATE auth_session SET revoked_at = \(audit.at) WHERE person_id = \(personID) AND revoked_at IS NULL",
+                logger: logger)
+            try await Self.insert(audit, connection, logger: logger)
+            return true
+        }
+    }
+
+    public func unsuspend(personID: String, audit: AuditEntry) async throws -> Bool {
+        try await transaction { [logger] connection in
+            let found = try await connection.query(
+                "UPDATE person SET suspended_at = NULL, suspension_reason = NULL WHERE id = \(personID) RETURNING id",
+                logger: logger
+            ).first { _ in true } != nil
+            guard found else { return false }
+            try await Self.insert(audit, connection, logger: logger)
+            return true
+        }
+    }
+
+    public func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await query(
+            """
+            SELECT id, at, actor_id, actor_name, action, subject_kind, subject_id, subject_name, reason FROM audit_entry
+            WHERE id < \(before ?? Int64.max) ORDER BY id DESC LIMIT \(Int64(limit))
+            """
+        ).all { row in
+            AuditEntry(
+                id: try row.value("id"), at: try row.value("at"), actorID: try row.value("actor_id"),
+                actorName: try row.value("actor_name"), action: try row.value("action"),
+                subjectKind: try row.value("subject_kind"), subjectID: try row.value("subject_id"),
+                subjectName: try row.value("subject_name"), reason: try row.value("reason"))
+        }
+    }
+
+    public func administrators() async throws -> [PersonRecord] {
+        try await query(
+            "SELECT \(unescaped: PersonRows.columns) FROM person WHERE is_administrator ORDER BY handle"
+        ).all(PersonRows.person)
+    }
+
+    private static func insert(_ entry: AuditEntry, _ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO audit_entry (at, actor_id, actor_name, action, subject_kind, subject_id, subject_name, reason)
+            VALUES (\(entry.at), \(entry.actorID), \(entry.actorName), \(entry.action), \(entry.subjectKind),
+                \(entry.subjectID), \(entry.subjectName), \(entry.reason))
+            """, logger: logger)
+    }
+}

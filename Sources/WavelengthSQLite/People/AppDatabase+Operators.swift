@@ -1,0 +1,78 @@
+import WavelengthStore
+import GRDB
+import WavelengthCore
+
+extension AppDatabase: OperatorRepository {
+    public func standing(personID: String) async throws -> PersonStanding? {
+        try await writer.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT isAdministrator, suspendedAt, suspensionReason FROM person WHERE id = ?", arguments: [personID]
+            ).map { PersonStanding(isAdministrator: $0["isAdministrator"], suspendedAt: $0["suspendedAt"], suspensionReason: $0["suspensionReason"]) }
+        }
+    }
+
+    public func setAdministrator(handle: String, _ isAdministrator: Bool, audit: AuditEntry) async throws -> PersonRecord? {
+        try await writer.write { db in
+            guard let person = try PersonRecord.filter(Column("handle") == handle.lowercased()).fetchOne(db), person.kind == .user
+            else { return nil }
+            try db.execute(
+                sql: "UPDATE person SET isAdministrator = ? WHERE id = ? AND isAdministrator != ?",
+                arguments: [isAdministrator, person.id, isAdministrator])
+            if db.changesCount > 0 { try Self.insert(audit, db) }
+            return person
+        }
+    }
+
+    public func suspend(personID: String, reason: String, audit: AuditEntry) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE person SET suspendedAt = ?, suspensionReason = ? WHERE id = ?",
+                arguments: [audit.at, reason, personID])
+            guard db.changesCount > 0 else { return false }
+            try db.execute(
+                sql: "UPDATE authSession SET revokedAt = ? WHERE personID = ? AND revokedAt IS NULL", arguments: [audit.at, personID])
+            try Self.insert(audit, db)
+            return true
+        }
+    }
+
+    public func unsuspend(personID: String, audit: AuditEntry) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE person SET suspendedAt = NULL, suspensionReason = NULL WHERE id = ?", arguments: [personID])
+            guard db.changesCount > 0 else { return false }
+            try Self.insert(audit, db)
+            return true
+        }
+    }
+
+    public func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry] {
+        try await writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM auditEntry WHERE id < ? ORDER BY id DESC LIMIT ?", arguments: [before ?? Int64.max, limit]
+            ).map { row in
+                AuditEntry(
+                    id: row["id"], at: row["at"], actorID: row["actorID"], actorName: row["actorName"], action: row["action"],
+                    subjectKind: row["subjectKind"], subjectID: row["subjectID"], subjectName: row["subjectName"],
+                    reason: row["reason"])
+            }
+        }
+    }
+
+    public func administrators() async throws -> [PersonRecord] {
+        try await writer.read { db in
+            try PersonRecord.fetchAll(db, sql: "SELECT * FROM person WHERE isAdministrator ORDER BY handle")
+        }
+    }
+
+    private static func insert(_ entry: AuditEntry, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO auditEntry (at, actorID, actorName, action, subjectKind, subjectID, subjectName, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                entry.at, entry.actorID, entry.actorName, entry.action, entry.subjectKind, entry.subjectID, entry.subjectName,
+                entry.reason,
+            ])
+    }
+}

@@ -1,0 +1,70 @@
+import WavelengthCore
+
+/// Where a person stands on this server: an administrator or not, and
+/// suspended or not (with the reason they are told).
+public struct PersonStanding: Sendable, Equatable {
+    public var isAdministrator: Bool
+    public var suspendedAt: EpochMillis?
+    public var suspensionReason: String?
+
+    public init(isAdministrator: Bool = false, suspendedAt: EpochMillis? = nil, suspensionReason: String? = nil) {
+        self.isAdministrator = isAdministrator
+        self.suspendedAt = suspendedAt
+        self.suspensionReason = suspensionReason
+    }
+
+    public var isSuspended: Bool { suspendedAt != nil }
+}
+
+/// One thing an administrator did (or the host's shell, `actorID` nil):
+/// who, what, to whom, when and why. Names are kept as they were, so the
+/// log reads the same after a rename or a deletion.
+public struct AuditEntry: Sendable, Equatable, Codable {
+    public var id: Int64?
+    public var at: EpochMillis
+    public var actorID: String?
+    public var actorName: String
+    /// `grant-admin`, `revoke-admin`, `suspend`, `unsuspend`, …
+    public var action: String
+    /// `person`, `station`, …
+    public var subjectKind: String
+    public var subjectID: String
+    public var subjectName: String
+    public var reason: String
+
+    public init(
+        id: Int64? = nil, at: EpochMillis, actorID: String?, actorName: String, action: String, subjectKind: String,
+        subjectID: String, subjectName: String, reason: String
+    ) {
+        self.id = id
+        self.at = at
+        self.actorID = actorID
+        self.actorName = actorName
+        self.action = action
+        self.subjectKind = subjectKind
+        self.subjectID = subjectID
+        self.subjectName = subjectName
+        self.reason = reason
+    }
+}
+
+/// The operator's side of storage: administrators, suspensions and the
+/// audit log. Each change is written with its audit entry in one
+/// transaction: an action is never done without its record, nor recorded
+/// without being done.
+public protocol OperatorRepository: Sendable {
+    /// Nil when there is no such person.
+    func standing(personID: String) async throws -> PersonStanding?
+    /// Makes the user with `handle` an administrator (or no longer one).
+    /// Nil when no user has that handle; the entry is written only when
+    /// it changed something.
+    func setAdministrator(handle: String, _ isAdministrator: Bool, audit: AuditEntry) async throws -> PersonRecord?
+    /// Suspends the person and revokes every session they hold. False when
+    /// there is no such person.
+    func suspend(personID: String, reason: String, audit: AuditEntry) async throws -> Bool
+    /// False when there is no such person.
+    func unsuspend(personID: String, audit: AuditEntry) async throws -> Bool
+    /// Newest first; `before`: an entry's id, for the page after it.
+    func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry]
+    func administrators() async throws -> [PersonRecord]
+}
