@@ -118,7 +118,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     }
     router.add(middleware: SessionAuthenticator(auth: services.auth))
     let storage = services.storage
-    let gate = StationGate(access: storage, schedule: storage, clock: services.clock)
+    let gate = StationGate(access: storage, schedule: storage, clock: services.clock, operators: storage)
     healthController(services, openAPIDocument: openAPIDocument).addRoutes(to: router)
     AuthController(
         auth: services.auth, people: storage, access: storage, directory: services.directory,
@@ -181,6 +181,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         directory: services.directory, streams: services.streams, sources: services.liveSources, clock: services.clock,
         publicURL: services.configuration.publicURL, serverStart: Date()
     ).addRoutes(to: router)
+    AdminController(people: storage, operators: storage, directory: services.directory, clock: services.clock)
+        .addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
         pingInterval: services.configuration.pingInterval, sockets: services.liveSockets,

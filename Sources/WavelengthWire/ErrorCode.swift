@@ -89,6 +89,9 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case stationFull = "station_full"
     case stationLimit = "station_limit"
     case stationLocked = "station_locked"
+    /// An administrator suspended the account: it can't sign in until the
+    /// suspension is lifted.
+    case suspended = "suspended"
     case timelineFull = "timeline_full"
     case tooLarge = "too_large"
     case tooFast = "too_fast"

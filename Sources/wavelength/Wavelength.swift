@@ -6,7 +6,7 @@ struct Wavelength: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wavelength",
         abstract: "Self-hosted social radio: everyone gets a station.",
-        subcommands: [Serve.self, Scan.self, Tune.self, PartyCommand.self, Keys.self, MigrateDB.self, Backup.self, Restore.self],
+        subcommands: [Serve.self, Scan.self, Tune.self, PartyCommand.self, Keys.self, MigrateDB.self, Backup.self, Restore.self, Admin.self],
         defaultSubcommand: Serve.self)
 
     /// ArgumentParser's own `main`, after the one tuning that must come

@@ -124,3 +124,35 @@ struct BackupTests {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? 0) & 0o777
     }
 }
+
+/// `wavelength admin` from the host's shell, while the server runs.
+@Suite("Administrators from the shell", .enabled(if: TestStore.isSQLite), .timeLimit(.minutes(5)))
+struct AdminCommandTests {
+    @Test func theShellGrantsAndRevokesAndTheServerHeedsItAtOnce() async throws {
+        let libraries = try await TestLibrary.shared.roots()
+        let data = NSTemporaryDirectory() + "wavelength-admin-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        _ = try await ServerProcess.run(dataDirectory: data, libraries: libraries) { server in
+            let handle = TestHandles.next("a")
+            let signup = SignupRequest(handle: handle, displayName: "Operator", password: "correct horse", tokens: true)
+            let made = try await HTTPClient.shared.send(.POST, server.baseURL + "/api/auth/signup", body: try JSONEncoder().encode(signup))
+            let token = try #require(try JSONDecoder().decode(AuthResponse.self, from: made.body).tokens?.accessToken)
+            let audit = server.baseURL + "/api/admin/audit"
+            #expect(try await HTTPClient.shared.send(.GET, audit, key: token).status == .forbidden)
+
+            let granted = try await ServerProcess.command(["admin", "grant", "@" + handle, "--data", data, "--reason", "runs the station"])
+            #expect(granted.status == 0 && granted.output.contains("is an administrator now"), "\(granted.output)")
+            let log = try await HTTPClient.shared.send(.GET, audit, key: token)
+            #expect(log.status == .ok)
+            let entries = try JSONDecoder().decode([AuditEntryView].self, from: log.body)
+            #expect(entries.first?.action == "grant-admin" && entries.first?.actorID == nil && entries.first?.reason == "runs the station")
+            #expect(try await ServerProcess.command(["admin", "list", "--data", data]).output.contains("@" + handle))
+
+            let nobody = try await ServerProcess.command(["admin", "grant", "nobody_here", "--data", data])
+            #expect(nobody.status != 0 && nobody.output.contains("No account has the handle"), "\(nobody.output)")
+
+            #expect(try await ServerProcess.command(["admin", "revoke", handle, "--data", data]).status == 0)
+            #expect(try await HTTPClient.shared.send(.GET, audit, key: token).status == .forbidden)
+        }
+    }
+}

@@ -11,7 +11,7 @@ import WavelengthWire
 /// a bearer token pair (SDKs) and sets no cookie.
 struct AuthController {
     let auth: AuthService
-    let people: any PeopleRepository
+    let people: any PeopleRepository & OperatorRepository
     let access: any StationAccessRepository
     let directory: StationDirectory
     let attempts: AttemptGuard
@@ -77,6 +77,12 @@ struct AuthController {
             return person
         }
         await attempts.loginSucceeded(handle: handle, address: address)
+        if let standing = try await people.standing(personID: person.id), standing.isSuspended {
+            throw APIError(
+                .forbidden, code: .suspended,
+                "This account is suspended by the server's administrators"
+                    + (standing.suspensionReason.map { ": \($0)" } ?? "."))
+        }
         return try await startSession(
             for: person, station: try await ownStation(of: person), tokens: body.tokens == true, status: .ok,
             request: request, context: context)

@@ -17,7 +17,7 @@ struct AuthService: Sendable {
     static let accessTokenLifetime: Int64 = 15 * 60 * 1000
     static let sessionLifetime: Int64 = 30 * 24 * 3600 * 1000
 
-    let people: any PeopleRepository
+    let people: any PeopleRepository & OperatorRepository
     let clock: any ServerClock
     let bcryptCost: UInt8
     private let keys: JWTKeyCollection
@@ -31,7 +31,7 @@ struct AuthService: Sendable {
     private let passwordWork = PasswordWork()
 
     static func make(
-        people: any PeopleRepository, signingKeys: SigningKeys, clock: any ServerClock, bcryptCost: UInt8
+        people: any PeopleRepository & OperatorRepository, signingKeys: SigningKeys, clock: any ServerClock, bcryptCost: UInt8
     ) async throws -> AuthService {
         let keys = JWTKeyCollection()
         // Oldest first: the first key added is also the one that checks a
@@ -48,7 +48,7 @@ struct AuthService: Sendable {
     }
 
     private init(
-        people: any PeopleRepository, clock: any ServerClock, bcryptCost: UInt8, keys: JWTKeyCollection,
+        people: any PeopleRepository & OperatorRepository, clock: any ServerClock, bcryptCost: UInt8, keys: JWTKeyCollection,
         signingKeyID: String, csrfKey: SymmetricKey, decoyHash: String
     ) {
         self.people = people
@@ -158,7 +158,12 @@ struct AuthService: Sendable {
         guard let session, session.personID == personID, session.isValid(at: clock.now()),
             let person = try await people.person(id: personID)
         else { return nil }
-        return Caller(person: person, sessionID: session.id, viaCookie: viaCookie)
+        // A suspension revokes the sessions too; this also covers one made
+        // in the moment between.
+        let standing = try await people.standing(personID: personID)
+        guard standing?.isSuspended != true else { return nil }
+        return Caller(
+            person: person, sessionID: session.id, viaCookie: viaCookie, isAdministrator: standing?.isAdministrator == true)
     }
 
     // MARK: CSRF

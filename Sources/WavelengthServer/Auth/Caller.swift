@@ -8,11 +8,15 @@ public struct Caller: Sendable {
     /// True when the session came in a cookie: state-changing requests then
     /// need the CSRF token, and a WebSocket from another origin is ignored.
     public var viaCookie: Bool
+    /// The server's administrators (`wavelength admin grant`), read with
+    /// the session on every request, so a revocation counts at once.
+    public var isAdministrator: Bool
 
-    public init(person: PersonRecord?, sessionID: String?, viaCookie: Bool) {
+    public init(person: PersonRecord?, sessionID: String?, viaCookie: Bool, isAdministrator: Bool = false) {
         self.person = person
         self.sessionID = sessionID
         self.viaCookie = viaCookie
+        self.isAdministrator = isAdministrator
     }
 
     public static let anonymous = Caller(person: nil, sessionID: nil, viaCookie: false)

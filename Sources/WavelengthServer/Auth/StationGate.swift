@@ -12,6 +12,8 @@ struct StationGate: Sendable {
     /// the clock that says what airs now.
     var schedule: (any ScheduleRepository)? = nil
     var clock: (any ServerClock)? = nil
+    /// Where the owner stands: a suspended owner's stations are off the air.
+    var operators: (any OperatorRepository)? = nil
 
     struct Verdict: Sendable {
         var role: StationRole
@@ -28,6 +30,9 @@ struct StationGate: Sendable {
     }
 
     func verdict(_ caller: Caller, on record: StationRecord) async throws -> Verdict {
+        if let operators, let ownerID = record.ownerID, try await operators.standing(personID: ownerID)?.isSuspended == true {
+            throw APIError(.forbidden, code: .suspended, "This station is off the air: its owner's account is suspended.")
+        }
         var facts = AccessFacts(hasIdentity: caller.person != nil)
         var hosting: HostingWindow?
         if let personID = caller.personID {

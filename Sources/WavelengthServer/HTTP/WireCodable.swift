@@ -42,3 +42,5 @@ extension InviteLookup: ResponseEncodable {}
 extension ClipView: ResponseEncodable {}
 extension ClipList: ResponseEncodable {}
 extension NearbyList: ResponseEncodable {}
+extension AdminPersonView: ResponseEncodable {}
+extension AuditEntryView: ResponseEncodable {}

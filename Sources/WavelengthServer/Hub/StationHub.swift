@@ -379,6 +379,13 @@ actor StationHub {
         }
     }
 
+    /// An administrator suspended the person: their connections here close.
+    func letGo(personID: String) async {
+        await inTurn { hub in
+            await hub.perform(hub.machine.accessChanged { seat in seat.personID != personID })
+        }
+    }
+
     /// A live source came on the air: its entry (titled `title`) takes over
     /// the timeline, or carries on when the same person is back within
     /// the grace.

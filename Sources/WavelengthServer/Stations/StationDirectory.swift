@@ -370,6 +370,20 @@ actor StationDirectory {
         return result.record
     }
 
+    /// An administrator suspended the person: the stations they own go off
+    /// the air (everyone is told, and the gate turns listeners away while
+    /// the suspension lasts), and their connections elsewhere close.
+    func personSuspended(_ personID: String) async {
+        for (id, hub) in hubs {
+            if await hub.record.ownerID == personID {
+                await hub.end()
+            } else {
+                await hub.letGo(personID: personID)
+            }
+            await accessChanged(id)
+        }
+    }
+
     /// Who may listen to a station this node runs changed (a ban, a kick,
     /// its access, the session's end): other nodes' relays of it seat their
     /// listeners again, through the gate, at the owner's new rules.

@@ -90,6 +90,7 @@ export const ErrorCode = Object.freeze({
   stationFull: "station_full",
   stationLimit: "station_limit",
   stationLocked: "station_locked",
+  suspended: "suspended",
   timelineFull: "timeline_full",
   tooLarge: "too_large",
   tooFast: "too_fast",

@@ -1,0 +1,115 @@
+import Hummingbird
+import WavelengthCore
+import WavelengthStore
+import WavelengthWire
+
+/// The server's administrators' API: find people, suspend and reinstate
+/// them, and read the audit log. Every route answers 403 to anyone who
+/// isn't an administrator (`wavelength admin grant`), and each action is
+/// written with its audit entry in one transaction.
+struct AdminController {
+    let people: any PeopleRepository
+    let operators: any OperatorRepository
+    let directory: StationDirectory
+    let clock: any ServerClock
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/admin/people", use: findPeople)
+        router.post("/api/admin/people/{id}/suspend", use: suspend)
+        router.post("/api/admin/people/{id}/unsuspend", use: unsuspend)
+        router.get("/api/admin/audit", use: audit)
+    }
+
+    @Sendable func findPeople(_ request: Request, context: AppRequestContext) async throws -> [AdminPersonView] {
+        _ = try Self.administrator(context)
+        let query = (try request.stringQuery("q", maxLength: 40) ?? "").trimmingCharacters(in: .whitespaces)
+        guard !query.isEmpty else { return [] }
+        var views: [AdminPersonView] = []
+        for person in try await people.searchPeople(prefix: query, limit: 20) {
+            views.append(try await view(of: person))
+        }
+        return views
+    }
+
+    @Sendable func suspend(_ request: Request, context: AppRequestContext) async throws -> AdminPersonView {
+        let admin = try Self.administrator(context)
+        let person = try await subject(context)
+        guard person.id != admin.id else {
+            throw APIError(.conflict, code: .forbidden, "You can't suspend yourself; ask another administrator.")
+        }
+        let reason = try await Self.reason(request, context: context)
+        let entry = entry("suspend", by: admin, on: person, reason: reason)
+        guard try await operators.suspend(personID: person.id, reason: reason, audit: entry) else {
+            throw APIError.notFound("No person with id \(person.id).")
+        }
+        await directory.personSuspended(person.id)
+        return try await view(of: person)
+    }
+
+    @Sendable func unsuspend(_ request: Request, context: AppRequestContext) async throws -> AdminPersonView {
+        let admin = try Self.administrator(context)
+        let person = try await subject(context)
+        let reason = try await Self.reason(request, context: context)
+        guard try await operators.unsuspend(personID: person.id, audit: entry("unsuspend", by: admin, on: person, reason: reason)) else {
+            throw APIError.notFound("No person with id \(person.id).")
+        }
+        return try await view(of: person)
+    }
+
+    @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> [AuditEntryView] {
+        _ = try Self.administrator(context)
+        let limit = try request.intQuery("limit", default: 50, range: AdminLimits.pageSize)
+        let before = try request.stringQuery("before", maxLength: 20).map { text -> Int64 in
+            guard let id = Int64(text), id > 0 else { throw APIError.badRequest("before must be an entry's id.") }
+            return id
+        }
+        return try await operators.auditLog(before: before, limit: limit).compactMap { entry in
+            entry.id.map {
+                AuditEntryView(
+                    id: $0, at: entry.at, actorID: entry.actorID, actorName: entry.actorName, action: entry.action,
+                    subjectKind: entry.subjectKind, subjectID: entry.subjectID, subjectName: entry.subjectName, reason: entry.reason)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The caller, when an administrator; else 401 or 403.
+    static func administrator(_ context: AppRequestContext) throws -> PersonRecord {
+        guard let person = context.caller.person else {
+            throw APIError(.unauthorized, code: .signInRequired, "Sign in as an administrator.")
+        }
+        guard context.caller.isAdministrator else {
+            throw APIError(.forbidden, code: .forbidden, "Only the server's administrators can do that.")
+        }
+        return person
+    }
+
+    private func subject(_ context: AppRequestContext) async throws -> PersonRecord {
+        let id = try context.id("id")
+        guard let person = try await people.person(id: id) else { throw APIError.notFound("No person with id \(id).") }
+        return person
+    }
+
+    private static func reason(_ request: Request, context: AppRequestContext) async throws -> String {
+        let body = try await request.decode(as: AdminActionRequest.self, context: context)
+        let reason = body.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard AdminLimits.reasonBytes.contains(reason.utf8.count) else {
+            throw APIError.badRequest("Say why in 1 to \(AdminLimits.reasonBytes.upperBound) bytes: it goes in the audit log.")
+        }
+        return reason
+    }
+
+    private func entry(_ action: String, by admin: PersonRecord, on person: PersonRecord, reason: String) -> AuditEntry {
+        AuditEntry(
+            at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: action, subjectKind: "person",
+            subjectID: person.id, subjectName: person.handle.map { "@\($0)" } ?? person.displayName, reason: reason)
+    }
+
+    private func view(of person: PersonRecord) async throws -> AdminPersonView {
+        let standing = try await operators.standing(personID: person.id) ?? PersonStanding()
+        return AdminPersonView(
+            person: PersonView(person, stationID: nil), isAdministrator: standing.isAdministrator,
+            suspendedAt: standing.suspendedAt, suspensionReason: standing.suspensionReason)
+    }
+}

@@ -1,0 +1,61 @@
+import WavelengthCore
+
+/// Limits on what administrators send.
+public enum AdminLimits {
+    public static let reasonBytes = 1...500
+    public static let pageSize = 1...100
+}
+
+/// A person as an administrator sees them.
+public struct AdminPersonView: Sendable, Codable, Equatable {
+    public var person: PersonView
+    public var isAdministrator: Bool
+    public var suspendedAt: EpochMillis?
+    public var suspensionReason: String?
+
+    public init(person: PersonView, isAdministrator: Bool, suspendedAt: EpochMillis?, suspensionReason: String?) {
+        self.person = person
+        self.isAdministrator = isAdministrator
+        self.suspendedAt = suspendedAt
+        self.suspensionReason = suspensionReason
+    }
+}
+
+/// Why an administrator does something: written to the audit log, and for
+/// a suspension, told to the person when they try to sign in.
+public struct AdminActionRequest: Sendable, Codable, Equatable {
+    public var reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
+}
+
+/// One line of the audit log.
+public struct AuditEntryView: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var at: EpochMillis
+    /// Nil for the host's shell.
+    public var actorID: String?
+    public var actorName: String
+    public var action: String
+    public var subjectKind: String
+    public var subjectID: String
+    public var subjectName: String
+    public var reason: String
+
+    public init(
+        id: Int64, at: EpochMillis, actorID: String?, actorName: String, action: String, subjectKind: String, subjectID: String,
+        subjectName: String, reason: String
+    ) {
+        self.id = id
+        self.at = at
+        self.actorID = actorID
+        self.actorName = actorName
+        self.action = action
+        self.subjectKind = subjectKind
+        self.subjectID = subjectID
+        self.subjectName = subjectName
+        self.reason = reason
+    }
+}
