@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v36";
+const VERSION = "wavelength-shell-v37";
 const SHELL = [
   "/",
   "/index.html",
@@ -17,6 +17,7 @@ const SHELL = [
   "/styles-lyrics.css",
   "/styles-chat.css",
   "/styles-clips.css",
+  "/styles-admin.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -89,6 +90,7 @@ const SHELL = [
   "/js/views/go-live/broadcast-air.js",
   "/js/views/go-live/broadcast-desk.js",
   "/js/views/go-live/broadcast-meter.js",
+  "/js/views/admin.js",
   "/js/views/go-live/broadcast-panel.js",
   "/js/views/go-live/broadcast-view.js",
   "/js/views/go-live/broadcast-audio.js",

@@ -147,10 +147,14 @@ public struct RefreshResponse: Sendable, Codable, Equatable {
 public struct MeResponse: Sendable, Codable, Equatable {
     public var person: PersonView?
     public var csrfToken: String?
+    /// True for the server's administrators (absent otherwise): the web app
+    /// shows them the way to the control room.
+    public var isAdministrator: Bool?
 
-    public init(person: PersonView?, csrfToken: String?) {
+    public init(person: PersonView?, csrfToken: String?, isAdministrator: Bool? = nil) {
         self.person = person
         self.csrfToken = csrfToken
+        self.isAdministrator = isAdministrator
     }
 }
 

@@ -53,7 +53,7 @@ private func shellEntry(_ action: String, _ person: String, reason: String) -> A
     let user = ProcessInfo.processInfo.environment["USER"].map { " (\($0))" } ?? ""
     return AuditEntry(
         at: Int64(Date().timeIntervalSince1970 * 1000), actorID: nil, actorName: "the host's shell" + user, action: action,
-        subjectKind: "person", subjectID: person, subjectName: person, reason: reason)
+        subjectKind: "person", subjectID: person, subjectName: "@" + person, reason: reason)
 }
 
 struct AdminGrant: AsyncParsableCommand {

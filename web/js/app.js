@@ -116,7 +116,7 @@ function navSection(path) {
   if (first === "") return "dial";
   if (first === "library") return "library";
   if (first === "people") return "people";
-  if (first === "account" || first === "login" || first === "signup") return "account";
+  if (first === "account" || first === "login" || first === "signup" || first === "admin") return "account";
   return "";
 }
 
@@ -159,6 +159,7 @@ function kindOf(path) {
   if (first === "signup" || first === "login" || first === "account") return first;
   if (first === "join") return "join";
   if (first === "i" && second) return "invite";
+  if (first === "admin") return "admin";
   return null;
 }
 
@@ -223,6 +224,9 @@ function onRoute() {
       break;
     case "invite":
       showLazy(kind, () => import("./views/join.js"), "createInviteView", r, token);
+      break;
+    case "admin":
+      showLazy(kind, () => import("./views/admin.js"), "createAdminView", r, token);
       break;
     default:
       navigate([], { replace: true });

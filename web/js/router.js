@@ -1,7 +1,7 @@
 // Hash routes: #/ (the dial), #/f/107.3, #/station/ID, #/station/ID/add,
 // #/station/ID/settings, #/station/ID/history, #/station/ID/schedule(?week=2026-11-23),
 // #/station/ID/show/SHOW, #/station/ID/show/SHOW/edit, #/station/ID/shows/new, #/library, #/people, #/people/ID, #/signup,
-// #/login, #/account, #/join, #/join/107.3, #/i/TOKEN.
+// #/login, #/account, #/join, #/join/107.3, #/i/TOKEN, #/admin.
 
 export function parseHash(hash = location.hash) {
   const raw = hash.replace(/^#/, "");

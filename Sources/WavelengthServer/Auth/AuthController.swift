@@ -140,7 +140,8 @@ struct AuthController {
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> MeResponse {
         guard let person = context.caller.person else { return MeResponse(person: nil, csrfToken: nil) }
         let csrf = context.caller.viaCookie ? context.caller.sessionID.map(auth.csrfToken(sessionID:)) : nil
-        return MeResponse(person: try await view(of: person), csrfToken: csrf)
+        return MeResponse(
+            person: try await view(of: person), csrfToken: csrf, isAdministrator: context.caller.isAdministrator ? true : nil)
     }
 
     // MARK: Helpers

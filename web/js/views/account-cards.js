@@ -4,7 +4,7 @@
 // with an owner key from before accounts (keys this browser kept from then
 // are offered too), and sign out. Names from the server go in as text.
 
-import { api } from "../api/api.js";
+import { api, request } from "../api/api.js";
 import { h, fill, setText, icon } from "../ui/dom.js";
 import { session } from "../api/session.js";
 import { authHref, navigate, personHref, stationHref, stationPath } from "../router.js";
@@ -253,6 +253,28 @@ export function guestPage(person, heading) {
   ];
 }
 
+/** The way to the control room, shown only to the server's administrators
+ * (the server says who is one; everyone else sees nothing here). */
+export function controlRoomCard(alive) {
+  const slot = h("div", { class: "account-control-room" });
+  request("/api/auth/me")
+    .then((me) => {
+      if (!alive() || !me || me.isAdministrator !== true) return;
+      fill(
+        slot,
+        h(
+          "section",
+          { class: "account-section", "aria-labelledby": "control-room-heading" },
+          h("h2", { class: "section-title", id: "control-room-heading" }, "Run the server"),
+          h("p", { class: "muted" }, "You're one of this server's administrators."),
+          h("a", { class: "btn btn-secondary btn-small control-room-link", href: "#/admin" }, "Open the control room"),
+        ),
+      );
+    })
+    .catch(() => {});
+  return slot;
+}
+
 /** A signed-in person's account: who they are, their station, Go live (`goLive`'s card), liked songs, password, claim. */
 export function accountPage(person, heading, { alive, goLive }) {
   setText(heading, person.displayName);
@@ -279,7 +301,7 @@ export function accountPage(person, heading, { alive, goLive }) {
       "div",
       { class: "account-grid" },
       h("div", { class: "account-col" }, person.stationID ? stationCard(person, alive) : null, goLive.el, likedSongsCard(person), h("div", { class: "account-signout" }, logOutButton("Sign out"))),
-      h("div", { class: "account-col" }, passwordCard(person), claimCard(alive)),
+      h("div", { class: "account-col" }, controlRoomCard(alive), passwordCard(person), claimCard(alive)),
     ),
   ];
 }

@@ -1,0 +1,82 @@
+"""The control room: an administrator made from the host's shell
+(`wavelength admin grant`) finds it in their account, finds a person,
+suspends them with a reason (the person's own browser is signed out and
+told why at sign-in), sees it in the log and reinstates them. Someone who
+isn't an administrator sees no way in, and is refused at the door. Every
+width fits with no sideways scroll."""
+
+from __future__ import annotations
+
+import subprocess
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from accounts_api import log_in_browser, make_browser_user, session_person, signup
+from conftest import PHONE, at_every_width, server_binary
+from helpers import find, text_of, wait_for
+
+
+def grant(server, handle: str) -> None:
+    done = subprocess.run(
+        [str(server_binary()), "admin", "grant", handle, "--data", str(server.data), "--reason", "runs the station"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_server, browser, shot):
+    d = browser(PHONE)
+    admin = make_browser_user(d, demo_server, display_name="Station Manager")
+    grant(demo_server, admin.handle)
+    subject = signup(demo_server, display_name="Chat Spammer")
+
+    # The way in is on the account page, for administrators only.
+    d.get(f"{demo_server.base}/#/account")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".control-room-link"), "no way to the control room")
+    find(d, ".control-room-link").click()
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".admin-screen #admin-search"))
+    wait_for(d, lambda d: "made an administrator" in (text_of(d, ".admin-log") or ""), "the shell's grant isn't in the log")
+
+    find(d, "#admin-search").send_keys(subject.handle)
+    row = f".admin-person[data-person-id='{subject.person['id']}']"
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, row), "the person isn't found")
+    assert "In good standing" in (text_of(d, row) or "")
+    at_every_width(d, shot, "control-room", [".admin-screen", ".admin-panel", row], reveal=row)
+
+    # A suspension needs a reason; with one, it's done and logged.
+    find(d, f"{row} .admin-act").click()
+    assert d.switch_to.active_element.get_attribute("class").find("admin-reason") >= 0
+    find(d, f"{row} .admin-reason").send_keys("Spam in three chats", Keys.ENTER)
+    wait_for(d, lambda d: "Suspended since" in (text_of(d, row) or ""), "the row never said suspended")
+    assert "Spam in three chats" in (text_of(d, row) or "")
+    wait_for(d, lambda d: "Chat Spammer" in (text_of(d, ".admin-log") or "") or subject.handle in (text_of(d, ".admin-log") or ""))
+    wait_for(d, lambda d: "suspended" in (text_of(d, ".admin-log-line[data-action='suspend']") or ""))
+    shot(d, "control-room-suspended")
+
+    # The person's own browser: signing in says why.
+    other = browser(PHONE)
+    other.get(f"{demo_server.base}/#/login")
+    wait_for(other, lambda o: o.find_elements(By.CSS_SELECTOR, "#login-handle"))
+    other.find_element(By.CSS_SELECTOR, "#login-handle").send_keys(subject.handle)
+    other.find_element(By.CSS_SELECTOR, "#login-password").send_keys(subject.password, Keys.ENTER)
+    wait_for(other, lambda o: "Spam in three chats" in (o.find_element(By.CSS_SELECTOR, ".login-form").text or ""),
+             "signing in never said why")
+    assert session_person(other) is None
+
+    # Reinstated: they sign in again.
+    find(d, f"{row} .admin-reason").send_keys("Apologised")
+    find(d, f"{row} .admin-act").click()
+    wait_for(d, lambda d: "In good standing" in (text_of(d, row) or ""))
+    other.get("about:blank")  # a fresh login form
+    log_in_browser(other, demo_server, subject)
+
+
+def test_someone_who_isnt_an_administrator_sees_no_way_in(demo_server, browser):
+    d = browser(PHONE)
+    make_browser_user(d, demo_server, display_name="Plain Listener")
+    d.get(f"{demo_server.base}/#/account")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".password-form"))
+    assert not d.find_elements(By.CSS_SELECTOR, ".control-room-link")
+    d.get(f"{demo_server.base}/#/admin")
+    wait_for(d, lambda d: "Only the server's administrators" in (text_of(d, ".admin-notice") or ""), "no refusal at the door")
+    assert not find(d, ".admin-grid .admin-panel").is_displayed()

@@ -1,0 +1,236 @@
+// #/admin: the control room, for the server's administrators (made with
+// `wavelength admin grant` on the host). Find a person and suspend them
+// (every session ends, their stations go off the air, they're told why at
+// sign-in) or lift it; below, the log of everything administrators did.
+// Everything from people goes in as text.
+
+import { h, fill, setText, icon } from "../ui/dom.js";
+import { request } from "../api/api.js";
+import { session } from "../api/session.js";
+import { authHref } from "../router.js";
+import { toast } from "../ui/toast.js";
+
+const ACTIONS = {
+  "grant-admin": "made an administrator",
+  "revoke-admin": "no longer an administrator",
+  suspend: "suspended",
+  unsuspend: "reinstated",
+};
+
+function when(ms) {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function errorOf(error) {
+  return (error && error.message) || "That didn't work; try again.";
+}
+
+export function createAdminView() {
+  let destroyed = false;
+  let timer = null;
+  let lastQuery = "";
+
+  const heading = h("h1", { class: "screen-title", tabindex: "-1" }, "The control room");
+  const notice = h("div", { class: "admin-notice" });
+  const input = h("input", {
+    id: "admin-search",
+    class: "input input-search",
+    type: "search",
+    autocomplete: "off",
+    autocapitalize: "none",
+    spellcheck: "false",
+    enterkeyhint: "search",
+    maxlength: "40",
+    placeholder: "Name or @handle",
+    "aria-describedby": "admin-status",
+    "aria-controls": "admin-results",
+  });
+  const status = h("p", { class: "lib-status", id: "admin-status", role: "status", "aria-live": "polite" });
+  const results = h("ul", { class: "admin-people", id: "admin-results", "aria-label": "People found" });
+  const log = h("ol", { class: "admin-log", "aria-label": "What administrators did, newest first" });
+  const logStatus = h("p", { class: "lib-status", role: "status", "aria-live": "polite" });
+
+  const peoplePanel = h(
+    "section",
+    { class: "admin-panel", "aria-labelledby": "admin-people-heading" },
+    h("h2", { class: "section-title", id: "admin-people-heading" }, "People"),
+    h(
+      "form",
+      { class: "people-search", role: "search", onsubmit: (e) => (e.preventDefault(), search(true)) },
+      h("label", { class: "label", for: "admin-search" }, "Find anyone with an account"),
+      h("div", { class: "search-field" }, icon("search", { size: 20 }), input),
+    ),
+    status,
+    results,
+  );
+  const logPanel = h(
+    "section",
+    { class: "admin-panel", "aria-labelledby": "admin-log-heading" },
+    h("h2", { class: "section-title", id: "admin-log-heading" }, "The log"),
+    h("p", { class: "muted" }, "Who did what, to whom, when and why. Nothing here can be changed."),
+    logStatus,
+    log,
+  );
+  const el = h(
+    "section",
+    { class: "screen admin-screen" },
+    h("p", { class: "admin-caption", "aria-hidden": "true" }, "ON THE DESK"),
+    heading,
+    h("p", { class: "muted lead" }, "Keep the airwaves friendly. Every action here is written to the log with your reason."),
+    notice,
+    h("div", { class: "admin-grid" }, peoplePanel, logPanel),
+  );
+
+  function refuse(error) {
+    const text =
+      error && error.status === 401
+        ? "Sign in with an administrator's account to open the control room."
+        : "Only the server's administrators can open the control room. The host makes one with `wavelength admin grant HANDLE`.";
+    fill(
+      notice,
+      h(
+        "div",
+        { class: "notice notice-error", role: "alert" },
+        h("p", {}, text),
+        error && error.status === 401 ? h("p", {}, h("a", { class: "btn btn-primary btn-small", href: authHref("login") }, "Sign in")) : null,
+      ),
+    );
+    peoplePanel.hidden = true;
+    logPanel.hidden = true;
+  }
+
+  async function loadLog() {
+    try {
+      const entries = await request("/api/admin/audit?limit=50");
+      if (destroyed) return;
+      setText(logStatus, entries.length ? "" : "Nothing yet.");
+      fill(log, ...entries.map(logLine));
+    } catch (error) {
+      if (destroyed) return;
+      if (error.status === 401 || error.status === 403) refuse(error);
+      else setText(logStatus, errorOf(error));
+    }
+  }
+
+  function logLine(entry) {
+    return h(
+      "li",
+      { class: "admin-log-line", dataset: { action: entry.action } },
+      h("time", { class: "admin-log-time", datetime: new Date(entry.at).toISOString() }, when(entry.at)),
+      h(
+        "span",
+        { class: "admin-log-what" },
+        h("strong", {}, entry.actorName),
+        ` · ${entry.subjectName} ${ACTIONS[entry.action] || entry.action}`,
+      ),
+      h("span", { class: "admin-log-why" }, `“${entry.reason}”`),
+    );
+  }
+
+  function personRow(view) {
+    const person = view.person;
+    const suspended = view.suspendedAt != null;
+    const reason = h("input", {
+      class: "input admin-reason",
+      type: "text",
+      maxlength: "500",
+      required: true,
+      "aria-label": `Why ${suspended ? "reinstate" : "suspend"} ${person.displayName}`,
+      placeholder: suspended ? "Why reinstate them?" : "Why? They'll be told.",
+    });
+    const act = h(
+      "button",
+      { class: `btn btn-small ${suspended ? "btn-secondary" : "btn-danger"} admin-act`, type: "submit" },
+      suspended ? "Reinstate" : "Suspend",
+    );
+    const form = h(
+      "form",
+      {
+        class: "admin-action",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const why = reason.value.trim();
+          if (!why) {
+            reason.focus();
+            toast("Say why: it goes in the log.");
+            return;
+          }
+          act.disabled = true;
+          try {
+            const updated = await request(`/api/admin/people/${encodeURIComponent(person.id)}/${suspended ? "unsuspend" : "suspend"}`, {
+              method: "POST",
+              body: { reason: why },
+            });
+            if (destroyed) return;
+            row.replaceWith(personRow(updated));
+            toast(updated.suspendedAt != null ? `${person.displayName} is suspended.` : `${person.displayName} is reinstated.`);
+            loadLog();
+          } catch (error) {
+            act.disabled = false;
+            toast(errorOf(error));
+          }
+        },
+      },
+      reason,
+      act,
+    );
+    const row = h(
+      "li",
+      { class: `admin-person${suspended ? " is-suspended" : ""}`, dataset: { personId: person.id } },
+      h(
+        "div",
+        { class: "admin-person-who" },
+        h("span", { class: "admin-person-name" }, person.displayName),
+        h("span", { class: "admin-person-handle" }, person.handle ? `@${person.handle}` : "guest"),
+        view.isAdministrator ? h("span", { class: "admin-badge" }, "Administrator") : null,
+      ),
+      h(
+        "p",
+        { class: "admin-person-state" },
+        suspended ? `Suspended since ${when(view.suspendedAt)}: “${view.suspensionReason || ""}”` : "In good standing",
+      ),
+      person.id === session.person?.id ? h("p", { class: "muted" }, "That's you.") : form,
+    );
+    return row;
+  }
+
+  async function search(now = false) {
+    clearTimeout(timer);
+    const query = input.value.trim().replace(/^@/, "");
+    if (!now && query === lastQuery) return;
+    lastQuery = query;
+    if (!query) {
+      setText(status, "Type a name or a handle.");
+      fill(results);
+      return;
+    }
+    try {
+      const found = await request(`/api/admin/people?q=${encodeURIComponent(query)}`);
+      if (destroyed || query !== lastQuery) return;
+      setText(status, found.length ? `${found.length} found.` : `Nobody matches “${query}”.`);
+      fill(results, ...found.map(personRow));
+    } catch (error) {
+      if (destroyed) return;
+      if (error.status === 401 || error.status === 403) refuse(error);
+      else setText(status, errorOf(error));
+    }
+  }
+
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => search(), 200);
+  });
+  setText(status, "Type a name or a handle.");
+  loadLog();
+
+  return {
+    el,
+    title: "Control room · Wavelength",
+    focusTarget: () => heading,
+    update: (next) => next.path[0] === "admin",
+    destroy() {
+      destroyed = true;
+      clearTimeout(timer);
+    },
+  };
+}
