@@ -61,6 +61,10 @@ extension PostgresStore: OperatorRepository {
         }
     }
 
+    public func record(_ entry: AuditEntry) async throws {
+        try await transaction { [logger] connection in try await Self.insert(entry, connection, logger: logger) }
+    }
+
     public func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry] {
         try await query(
             """

@@ -181,7 +181,9 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         directory: services.directory, streams: services.streams, sources: services.liveSources, clock: services.clock,
         publicURL: services.configuration.publicURL, serverStart: Date()
     ).addRoutes(to: router)
-    AdminController(people: storage, operators: storage, directory: services.directory, clock: services.clock)
+    AdminController(
+        people: storage, operators: storage, directory: services.directory, clock: services.clock,
+        rescans: services.libraryRescans)
         .addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
@@ -225,8 +227,10 @@ public struct ServerServices: Sendable {
     let liveSourceServer: LiveSourceServer?
     /// Tells other nodes of timelines saved here (a cluster only).
     var timelineAnnouncer: TimelineAnnouncer?
-    /// The library folders as scanned at start (nil with no library).
+    /// Keeps the library in step while the server runs (nil with no
+    /// library, or with several nodes), and its queue of rescans.
     var libraryWatcher: LibraryWatcher?
+    var libraryRescans: LibraryRescanQueue?
     /// The port live sources connect to, once it is bound (nil when off).
     public var liveSourcePort: Int? {
         get async { await liveSourceServer?.bound.port }
@@ -325,6 +329,8 @@ public struct ServerServices: Sendable {
                 logger.notice("With several nodes, library folders are not watched: run `wavelength scan` after adding music")
             } else {
                 let (analysis, recognizer) = (services.analysis, recognizer)
+                let queue = LibraryRescanQueue(roots: roots)
+                services.libraryRescans = queue
                 services.libraryWatcher = LibraryWatcher(
                     roots: roots, watch: configuration.libraryWatch, index: storage, directory: services.directory,
                     indexChanged: {
@@ -332,7 +338,7 @@ public struct ServerServices: Sendable {
                         await recognizer.invalidate()
                         await analysis.wake()
                     },
-                    fullRescanEvery: configuration.fullRescanEvery, settle: .milliseconds(300), logger: logger)
+                    fullRescanEvery: configuration.fullRescanEvery, settle: .milliseconds(300), logger: logger, queue: queue)
             }
         }
         try await services.ensureFirstStation()

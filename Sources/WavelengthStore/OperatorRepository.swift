@@ -64,6 +64,8 @@ public protocol OperatorRepository: Sendable {
     func suspend(personID: String, reason: String, audit: AuditEntry) async throws -> Bool
     /// False when there is no such person.
     func unsuspend(personID: String, audit: AuditEntry) async throws -> Bool
+    /// An action that changes nothing stored (a rescan asked for), logged.
+    func record(_ entry: AuditEntry) async throws
     /// Newest first; `before`: an entry's id, for the page after it.
     func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry]
     func administrators() async throws -> [PersonRecord]

@@ -59,3 +59,43 @@ public struct AuditEntryView: Sendable, Codable, Equatable {
         self.reason = reason
     }
 }
+
+/// Where the library's rescans stand, for the control room's "Scan now".
+public struct LibraryScanStatus: Sendable, Codable, Equatable {
+    public struct Last: Sendable, Codable, Equatable {
+        public var added: Int
+        public var updated: Int
+        public var moved: Int
+        public var removed: Int
+        public var failed: Int
+        public var seconds: Double
+
+        public init(added: Int, updated: Int, moved: Int, removed: Int, failed: Int, seconds: Double) {
+            self.added = added
+            self.updated = updated
+            self.moved = moved
+            self.removed = removed
+            self.failed = failed
+            self.seconds = seconds
+        }
+    }
+
+    public var scanning: Bool
+    /// Folders waiting for the next rescan.
+    public var queued: Bool
+    /// How many folders the rescan under way covers.
+    public var folders: Int?
+    /// The last rescan this run, if any.
+    public var last: Last?
+    /// False where the library isn't rescanned while the server runs
+    /// (several nodes, or no library).
+    public var available: Bool
+
+    public init(scanning: Bool, queued: Bool = false, folders: Int? = nil, last: Last? = nil, available: Bool = true) {
+        self.scanning = scanning
+        self.queued = queued
+        self.folders = folders
+        self.last = last
+        self.available = available
+    }
+}

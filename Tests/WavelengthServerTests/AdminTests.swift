@@ -18,6 +18,7 @@ struct AdminTests {
         (.post, "/api/admin/people/PERSON/suspend", AdminActionRequest(reason: "testing")),
         (.post, "/api/admin/people/PERSON/unsuspend", AdminActionRequest(reason: "testing")),
         (.get, "/api/admin/audit", nil),
+        (.get, "/api/admin/library", nil),
     ]
 
     static func grant(_ server: TestServer, _ account: TestAccount) async throws {
@@ -56,6 +57,29 @@ struct AdminTests {
             #expect(try await client.send("/api/admin/people/\(admin.id)/suspend", .post, as: admin, body: AdminActionRequest(reason: "x")).status == .conflict)
             let found = try await client.send("/api/admin/people?q=\(subject.person.handle!)", .get, as: admin).decode([AdminPersonView].self)
             #expect(found.map(\.person.id) == [subject.id] && found[0].suspendedAt == nil)
+        }
+    }
+
+    /// "Scan now" puts the whole library in the next rescan and logs it; a
+    /// cluster's nodes don't rescan live, and say so.
+    @Test func scanNowIsForAdministratorsAndLogged() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let admin = try await client.signUp(), member = try await client.signUp()
+            try await Self.grant(server, admin)
+            #expect(try await client.send("/api/admin/library/scan", .post).status == .unauthorized)
+            #expect(try await client.send("/api/admin/library/scan", .post, as: member).status == .forbidden)
+            let asked = try await client.send("/api/admin/library/scan", .post, as: admin)
+            if TestStore.current == .postgres {
+                #expect(asked.status == .conflict)
+                #expect(try await client.send("/api/admin/library", .get, as: admin).decode(LibraryScanStatus.self).available == false)
+            } else {
+                #expect(asked.status == .ok)
+                let status = try asked.decode(LibraryScanStatus.self)
+                #expect(status.available && (status.queued || status.scanning || status.last != nil))
+                let log = try await client.send("/api/admin/audit", .get, as: admin).decode([AuditEntryView].self)
+                #expect(log.first?.action == "scan-library" && log.first?.actorID == admin.id)
+            }
         }
     }
 

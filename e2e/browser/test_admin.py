@@ -43,6 +43,12 @@ def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_ser
     assert "In good standing" in (text_of(d, row) or "")
     at_every_width(d, shot, "control-room", [".admin-screen", ".admin-panel", row], reveal=row)
 
+    # Scan now: the whole library is read again, and the panel says how it went.
+    wait_for(d, lambda d: find(d, ".admin-scan").is_enabled())
+    find(d, ".admin-scan").click()
+    wait_for(d, lambda d: (text_of(d, ".admin-scan-status") or "").startswith("Last scan:"), "the scan never said how it went")
+    wait_for(d, lambda d: "asked for a full scan" in (text_of(d, ".admin-log") or ""))
+
     # A suspension needs a reason; with one, it's done and logged.
     find(d, f"{row} .admin-act").click()
     assert d.switch_to.active_element.get_attribute("class").find("admin-reason") >= 0

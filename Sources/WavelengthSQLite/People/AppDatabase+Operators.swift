@@ -45,6 +45,10 @@ extension AppDatabase: OperatorRepository {
         }
     }
 
+    public func record(_ entry: AuditEntry) async throws {
+        try await writer.write { db in try Self.insert(entry, db) }
+    }
+
     public func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry] {
         try await writer.read { db in
             try Row.fetchAll(

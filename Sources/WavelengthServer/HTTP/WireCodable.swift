@@ -44,3 +44,4 @@ extension ClipList: ResponseEncodable {}
 extension NearbyList: ResponseEncodable {}
 extension AdminPersonView: ResponseEncodable {}
 extension AuditEntryView: ResponseEncodable {}
+extension LibraryScanStatus: ResponseEncodable {}

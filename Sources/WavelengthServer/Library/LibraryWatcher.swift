@@ -5,6 +5,7 @@ import Synchronization
 import WavelengthCore
 import WavelengthLibrary
 import WavelengthStore
+import WavelengthWire
 
 /// Music that arrives while the server runs: the library folders are
 /// watched (inotify), and the folders that changed are rescanned moments
@@ -28,10 +29,10 @@ struct LibraryWatcher: Service {
     /// files is one rescan.
     let settle: Duration
     let logger: Logger
+    /// What waits to be rescanned, shared with the admin's "Scan now".
+    let queue: LibraryRescanQueue
 
     func run() async throws {
-        let pending = PendingFolders()
-        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let folderWatch: FolderWatch?
         do {
             folderWatch = self.watch ? try FolderWatch(roots: roots) : nil
@@ -48,58 +49,93 @@ struct LibraryWatcher: Service {
             await withTaskGroup(of: Void.self) { group in
                 if let changes = folderWatch?.changes {
                     group.addTask {
-                        for await folders in changes {
-                            pending.add(folders)
-                            signal.yield()
-                        }
+                        for await folders in changes { queue.add(folders) }
                     }
                 }
                 if let every = fullRescanEvery {
                     group.addTask {
-                        while (try? await Task.sleep(for: every)) != nil {
-                            pending.add(Set(roots))
-                            signal.yield()
-                        }
+                        while (try? await Task.sleep(for: every)) != nil { queue.add(Set(roots)) }
                     }
                 }
                 group.addTask {
-                    for await _ in signals {
+                    for await _ in queue.signals {
                         guard (try? await Task.sleep(for: settle)) != nil else { return }
-                        await rescan(pending.take())
+                        await rescan(queue.take())
                     }
                 }
                 await group.waitForAll()
             }
         }
-        signal.finish()
     }
 
     private func rescan(_ changed: Set<String>) async {
         let folders = RescanFolders.choose(changed: changed, roots: roots) { FileManager.default.fileExists(atPath: $0) }
         guard !folders.isEmpty else { return }
+        queue.started(folders: folders.count)
         do {
             let report = try await LibraryScanner(index: index, logger: logger).scan(roots: folders)
+            queue.finished(report)
             guard report.added + report.updated + report.moved + report.removed > 0 else { return }
             logger.info(
                 "Library rescanned: \(report.added) added, \(report.updated) updated, \(report.moved) moved, \(report.removed) removed, \(report.failed) failed in \(folders.count) folders")
             await indexChanged()
             await directory.tracksLeftTheLibrary(Set(report.removedTrackIDs))
         } catch {
+            queue.finished(nil)
             logger.error("Library rescan failed: \(error)")
         }
     }
 }
 
-/// Folders waiting for the next rescan, added by the watch and the timer.
-private final class PendingFolders: Sendable {
-    private let folders = Mutex(Set<String>())
+/// What waits to be rescanned (the watch's folders, the timer's and an
+/// administrator's full rescans) and how the last rescan went.
+final class LibraryRescanQueue: Sendable {
+    private let pending = Mutex(Set<String>())
+    private let status = Mutex(LibraryScanStatus(scanning: false))
+    let roots: [String]
+    /// One wake-up for any number of additions: the rescan takes them all.
+    let signals: AsyncStream<Void>
+    private let signal: AsyncStream<Void>.Continuation
 
-    func add(_ more: Set<String>) { folders.withLock { $0.formUnion(more) } }
+    init(roots: [String]) {
+        self.roots = roots
+        (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func add(_ folders: Set<String>) {
+        pending.withLock { $0.formUnion(folders) }
+        signal.yield()
+    }
+
+    /// "Scan now": every root.
+    func scanEverything() { add(Set(roots)) }
 
     func take() -> Set<String> {
-        folders.withLock { folders in
-            defer { folders.removeAll() }
-            return folders
+        pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+    }
+
+    var current: LibraryScanStatus {
+        status.withLock { status in
+            var now = status
+            now.queued = !pending.withLock { $0.isEmpty }
+            return now
+        }
+    }
+
+    func started(folders: Int) {
+        status.withLock { $0.scanning = true; $0.folders = folders }
+    }
+
+    func finished(_ report: ScanReport?) {
+        status.withLock { status in
+            status.scanning = false
+            guard let report else { return }
+            status.last = LibraryScanStatus.Last(
+                added: report.added, updated: report.updated, moved: report.moved, removed: report.removed,
+                failed: report.failed, seconds: report.elapsedSeconds)
         }
     }
 }

@@ -12,12 +12,38 @@ struct AdminController {
     let operators: any OperatorRepository
     let directory: StationDirectory
     let clock: any ServerClock
+    /// The library's rescans (nil where the library isn't rescanned live).
+    let rescans: LibraryRescanQueue?
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/admin/people", use: findPeople)
         router.post("/api/admin/people/{id}/suspend", use: suspend)
         router.post("/api/admin/people/{id}/unsuspend", use: unsuspend)
         router.get("/api/admin/audit", use: audit)
+        router.get("/api/admin/library", use: libraryStatus)
+        router.post("/api/admin/library/scan", use: scanNow)
+    }
+
+    @Sendable func libraryStatus(_ request: Request, context: AppRequestContext) async throws -> LibraryScanStatus {
+        _ = try Self.administrator(context)
+        return rescans?.current ?? LibraryScanStatus(scanning: false, available: false)
+    }
+
+    /// "Scan now": every library folder, in the next rescan (at once unless
+    /// one is under way). Logged like every admin action.
+    @Sendable func scanNow(_ request: Request, context: AppRequestContext) async throws -> LibraryScanStatus {
+        let admin = try Self.administrator(context)
+        guard let rescans else {
+            throw APIError(
+                .conflict, code: .notAvailable,
+                "This server doesn't rescan its library while it runs (several nodes share it): run `wavelength scan` on the host.")
+        }
+        let entry = AuditEntry(
+            at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: "scan-library", subjectKind: "library",
+            subjectID: "library", subjectName: "the library", reason: "Scan now")
+        try await operators.record(entry)
+        rescans.scanEverything()
+        return rescans.current
     }
 
     @Sendable func findPeople(_ request: Request, context: AppRequestContext) async throws -> [AdminPersonView] {

@@ -15,7 +15,20 @@ const ACTIONS = {
   "revoke-admin": "no longer an administrator",
   suspend: "suspended",
   unsuspend: "reinstated",
+  "scan-library": "asked for a full scan",
 };
+
+/** What the library's rescans say, in words. */
+function scanText(status) {
+  if (!status.available) return "This server doesn't rescan its library while it runs (several nodes share it). Run `wavelength scan` on the host.";
+  if (status.scanning) return `Scanning ${status.folders || "the"} folder${status.folders === 1 ? "" : "s"}…`;
+  if (status.queued) return "A scan is about to start…";
+  const last = status.last;
+  if (!last) return "New music in the library folders shows up by itself within seconds. Scan now to check every file.";
+  const changes = [`${last.added} added`, `${last.updated} updated`, `${last.moved} moved`, `${last.removed} removed`];
+  if (last.failed) changes.push(`${last.failed} unreadable`);
+  return `Last scan: ${changes.join(", ")}, in ${last.seconds.toFixed(1)} s.`;
+}
 
 function when(ms) {
   return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -71,6 +84,45 @@ export function createAdminView() {
     logStatus,
     log,
   );
+  const scanStatus = h("p", { class: "admin-scan-status", role: "status", "aria-live": "polite" });
+  const scanButton = h("button", { class: "btn btn-secondary btn-small admin-scan", type: "button", onclick: () => scanNow() }, "Scan now");
+  const libraryPanel = h(
+    "section",
+    { class: "admin-panel", "aria-labelledby": "admin-library-heading" },
+    h("h2", { class: "section-title", id: "admin-library-heading" }, "The library"),
+    scanStatus,
+    scanButton,
+  );
+  let scanTimer = null;
+
+  async function showScan(status) {
+    if (destroyed) return;
+    setText(scanStatus, scanText(status));
+    scanButton.disabled = !status.available || status.scanning || status.queued;
+    clearTimeout(scanTimer);
+    // While a scan runs, its progress is asked for once a second.
+    if (status.scanning || status.queued) scanTimer = setTimeout(loadScan, 1000);
+  }
+
+  async function loadScan() {
+    try {
+      showScan(await request("/api/admin/library"));
+    } catch (error) {
+      if (!destroyed && error.status !== 401 && error.status !== 403) setText(scanStatus, errorOf(error));
+    }
+  }
+
+  async function scanNow() {
+    scanButton.disabled = true;
+    try {
+      showScan(await request("/api/admin/library/scan", { method: "POST" }));
+      loadLog();
+    } catch (error) {
+      scanButton.disabled = false;
+      toast(errorOf(error));
+    }
+  }
+
   const el = h(
     "section",
     { class: "screen admin-screen" },
@@ -78,7 +130,7 @@ export function createAdminView() {
     heading,
     h("p", { class: "muted lead" }, "Keep the airwaves friendly. Every action here is written to the log with your reason."),
     notice,
-    h("div", { class: "admin-grid" }, peoplePanel, logPanel),
+    h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, peoplePanel, libraryPanel), logPanel),
   );
 
   function refuse(error) {
@@ -96,6 +148,7 @@ export function createAdminView() {
       ),
     );
     peoplePanel.hidden = true;
+    libraryPanel.hidden = true;
     logPanel.hidden = true;
   }
 
@@ -222,6 +275,7 @@ export function createAdminView() {
   });
   setText(status, "Type a name or a handle.");
   loadLog();
+  loadScan();
 
   return {
     el,
@@ -231,6 +285,7 @@ export function createAdminView() {
     destroy() {
       destroyed = true;
       clearTimeout(timer);
+      clearTimeout(scanTimer);
     },
   };
 }
