@@ -18,25 +18,16 @@ struct Backup: AsyncParsableCommand {
     @Option(help: "The backup file to write (it must not exist yet).")
     var to: String
 
-    @Option(help: "Data folder (env WAVELENGTH_DATA).")
-    var data: String = Environment.value("WAVELENGTH_DATA") ?? ServerConfiguration.defaultDataDirectory
-
-    @Option(help: "The database, if not the data folder's: sqlite:PATH (env WAVELENGTH_DATABASE).")
-    var database: String?
+    @OptionGroup var store: StoreOptions
 
     @Flag(help: "Leave the signing keys out (a restored server then signs everyone out and makes new keys).")
     var withoutKeys = false
 
     func run() async throws {
         guard !to.isEmpty, to.utf8.count <= 1024 else { throw ValidationError("--to needs a file path (at most 1024 bytes)") }
-        let path: String
-        switch try DatabaseChoice(database ?? Environment.value("WAVELENGTH_DATABASE"), defaultPath: data + "/wavelength.sqlite") {
-        case .sqlite(let file): path = file
-        case .postgres:
-            throw ValidationError(
-                "A PostgreSQL community is backed up with pg_dump (deploy/README.md); copy <data>/keys beside it.")
-        }
-        let keys = withoutKeys ? [:] : try KeyFiles.read(dataDirectory: data)
+        let path = try store.sqlitePath(
+            postgresAdvice: "A PostgreSQL community is backed up with pg_dump (deploy/README.md); copy <data>/keys beside it.")
+        let keys = withoutKeys ? [:] : try KeyFiles.read(dataDirectory: store.data)
         let destination = to
         let started = Date()
         let summary = try await offThePool {

@@ -18,19 +18,13 @@ struct Restore: AsyncParsableCommand {
     @Option(help: "The backup file.")
     var from: String
 
-    @Option(help: "Data folder (env WAVELENGTH_DATA).")
-    var data: String = Environment.value("WAVELENGTH_DATA") ?? ServerConfiguration.defaultDataDirectory
-
-    @Option(help: "The database, if not the data folder's: sqlite:PATH (env WAVELENGTH_DATABASE).")
-    var database: String?
+    @OptionGroup var store: StoreOptions
 
     func run() async throws {
         guard !from.isEmpty, from.utf8.count <= 1024 else { throw ValidationError("--from needs a file path (at most 1024 bytes)") }
-        let path: String
-        switch try DatabaseChoice(database ?? Environment.value("WAVELENGTH_DATABASE"), defaultPath: data + "/wavelength.sqlite") {
-        case .sqlite(let file): path = file
-        case .postgres: throw ValidationError("A PostgreSQL community is restored with pg_restore or psql (deploy/README.md).")
-        }
+        let path = try store.sqlitePath(
+            postgresAdvice: "A PostgreSQL community is restored with pg_restore or psql (deploy/README.md).")
+        let data = store.data
         try DataFolder.secure(data)
         let lock: DatabaseLock
         do {
