@@ -29,9 +29,20 @@ struct FolderWatchTests {
         while !seen.isSuperset(of: [root + "/New", root + "/Artist"]), let batch = await changes.next() { seen.formUnion(batch) }
         #expect(seen.isSuperset(of: [root + "/New", root + "/Artist"]))
 
-        // A folder deleted whole: its parent hears of it.
-        try FileManager.default.removeItem(atPath: root + "/Artist")
+        // A folder moved within the library is watched at its new place.
+        try FileManager.default.moveItem(atPath: root + "/Artist", toPath: root + "/New/Artist")
+        #expect(try await Self.next(&changes, containing: root + "/New"))
+        try Data("three".utf8).write(to: URL(fileURLWithPath: root + "/New/Artist/Album/03.mp3"))
+        #expect(try await Self.next(&changes, containing: root + "/New/Artist/Album"))
+
+        // A folder deleted whole: its parent hears of it; and one made in
+        // its place (which may get its inode) is watched.
+        try FileManager.default.removeItem(atPath: root + "/New")
         #expect(try await Self.next(&changes, containing: root))
+        try FileManager.default.createDirectory(atPath: root + "/Again", withIntermediateDirectories: false)
+        #expect(try await Self.next(&changes, containing: root))
+        try Data("four".utf8).write(to: URL(fileURLWithPath: root + "/Again/04.mp3"))
+        #expect(try await Self.next(&changes, containing: root + "/Again"))
 
         watch.stop()
         while await changes.next() != nil {}  // the stream ends

@@ -15,10 +15,8 @@ import Foundation
 /// `AsyncStream`, whose continuation may be used from any thread.
 public final class FolderWatch: Sendable {
     /// Folders that changed since the last batch; a folder may be gone by
-    /// the time it is read (`LibraryRescan.folders` takes care of that).
+    /// the time it is read (`RescanFolders.choose` takes care of that).
     public let changes: AsyncStream<Set<String>>
-    private let continuation: AsyncStream<Set<String>>.Continuation
-    private let inotify: Int32
     /// The pipe's write end (`stop()`); its read end is the thread's.
     private let wakeWriter: Int32
     /// Watches the kernel refused (its `max_user_watches`): those folders
@@ -42,13 +40,13 @@ public final class FolderWatch: Sendable {
         }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-        (self.changes, self.continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
-        self.inotify = inotify
+        let (changes, continuation) = AsyncStream.makeStream(of: Set<String>.self, bufferingPolicy: .bufferingNewest(64))
+        self.changes = changes
         self.wakeWriter = ends[1]
         var table = WatchTable()
         for root in roots { table.watchTree(root, inotify: inotify) }
         self.refusedWatches = table.refused
-        let (inotifyFD, wakeFD, continuation, watched) = (inotify, ends[0], continuation, table)
+        let (inotifyFD, wakeFD, watched) = (inotify, ends[0], table)
         let thread = Thread {
             Self.read(inotify: inotifyFD, wake: wakeFD, table: watched, into: continuation)
         }
@@ -112,21 +110,30 @@ public final class FolderWatch: Sendable {
 private struct WatchTable: Sendable {
     var folders: [Int32: String] = [:]
     var refused = 0
-    /// Folders are watched once each, by device and inode (a symlink loop
-    /// ends here, as in the scanner's walk).
-    var seen: Set<String> = []
+    /// Each watched folder's device and inode, both ways: a folder is
+    /// watched once (a symlink loop ends here, as in the scanner's walk),
+    /// and a folder moved inside the library keeps its watch under its new
+    /// path. A key is let go with its watch, since a new folder may get the
+    /// inode of one deleted.
+    var watchByKey: [String: Int32] = [:]
+    var keyByWatch: [Int32: String] = [:]
+
+    static func key(_ folder: String) -> String? {
+        var info = stat()
+        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return "\(info.st_dev):\(info.st_ino)"
+    }
 
     mutating func watchTree(_ folder: String, inotify: Int32) {
-        var info = stat()
-        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
-            seen.insert("\(info.st_dev):\(info.st_ino)").inserted
-        else { return }
+        guard let key = Self.key(folder), watchByKey[key] == nil else { return }
         let descriptor = inotify_add_watch(inotify, folder, FolderWatchMask.value)
         guard descriptor >= 0 else {
             refused += 1
             return
         }
         folders[descriptor] = folder
+        watchByKey[key] = descriptor
+        keyByWatch[descriptor] = key
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
@@ -139,6 +146,15 @@ private struct WatchTable: Sendable {
         }
     }
 
+    /// A watched folder now lives at `path` (moved within the library): it
+    /// and every folder below it are renamed in the table.
+    mutating func moved(_ descriptor: Int32, to path: String) {
+        guard let old = folders[descriptor], old != path else { return }
+        for (watch, folder) in folders where folder == old || folder.hasPrefix(old + "/") {
+            folders[watch] = path + folder.dropFirst(old.count)
+        }
+    }
+
     mutating func apply(_ event: inotify_event, name: String, inotify: Int32, changed: inout Set<String>) {
         if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
             // Events were lost: every folder is rescanned.
@@ -147,7 +163,9 @@ private struct WatchTable: Sendable {
         }
         guard let folder = folders[event.wd] else { return }
         if event.mask & UInt32(IN_IGNORED) != 0 {
+            // The folder is gone (or left the file system): its watch too.
             folders[event.wd] = nil
+            if let key = keyByWatch.removeValue(forKey: event.wd) { watchByKey[key] = nil }
             return
         }
         if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
@@ -158,9 +176,14 @@ private struct WatchTable: Sendable {
         guard !name.hasPrefix(".") else { return }  // editors' and copiers' temporary files
         changed.insert(folder)
         if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-            // A new folder: watched at once, and what is already in it
-            // (copied before the watch began) is in the rescan of its parent.
-            watchTree(folder + "/" + name, inotify: inotify)
+            let path = folder + "/" + name
+            if let key = Self.key(path), let watch = watchByKey[key] {
+                moved(watch, to: path)
+            } else {
+                // A new folder: watched at once, and what is already in it
+                // (copied before the watch began) is in the rescan of its parent.
+                watchTree(path, inotify: inotify)
+            }
         }
     }
 }

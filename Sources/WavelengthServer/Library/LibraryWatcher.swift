@@ -57,8 +57,9 @@ struct LibraryWatcher: Service {
                         while (try? await Task.sleep(for: every)) != nil { queue.add(Set(roots)) }
                     }
                 }
+                let signals = queue.signals()
                 group.addTask {
-                    for await _ in queue.signals {
+                    for await _ in signals {
                         guard (try? await Task.sleep(for: settle)) != nil else { return }
                         await rescan(queue.take())
                     }
@@ -93,18 +94,26 @@ final class LibraryRescanQueue: Sendable {
     private let pending = Mutex(Set<String>())
     private let status = Mutex(LibraryScanStatus(scanning: false))
     let roots: [String]
-    /// One wake-up for any number of additions: the rescan takes them all.
-    let signals: AsyncStream<Void>
-    private let signal: AsyncStream<Void>.Continuation
+    /// The running watcher's wake-ups: one for any number of additions,
+    /// since the rescan takes them all.
+    private let signal = Mutex<AsyncStream<Void>.Continuation?>(nil)
 
     init(roots: [String]) {
         self.roots = roots
-        (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The wake-ups for this run of the watcher (a server run again on the
+    /// same services gets a stream of its own: a finished one stays finished).
+    func signals() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        signal.withLock { $0 = continuation }
+        if !pending.withLock({ $0.isEmpty }) { continuation.yield() }
+        return stream
     }
 
     func add(_ folders: Set<String>) {
         pending.withLock { $0.formUnion(folders) }
-        signal.yield()
+        _ = signal.withLock { $0?.yield() }
     }
 
     /// "Scan now": every root.
