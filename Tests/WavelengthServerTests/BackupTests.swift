@@ -156,3 +156,38 @@ struct AdminCommandTests {
         }
     }
 }
+
+/// What an administrator was told is done stays done through a `kill -9`.
+@Suite("Admin actions survive a crash", .enabled(if: TestStore.isSQLite), .timeLimit(.minutes(5)))
+struct AdminCrashTests {
+    @Test func aSuspensionAckedBeforeAKillIsThereAfterTheRestart() async throws {
+        let libraries = try await TestLibrary.shared.roots()
+        let data = NSTemporaryDirectory() + "wavelength-admin-crash-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let admin = TestHandles.next("a"), subject = TestHandles.next("s")
+        let (adminToken, subjectID) = try await ServerProcess.run(dataDirectory: data, libraries: libraries) { server in
+            var tokens: [String: (token: String, id: String)] = [:]
+            for handle in [admin, subject] {
+                let signup = SignupRequest(handle: handle, displayName: handle, password: "correct horse", tokens: true)
+                let made = try await HTTPClient.shared.send(.POST, server.baseURL + "/api/auth/signup", body: try JSONEncoder().encode(signup))
+                let auth = try JSONDecoder().decode(AuthResponse.self, from: made.body)
+                tokens[handle] = (try #require(auth.tokens?.accessToken), auth.person.id)
+            }
+            #expect(try await ServerProcess.command(["admin", "grant", admin, "--data", data]).status == 0)
+            let (token, subjectID) = (try #require(tokens[admin]?.token), try #require(tokens[subject]?.id))
+            let suspended = try await HTTPClient.shared.send(
+                .POST, server.baseURL + "/api/admin/people/\(subjectID)/suspend",
+                body: try JSONEncoder().encode(AdminActionRequest(reason: "spam")), key: token)
+            #expect(suspended.status == .ok)
+            await server.kill9()
+            return (token, subjectID)
+        }.answer
+        _ = try await ServerProcess.run(dataDirectory: data, libraries: libraries) { server in
+            let login = try JSONEncoder().encode(LoginRequest(handle: subject, password: "correct horse", tokens: true))
+            #expect(try await HTTPClient.shared.send(.POST, server.baseURL + "/api/auth/login", body: login).status == .forbidden)
+            let log = try await HTTPClient.shared.send(.GET, server.baseURL + "/api/admin/audit", key: adminToken)
+            let entries = try JSONDecoder().decode([AuditEntryView].self, from: log.body)
+            #expect(entries.first?.action == "suspend" && entries.first?.subjectID == subjectID)
+        }
+    }
+}
