@@ -14,8 +14,10 @@ Nothing here is a timing: how fast first sound comes is bench/first_sound.py's.
 import re
 import urllib.request
 
-from conftest import PHONE
-from helpers import queue_and_cut_to, wait_for
+import pytest
+
+from conftest import PHONE, Server, make_tone
+from helpers import PATIENCE, queue_and_cut_to, wait_for
 
 # Logs audio requests ([url, range]) and holds the whole-file ones until
 # window.__releaseWhole() is called.
@@ -43,6 +45,19 @@ window.fetch = (input, init = {}) => {
 
 REPORT_JS = "return window.__wavelength.report()"
 SEEK_MS = 20_000
+# Long enough that the song can't end while the test waits its longest for
+# the piece and then the whole file (two waits of PATIENCE on a loaded
+# machine): the move to the whole file happens within one song.
+SONG_SECONDS = int(SEEK_MS // 1000 + 2 * PATIENCE + 60)
+
+
+@pytest.fixture(scope="module")
+def long_song_server(tmp_path_factory):
+    library = tmp_path_factory.mktemp("long-song-library")
+    make_tone(library / "01-long-haul.mp3", SONG_SECONDS, 262, "Long Haul", "Test Signal", "Calibration", 1)
+    server = Server(tmp_path_factory.mktemp("long-song-data"), libraries=[library], name="long-song").start()
+    yield server
+    server.stop()
 
 
 def report(d):
@@ -54,10 +69,11 @@ def own_clock_error(r):
     return r["positionMs"] - (r["serverTime"] - r["entryStart"] + r["offsetMs"])
 
 
-def test_a_link_plays_from_a_range_then_the_whole_file_takes_over(tone_server, browser):
+def test_a_link_plays_from_a_range_then_the_whole_file_takes_over(long_song_server, browser):
+    tone_server = long_song_server
     dj = tone_server.signup(display_name="Range DJ")
     station, key = dj.station, dj.token
-    long = next(t for t in tone_server.tracks() if t["title"] == "Long Tone")  # 40 s, MP3 at 96 kbps
+    long = next(t for t in tone_server.tracks() if t["title"] == "Long Haul")  # MP3 at 96 kbps
     queue_and_cut_to(tone_server, station["id"], key, [long])
     # Well into the song, as a guest arriving at a party that's on.
     tone_server.command(station["id"], key, {"op": "seek", "positionMs": SEEK_MS})
@@ -116,7 +132,13 @@ def test_a_link_plays_from_a_range_then_the_whole_file_takes_over(tone_server, b
         det = r["details"]
         return r if det["swaps"] >= 1 and det["buffer"]["complete"] and r["positionMs"] is not None and det["voice"] and det["voice"]["complete"] else None
 
-    after = wait_for(d, swapped, "the whole file never took over from the piece")
+    def what_played(d):
+        r = report(d)
+        det = r["details"]
+        return (f"track {r['trackID']} (the song: {long['id']}), state {r['state']}, at {r['positionMs']} ms, "
+                f"swaps {det['swaps']}, buffer {det['buffer']}, voice {det['voice']}, stages {r['stages']}")
+
+    after = wait_for(d, swapped, "the whole file never took over from the piece", explain=lambda: what_played(d))
     det = after["details"]
     assert after["entryID"] == first["entryID"] and after["trackID"] == long["id"]
     # The piece sat in the file where it said: no correction at the move.
