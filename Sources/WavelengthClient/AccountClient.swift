@@ -14,6 +14,9 @@ public actor AccountClient {
         /// The server refused: its error code and message.
         case refused(status: Int, code: String, message: String)
         case signedOut
+        /// The sign-up was kept, and waits for the server's administrators:
+        /// sign in once they have approved it.
+        case awaitingApproval(message: String)
     }
 
     public let serverURL: String
@@ -31,10 +34,29 @@ public actor AccountClient {
     }
 
     @discardableResult
-    public func signUp(handle: String, displayName: String, password: String) async throws -> PersonView {
-        try await start(
+    public func signUp(handle: String, displayName: String, password: String, invite: String? = nil) async throws -> PersonView {
+        let answer: SignupAnswer = try await post(
             "/api/auth/signup",
-            SignupRequest(handle: handle, displayName: displayName, password: password, tokens: true))
+            SignupRequest(handle: handle, displayName: displayName, password: password, tokens: true, invite: invite),
+            token: nil)
+        switch answer {
+        case .waiting(let waiting): throw Failure.awaitingApproval(message: waiting.message)
+        case .account(let account): return try adopt(account)
+        }
+    }
+
+    /// A sign-up's answer: an account (201) or a place on the waiting list (202).
+    private enum SignupAnswer: Decodable {
+        case account(AuthResponse)
+        case waiting(SignupWaitingResponse)
+
+        init(from decoder: any Decoder) throws {
+            if let waiting = try? SignupWaitingResponse(from: decoder), waiting.awaitingApproval {
+                self = .waiting(waiting)
+            } else {
+                self = .account(try AuthResponse(from: decoder))
+            }
+        }
     }
 
     @discardableResult
@@ -76,7 +98,10 @@ public actor AccountClient {
     // MARK: Plumbing
 
     private func start(_ path: String, _ body: some Encodable & Sendable) async throws -> PersonView {
-        let answer: AuthResponse = try await post(path, body, token: nil)
+        try adopt(try await post(path, body, token: nil))
+    }
+
+    private func adopt(_ answer: AuthResponse) throws -> PersonView {
         guard let pair = answer.tokens else { throw Failure.signedOut }
         accept(pair)
         person = answer.person

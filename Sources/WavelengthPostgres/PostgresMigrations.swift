@@ -308,6 +308,20 @@ enum PostgresMigrations {
                     subject_name TEXT NOT NULL, reason TEXT NOT NULL)
                 """,
             ]),
+        Migration(
+            version: 13, name: "who may sign up: the registration policy, sign-ups waiting, server invites",
+            statements: [
+                "ALTER TABLE person ADD COLUMN awaiting_approval_since BIGINT",
+                "CREATE INDEX person_awaiting_approval ON person (awaiting_approval_since) WHERE awaiting_approval_since IS NOT NULL",
+                "CREATE TABLE server_setting (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                """
+                CREATE TABLE server_invite (
+                    id TEXT PRIMARY KEY, code_hash TEXT NOT NULL UNIQUE, created_by TEXT NOT NULL,
+                    created_by_name TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+                    max_uses INTEGER NOT NULL, uses INTEGER NOT NULL DEFAULT 0, revoked_at BIGINT)
+                """,
+                "CREATE INDEX server_invite_by_maker ON server_invite (created_by, created_at)",
+            ]),
     ]
 
     /// This build's schema version.

@@ -5,11 +5,15 @@ import WavelengthStore
 extension PostgresStore: OperatorRepository {
     public func standing(personID: String) async throws -> PersonStanding? {
         try await query(
-            "SELECT is_administrator, suspended_at, suspension_reason FROM person WHERE id = \(personID)"
+            """
+            SELECT is_administrator, suspended_at, suspension_reason, awaiting_approval_since FROM person
+            WHERE id = \(personID)
+            """
         ).first { row in
             PersonStanding(
                 isAdministrator: try row.value("is_administrator"), suspendedAt: try row.value("suspended_at"),
-                suspensionReason: try row.value("suspension_reason"))
+                suspensionReason: try row.value("suspension_reason"),
+                awaitingApprovalSince: try row.value("awaiting_approval_since"))
         }
     }
 
@@ -28,6 +32,10 @@ extension PostgresStore: OperatorRepository {
                 """, logger: logger
             ).first { _ in true } != nil
             if changed { try await Self.insert(audit, connection, logger: logger) }
+            if isAdministrator {
+                try await connection.query(
+                    "UPDATE person SET awaiting_approval_since = NULL WHERE id = \(person.id)", logger: logger)
+            }
             return person
         }
     }
@@ -86,7 +94,7 @@ extension PostgresStore: OperatorRepository {
         ).all(PersonRows.person)
     }
 
-    private static func insert(_ entry: AuditEntry, _ connection: PostgresConnection, logger: Logger) async throws {
+    static func insert(_ entry: AuditEntry, _ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO audit_entry (at, actor_id, actor_name, action, subject_kind, subject_id, subject_name, reason)

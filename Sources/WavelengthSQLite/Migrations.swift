@@ -343,6 +343,26 @@ extension AppDatabase {
                 t.column("reason", .text).notNull()
             }
         }
+        migrator.registerMigration("v22: who may sign up: the registration policy, sign-ups waiting, server invites") { db in
+            try db.alter(table: "person") { t in t.add(column: "awaitingApprovalSince", .integer) }
+            try db.create(index: "person_awaitingApproval", on: "person", columns: ["awaitingApprovalSince"])
+            try db.create(table: "serverSetting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "serverInvite") { t in
+                t.primaryKey("id", .text)
+                t.column("codeHash", .text).notNull().unique()
+                t.column("createdBy", .text).notNull()
+                t.column("createdByName", .text).notNull()
+                t.column("createdAt", .integer).notNull()
+                t.column("expiresAt", .integer).notNull()
+                t.column("maxUses", .integer).notNull()
+                t.column("uses", .integer).notNull().defaults(to: 0)
+                t.column("revokedAt", .integer)
+            }
+            try db.create(index: "serverInvite_byMaker", on: "serverInvite", columns: ["createdBy", "createdAt"])
+        }
         return migrator
     }
 }

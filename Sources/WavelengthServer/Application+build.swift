@@ -122,7 +122,12 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     healthController(services, openAPIDocument: openAPIDocument).addRoutes(to: router)
     AuthController(
         auth: services.auth, people: storage, access: storage, directory: services.directory,
-        attempts: services.attempts, secureCookies: services.configuration.secureCookies
+        attempts: services.attempts, registration: services.registration,
+        secureCookies: services.configuration.secureCookies
+    ).addRoutes(to: router)
+    RegistrationController(
+        registration: services.registration, people: storage, directory: services.directory, clock: services.clock,
+        publicURL: services.configuration.publicURL
     ).addRoutes(to: router)
     PeopleController(
         people: storage, access: storage, directory: services.directory, gate: gate,
@@ -205,6 +210,8 @@ public struct ServerServices: Sendable {
     let logger: Logger
     let auth: AuthService
     let attempts: AttemptGuard
+    /// Who may sign up.
+    let registration: Registration
     /// The folders the library was scanned from; nothing outside them is served.
     let libraryRoots: LibraryRoots
     /// Every open live WebSocket (a service: it closes them when the server stops).
@@ -264,6 +271,7 @@ public struct ServerServices: Sendable {
             clock: clock, store: storage,
             limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
         try await attempts.restore()
+        let registration = try await Registration.start(configuration, store: storage, clock: clock, logger: logger)
         let catalog = LibraryCatalog(tracks: storage, likes: storage, people: storage, clips: storage)
         let clips = ClipStore(folder: configuration.dataDirectory + "/voice")
         let recognizer = SongRecognizer(store: storage, scratchDirectory: configuration.dataDirectory + "/clips")
@@ -301,7 +309,7 @@ public struct ServerServices: Sendable {
             logger: logger,
             auth: try await AuthService.make(
                 people: storage, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
-            attempts: attempts, libraryRoots: LibraryRoots(roots),
+            attempts: attempts, registration: registration, libraryRoots: LibraryRoots(roots),
             liveSocketSlots: LiveSocketSlots(limits: configuration.liveSocketLimits),
             analysis: AudioAnalysis(
                 store: storage, roots: LibraryRoots(roots), clock: clock, logger: logger,

@@ -106,6 +106,15 @@ public struct ServerConfiguration: Sendable {
     /// How many station WebSockets each address and person may hold, and
     /// the server in all (from its file descriptor limit).
     public var liveSocketLimits: SocketBudget.Limits = LiveSocketSlots.forThisProcess()
+    /// `--registration`: who may sign up, stored at start (nil: keep what an
+    /// administrator set, or the default for `host`).
+    public var registration: RegistrationMode?
+
+    /// Who may sign up on a server nobody has set a mode on: open on
+    /// loopback, approval where the server listens beyond this machine.
+    public var defaultRegistration: RegistrationPolicy {
+        .byDefault(listensBeyondThisMachine: !ListeningAddress.isLoopback(host))
+    }
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,

@@ -6,14 +6,21 @@ public struct PersonStanding: Sendable, Equatable {
     public var isAdministrator: Bool
     public var suspendedAt: EpochMillis?
     public var suspensionReason: String?
+    /// A sign-up an administrator hasn't approved yet (`RegistrationRepository`).
+    public var awaitingApprovalSince: EpochMillis?
 
-    public init(isAdministrator: Bool = false, suspendedAt: EpochMillis? = nil, suspensionReason: String? = nil) {
+    public init(
+        isAdministrator: Bool = false, suspendedAt: EpochMillis? = nil, suspensionReason: String? = nil,
+        awaitingApprovalSince: EpochMillis? = nil
+    ) {
         self.isAdministrator = isAdministrator
         self.suspendedAt = suspendedAt
         self.suspensionReason = suspensionReason
+        self.awaitingApprovalSince = awaitingApprovalSince
     }
 
     public var isSuspended: Bool { suspendedAt != nil }
+    public var isAwaitingApproval: Bool { awaitingApprovalSince != nil }
 }
 
 /// One thing an administrator did (or the host's shell, `actorID` nil):
@@ -57,7 +64,8 @@ public protocol OperatorRepository: Sendable {
     func standing(personID: String) async throws -> PersonStanding?
     /// Makes the user with `handle` an administrator (or no longer one).
     /// Nil when no user has that handle; the entry is written only when
-    /// it changed something.
+    /// it changed something. A sign-up waiting for approval that is made
+    /// an administrator is approved with it: the shell trusts them.
     func setAdministrator(handle: String, _ isAdministrator: Bool, audit: AuditEntry) async throws -> PersonRecord?
     /// Suspends the person and revokes every session they hold. False when
     /// there is no such person.

@@ -104,6 +104,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// This node doesn't hold the station's lease: another node runs it,
     /// or did since this one read it (`StationLeases`).
     case notOwner(StationID)
+    /// As many sign-ups as the server keeps wait for approval already.
+    case waitingListFull(Int)
+    /// The person holds as many usable server invites as they may.
+    case inviteLimit(Int)
 
     public var description: String {
         switch self {
@@ -117,6 +121,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
             "The station's voice clips would pass its \(bytes >> 20) MB: delete some first."
         case .pendingClips(let limit): "You have \(limit) clips waiting for the host already."
         case .notOwner(let id): "Station \(id) is run by another node now."
+        case .waitingListFull(let limit): "\(limit) sign-ups wait for approval already."
+        case .inviteLimit(let limit): "A person holds at most \(limit) usable invites."
         }
     }
 }

@@ -92,6 +92,14 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     /// An administrator suspended the account: it can't sign in until the
     /// suspension is lifted.
     case suspended = "suspended"
+    /// A sign-up an administrator hasn't approved yet: it can't sign in.
+    case awaitingApproval = "awaiting_approval"
+    /// The server takes no new accounts (guests still work).
+    case registrationClosed = "registration_closed"
+    /// Sign-ups here need a server invite link.
+    case inviteRequired = "invite_required"
+    case waitingListFull = "waiting_list_full"
+    case inviteLimit = "invite_limit"
     case timelineFull = "timeline_full"
     case tooLarge = "too_large"
     case tooFast = "too_fast"

@@ -73,12 +73,15 @@ public struct SignupRequest: Sendable, Codable, Equatable {
     public var displayName: String
     public var password: String
     public var tokens: Bool?
+    /// A server invite's code, where sign-ups need one (or to skip the wait for approval).
+    public var invite: String?
 
-    public init(handle: String, displayName: String, password: String, tokens: Bool? = nil) {
+    public init(handle: String, displayName: String, password: String, tokens: Bool? = nil, invite: String? = nil) {
         self.handle = handle
         self.displayName = displayName
         self.password = password
         self.tokens = tokens
+        self.invite = invite
     }
 }
 

@@ -107,6 +107,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Hours between full rescans of the library while the server runs (0: never; 1…8760).")
     var rescanHours: Int = 24
 
+    @Option(help: "Who may sign up, stored for the next starts too: open, approval, invite or closed (env WAVELENGTH_REGISTRATION; by default an administrator's choice, else open on loopback and approval when --host reaches beyond this machine).")
+    var registration: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel: Logger.Level = .info
 
@@ -182,6 +185,13 @@ struct Serve: AsyncParsableCommand {
         guard (0...8760).contains(rescanHours) else { throw ValidationError("--rescan-hours must be 0…8760") }
         configuration.fullRescanEvery = rescanHours == 0 ? nil : .seconds(rescanHours * 3600)
         configuration.libraryWatch = !noLibraryWatch
+        if let mode = registration ?? Environment.value("WAVELENGTH_REGISTRATION") {
+            guard let parsed = RegistrationMode(rawValue: mode) else {
+                let named = registration == nil ? "WAVELENGTH_REGISTRATION" : "--registration"
+                throw ValidationError("\(named) must be open, approval, invite or closed")
+            }
+            configuration.registration = parsed
+        }
         // The grace counts from the signal: connections still get theirs after the drain.
         configuration.drain = Drain(period: .seconds(drain))
         let grace = Duration.seconds(shutdownGrace + drain)

@@ -56,6 +56,18 @@ struct MigrateDBTests {
             audit: AuditEntry(
                 at: 9, actorID: "ana", actorName: "Ana", action: "suspend", subjectKind: "person", subjectID: "guest",
                 subjectName: "Guest", reason: "spam"))
+        // Who may sign up: the mode, one waiting, one server invite.
+        try await db.setRegistrationPolicy(
+            RegistrationPolicy(mode: .approval, membersMayInvite: true),
+            audit: AuditEntry(
+                at: 9, actorID: "ana", actorName: "Ana", action: "set-registration", subjectKind: "server",
+                subjectID: "registration", subjectName: "sign-ups", reason: "opening up"))
+        try await db.insertWaitingSignup(
+            PersonRecord(id: "cy", kind: .user, handle: "cy", displayName: "Cy", passwordHash: "h", createdAt: 9), limit: 10)
+        try await db.insertServerInvite(
+            ServerInviteRecord(
+                id: "si1", codeHash: "code", createdBy: "ana", createdByName: "Ana", createdAt: 9, expiresAt: 99_999, maxUses: 5,
+                uses: 1), limit: 10, audit: nil)
 
         // A station with a timeline, history, commands, a party, a lobby, taste and thumbs.
         var state = StationState(id: "party", quietSince: nil)
@@ -146,6 +158,9 @@ struct MigrateDBTests {
             note("standing", try await db.standing(personID: id) as Any)
         }
         note("audit", try await db.auditLog(before: nil, limit: 10))
+        note("registration", try await db.registrationPolicy() as Any)
+        note("waiting", try await db.waitingSignups(limit: 10))
+        note("server invites", try await db.serverInvites(createdBy: nil, limit: 10))
         note("session", try await db.session(tokenHash: "t1") as Any)
         note("rotated", try await db.session(previousTokenHash: "t2") as Any)
         note("search", try await db.search("cafe song", limit: 10).map(\.id).sorted())

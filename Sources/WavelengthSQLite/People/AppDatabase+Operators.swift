@@ -6,8 +6,13 @@ extension AppDatabase: OperatorRepository {
     public func standing(personID: String) async throws -> PersonStanding? {
         try await writer.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT isAdministrator, suspendedAt, suspensionReason FROM person WHERE id = ?", arguments: [personID]
-            ).map { PersonStanding(isAdministrator: $0["isAdministrator"], suspendedAt: $0["suspendedAt"], suspensionReason: $0["suspensionReason"]) }
+                db, sql: "SELECT isAdministrator, suspendedAt, suspensionReason, awaitingApprovalSince FROM person WHERE id = ?",
+                arguments: [personID]
+            ).map {
+                PersonStanding(
+                    isAdministrator: $0["isAdministrator"], suspendedAt: $0["suspendedAt"], suspensionReason: $0["suspensionReason"],
+                    awaitingApprovalSince: $0["awaitingApprovalSince"])
+            }
         }
     }
 
@@ -19,6 +24,9 @@ extension AppDatabase: OperatorRepository {
                 sql: "UPDATE person SET isAdministrator = ? WHERE id = ? AND isAdministrator != ?",
                 arguments: [isAdministrator, person.id, isAdministrator])
             if db.changesCount > 0 { try Self.insert(audit, db) }
+            if isAdministrator {
+                try db.execute(sql: "UPDATE person SET awaitingApprovalSince = NULL WHERE id = ?", arguments: [person.id])
+            }
             return person
         }
     }
@@ -68,7 +76,7 @@ extension AppDatabase: OperatorRepository {
         }
     }
 
-    private static func insert(_ entry: AuditEntry, _ db: Database) throws {
+    static func insert(_ entry: AuditEntry, _ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO auditEntry (at, actorID, actorName, action, subjectKind, subjectID, subjectName, reason)

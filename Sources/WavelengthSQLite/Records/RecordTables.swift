@@ -15,6 +15,10 @@ extension InviteRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "invite"
 }
 
+extension ServerInviteRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "serverInvite"
+}
+
 extension TrackRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "track"
 }

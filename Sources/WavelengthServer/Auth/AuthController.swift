@@ -15,6 +15,7 @@ struct AuthController {
     let access: any StationAccessRepository
     let directory: StationDirectory
     let attempts: AttemptGuard
+    let registration: Registration
     let secureCookies: Bool
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -32,11 +33,43 @@ struct AuthController {
         let handle = try Validation.handle(body.handle)
         let name = try Validation.displayName(body.displayName)
         let password = try Validation.password(body.password)
-        // A guest who signs up keeps their id, so memberships carry over.
-        let guest = context.caller.person?.kind == .guest ? context.caller.person : nil
         if context.caller.isUser {
             throw APIError(.conflict, code: .alreadySignedIn, "You are signed in already; log out first.")
         }
+        // Who may sign up, read now: an administrator's change counts at once, on every node.
+        let policy = try await registration.current().policy
+        let code = body.invite.flatMap { $0.isEmpty ? nil : $0 }
+        // An invite only matters where sign-ups need one or would wait; its
+        // use is taken before the account is made (two sign-ups can't
+        // share the last one) and given back if the account isn't made.
+        let invite = try await (code != nil && policy.mode != .open && policy.mode != .closed)
+            ? registration.redeem(code: code!) : nil
+        do {
+            switch policy.decide(hasValidInvite: invite != nil) {
+            case .refuse(.closed):
+                throw APIError(.forbidden, code: .registrationClosed, Registration.message(for: policy))
+            case .refuse(.inviteRequired):
+                throw APIError(.forbidden, code: .inviteRequired, Registration.message(for: policy))
+            case .awaitApproval:
+                return try await signUpToWait(
+                    handle: handle, name: name, password: password, request: request, context: context)
+            case .createAccount:
+                return try await signUpNow(
+                    handle: handle, name: name, password: password, tokens: body.tokens == true, request: request,
+                    context: context)
+            }
+        } catch {
+            if let invite { try? await registration.store.returnServerInviteUse(id: invite.id) }
+            throw error
+        }
+    }
+
+    /// An account at once, with its station and a session.
+    private func signUpNow(
+        handle: String, name: String, password: String, tokens: Bool, request: Request, context: AppRequestContext
+    ) async throws -> Response {
+        // A guest who signs up keeps their id, so memberships carry over.
+        let guest = context.caller.person?.kind == .guest ? context.caller.person : nil
         let address = context.remoteAddress
         let (auth, directory, people) = (self.auth, self.directory, self.people)
         // Every signup counts against the address, reserved before bcrypt runs.
@@ -48,7 +81,7 @@ struct AuthController {
             do {
                 return (person, try await directory.createAccount(person, upgrading: guest != nil, people: people))
             } catch StorageError.handleTaken {
-                throw APIError(.conflict, code: .handleTaken, "The handle \(handle) is taken; try another.")
+                throw Self.handleTaken(handle)
             }
         }
         if guest != nil, let old = context.caller.sessionID {
@@ -56,8 +89,38 @@ struct AuthController {
         }
         let station = try await hub.view().seen(as: .owner)
         return try await startSession(
-            for: person, station: station, tokens: body.tokens == true, status: .created, request: request,
-            context: context)
+            for: person, station: station, tokens: tokens, status: .created, request: request, context: context)
+    }
+
+    /// An account that waits for an administrator: no station and no
+    /// session until it is approved (202). A guest stays a guest meanwhile.
+    private func signUpToWait(
+        handle: String, name: String, password: String, request: Request, context: AppRequestContext
+    ) async throws -> Response {
+        let address = context.remoteAddress
+        let (auth, registration) = (self.auth, self.registration)
+        try await attempts.attempt(.signup(address: address), isFailure: { _ in true }) {
+            let person = PersonRecord(
+                id: Secrets.id("u"), kind: .user, handle: handle, displayName: name,
+                passwordHash: try await auth.hashPassword(password, for: address), createdAt: auth.clock.now())
+            do {
+                try await registration.store.insertWaitingSignup(person, limit: RegistrationLimits.waitingList)
+            } catch StorageError.handleTaken {
+                throw Self.handleTaken(handle)
+            } catch StorageError.waitingListFull {
+                throw APIError(
+                    .serviceUnavailable, code: .waitingListFull,
+                    "Many sign-ups are waiting for the administrators already; try again in a day or two.")
+            }
+        }
+        let body = SignupWaitingResponse(
+            handle: handle,
+            message: "Thanks, @\(handle): an administrator will look at your sign-up. Sign in once it is approved.")
+        return try JSONResponse(status: .accepted, value: body).response(from: request, context: context)
+    }
+
+    private static func handleTaken(_ handle: String) -> APIError {
+        APIError(.conflict, code: .handleTaken, "The handle \(handle) is taken; try another.")
     }
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -77,11 +140,17 @@ struct AuthController {
             return person
         }
         await attempts.loginSucceeded(handle: handle, address: address)
-        if let standing = try await people.standing(personID: person.id), standing.isSuspended {
+        let standing = try await people.standing(personID: person.id) ?? PersonStanding()
+        if standing.isSuspended {
             throw APIError(
                 .forbidden, code: .suspended,
                 "This account is suspended by the server's administrators"
                     + (standing.suspensionReason.map { ": \($0)" } ?? "."))
+        }
+        if standing.isAwaitingApproval {
+            throw APIError(
+                .forbidden, code: .awaitingApproval,
+                "Your sign-up is waiting for the server's administrators to approve it; try again once they have.")
         }
         return try await startSession(
             for: person, station: try await ownStation(of: person), tokens: body.tokens == true, status: .ok,
@@ -184,8 +253,13 @@ struct AuthController {
         }
     }
 
+    /// A user's own station; one approved but stopped before it was made
+    /// (a crash between the approval and the station) gets it now.
     private func ownStation(of person: PersonRecord) async throws -> StationView? {
-        guard let record = try await access.stations(ownedBy: [person.id]).first(where: \.personal) else { return nil }
+        guard let record = try await access.stations(ownedBy: [person.id]).first(where: \.personal) else {
+            guard person.kind == .user else { return nil }
+            return try await directory.createAccount(person, upgrading: true, people: people).view().seen(as: .owner)
+        }
         return try await directory.views(of: [record]).first?.seen(as: .owner)
     }
 

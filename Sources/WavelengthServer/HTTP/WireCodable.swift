@@ -45,3 +45,8 @@ extension NearbyList: ResponseEncodable {}
 extension AdminPersonView: ResponseEncodable {}
 extension AuditEntryView: ResponseEncodable {}
 extension LibraryScanStatus: ResponseEncodable {}
+extension RegistrationView: ResponseEncodable {}
+extension AdminRegistrationView: ResponseEncodable {}
+extension ServerInvitesResponse: ResponseEncodable {}
+extension ServerInviteView: ResponseEncodable {}
+extension SignupWaitingResponse: ResponseEncodable {}

@@ -28,10 +28,11 @@ enum TestHandles {
 
 extension TestClientProtocol {
     /// Signs up over the API with bearer tokens.
-    func signUp(_ handle: String = TestHandles.next(), name: String? = nil, password: String = "correct horse")
-        async throws -> TestAccount
-    {
-        let request = SignupRequest(handle: handle, displayName: name ?? handle, password: password, tokens: true)
+    func signUp(
+        _ handle: String = TestHandles.next(), name: String? = nil, password: String = "correct horse", invite: String? = nil
+    ) async throws -> TestAccount {
+        let request = SignupRequest(
+            handle: handle, displayName: name ?? handle, password: password, tokens: true, invite: invite)
         let response = try await send("/api/auth/signup", .post, body: request)
         guard response.status == .created else { throw TestFailure("signup answered \(response.status)") }
         let auth = try response.decode(AuthResponse.self)
