@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v37";
+const VERSION = "wavelength-shell-v38";
 const SHELL = [
   "/",
   "/index.html",
@@ -18,6 +18,7 @@ const SHELL = [
   "/styles-chat.css",
   "/styles-clips.css",
   "/styles-admin.css",
+  "/styles-registration.css",
   "/manifest.webmanifest",
   "/js/app.js",
   "/js/router.js",
@@ -91,6 +92,9 @@ const SHELL = [
   "/js/views/go-live/broadcast-desk.js",
   "/js/views/go-live/broadcast-meter.js",
   "/js/views/admin.js",
+  "/js/views/admin-signups.js",
+  "/js/views/server-invites.js",
+  "/js/views/signup-mode.js",
   "/js/views/go-live/broadcast-panel.js",
   "/js/views/go-live/broadcast-view.js",
   "/js/views/go-live/broadcast-audio.js",

@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 
 from accounts_api import log_in_browser, make_browser_user, session_person, signup
 from conftest import PHONE, at_every_width, server_binary
-from helpers import find, text_of, wait_for
+from helpers import click, find, text_of, wait_for
 
 
 def grant(server, handle: str) -> None:
@@ -45,12 +45,12 @@ def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_ser
 
     # Scan now: the whole library is read again, and the panel says how it went.
     wait_for(d, lambda d: find(d, ".admin-scan").is_enabled())
-    find(d, ".admin-scan").click()
+    click(d, ".admin-scan")
     wait_for(d, lambda d: (text_of(d, ".admin-scan-status") or "").startswith("Last scan:"), "the scan never said how it went")
     wait_for(d, lambda d: "asked for a full scan" in (text_of(d, ".admin-log") or ""))
 
     # A suspension needs a reason; with one, it's done and logged.
-    find(d, f"{row} .admin-act").click()
+    click(d, f"{row} .admin-act")
     assert d.switch_to.active_element.get_attribute("class").find("admin-reason") >= 0
     find(d, f"{row} .admin-reason").send_keys("Spam in three chats", Keys.ENTER)
     wait_for(d, lambda d: "Suspended since" in (text_of(d, row) or ""), "the row never said suspended")
@@ -71,7 +71,7 @@ def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_ser
 
     # Reinstated: they sign in again.
     find(d, f"{row} .admin-reason").send_keys("Apologised")
-    find(d, f"{row} .admin-act").click()
+    click(d, f"{row} .admin-act")
     wait_for(d, lambda d: "In good standing" in (text_of(d, row) or ""))
     other.get("about:blank")  # a fresh login form
     log_in_browser(other, demo_server, subject)

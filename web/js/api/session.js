@@ -96,9 +96,13 @@ export const session = {
     return () => listeners.delete(callback);
   },
 
-  /** Signs up (a guest is upgraded in place). Resolves to {person, station}. */
-  async signUp({ handle, displayName, password }) {
-    return adopt(await request("/api/auth/signup", { method: "POST", body: { handle, displayName, password } }));
+  /** Signs up (a guest is upgraded in place). Resolves to {person, station};
+   * where the server approves each account, to {awaitingApproval, handle,
+   * message} with nobody signed in. */
+  async signUp({ handle, displayName, password, invite }) {
+    const answer = await request("/api/auth/signup", { method: "POST", body: { handle, displayName, password, invite: invite || undefined } });
+    if (answer && answer.awaitingApproval === true) return answer;
+    return adopt(answer);
   },
 
   /** Resolves to {person, station}; wrong details throw ApiError 401 invalid_credentials. */

@@ -14,6 +14,7 @@ import { ErrorCode } from "../api/error-codes.js";
 import { avatar, countsText } from "./people.js";
 import { likedSongsCard } from "./liked-songs.js";
 import { errorText, field, firstInvalid, formShell, glass, showServerError } from "./account-forms.js";
+import { inviteFriendsCard } from "./server-invites.js";
 
 const OLD_KEYS = "wavelength.ownerKeys";
 
@@ -301,7 +302,7 @@ export function accountPage(person, heading, { alive, goLive }) {
       "div",
       { class: "account-grid" },
       h("div", { class: "account-col" }, person.stationID ? stationCard(person, alive) : null, goLive.el, likedSongsCard(person), h("div", { class: "account-signout" }, logOutButton("Sign out"))),
-      h("div", { class: "account-col" }, controlRoomCard(alive), passwordCard(person), claimCard(alive)),
+      h("div", { class: "account-col" }, controlRoomCard(alive), inviteFriendsCard(alive), passwordCard(person), claimCard(alive)),
     ),
   ];
 }

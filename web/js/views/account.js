@@ -14,6 +14,7 @@ import { toast } from "../ui/toast.js";
 import { goLiveCard } from "./go-live/key-card.js";
 import { errorText, field, firstInvalid, formShell, glass, showServerError } from "./account-forms.js";
 import { accountPage, guestPage, signedOutPage } from "./account-cards.js";
+import { mayTry, modeLines, registrationFor, waitingCard } from "./signup-mode.js";
 
 export { errorText };
 
@@ -107,7 +108,13 @@ export function createSignupView(route) {
     return { name, handle: hv, password: password.value };
   }
 
-  const { form } = formShell({
+  const invite = (route.query.get("invite") || "").slice(0, 128);
+  // Who may sign up here: the server says (signup-mode.js), and the form
+  // shows, hides or says it will wait accordingly.
+  const modeNote = h("div", { class: "signup-mode", role: "status", "aria-live": "polite" });
+  const waitingNote = h("div", { class: "signup-waiting", role: "status", "aria-live": "polite", tabindex: "-1" });
+
+  const { form, submit } = formShell({
     className: "signup-form",
     submitLabel: guest ? "Create my account" : "Create my station",
     children: fields.map((f) => f.el),
@@ -115,7 +122,14 @@ export function createSignupView(route) {
       const values = validate();
       if (firstInvalid(fields)) return;
       try {
-        const { person, station } = await session.signUp({ handle: values.handle, displayName: values.name, password: values.password });
+        const answer = await session.signUp({ handle: values.handle, displayName: values.name, password: values.password, invite });
+        if (answer.awaitingApproval) {
+          form.hidden = true;
+          fill(waitingNote, ...waitingCard(answer));
+          waitingNote.focus();
+          return;
+        }
+        const { person, station } = answer;
         const stationID = (station && station.id) || person.stationID;
         toast(station && station.frequency ? `Welcome, ${person.displayName}. You're on ${station.frequency} FM.` : `Welcome, ${person.displayName}.`);
         if (stationID) navigate(stationPath(stationID));
@@ -126,6 +140,13 @@ export function createSignupView(route) {
     },
   });
   for (const f of fields) f.input.addEventListener("input", () => f.setError(""));
+  registrationFor(invite).then((mode) => {
+    if (!mode) return;
+    fill(modeNote, ...modeLines(mode));
+    modeNote.dataset.mode = mode.mode;
+    if (!mayTry(mode)) form.hidden = true;
+    else if (mode.mode === "approval" && !(mode.invite && mode.invite.valid)) setText(submit, "Ask to join");
+  });
 
   const heading = h("h1", { class: "auth-title", tabindex: "-1" }, guest ? "Keep your name" : "Get your own station");
   return authView({
@@ -142,7 +163,9 @@ export function createSignupView(route) {
           ? `You're listening as a guest. Create an account and ${guest.displayName} gets a handle, friends, and a station of your own.`
           : "Sign up and you're on the air: your own station on a free frequency, and the DJ booth.",
       ),
+      modeNote,
       form,
+      waitingNote,
       h("p", { class: "auth-switch" }, "Already have an account? ", h("a", { href: authHref("login", nextOf(route) || undefined) }, "Sign in")),
     ],
   });

@@ -1,7 +1,8 @@
 // #/admin: the control room, for the server's administrators (made with
 // `wavelength admin grant` on the host). Find a person and suspend them
 // (every session ends, their stations go off the air, they're told why at
-// sign-in) or lift it; below, the log of everything administrators did.
+// sign-in) or lift it; who may sign up (admin-signups.js); below, the log
+// of everything administrators did.
 // Everything from people goes in as text.
 
 import { h, fill, setText, icon } from "../ui/dom.js";
@@ -9,6 +10,7 @@ import { request } from "../api/api.js";
 import { session } from "../api/session.js";
 import { authHref } from "../router.js";
 import { toast } from "../ui/toast.js";
+import { signupsPanel } from "./admin-signups.js";
 
 const ACTIONS = {
   "grant-admin": "made an administrator",
@@ -16,6 +18,10 @@ const ACTIONS = {
   suspend: "suspended",
   unsuspend: "reinstated",
   "scan-library": "asked for a full scan",
+  "set-registration": "set",
+  "approve-signup": "approved",
+  "decline-signup": "declined",
+  "make-invite": "made",
 };
 
 /** What the library's rescans say, in words. */
@@ -123,6 +129,8 @@ export function createAdminView() {
     }
   }
 
+  const signups = signupsPanel({ changed: () => loadLog(), alive: () => !destroyed });
+
   const el = h(
     "section",
     { class: "screen admin-screen" },
@@ -130,7 +138,7 @@ export function createAdminView() {
     heading,
     h("p", { class: "muted lead" }, "Keep the airwaves friendly. Every action here is written to the log with your reason."),
     notice,
-    h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, peoplePanel, libraryPanel), logPanel),
+    h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, peoplePanel, signups.el, libraryPanel), logPanel),
   );
 
   function refuse(error) {
@@ -148,6 +156,7 @@ export function createAdminView() {
       ),
     );
     peoplePanel.hidden = true;
+    signups.el.hidden = true;
     libraryPanel.hidden = true;
     logPanel.hidden = true;
   }
