@@ -13,10 +13,12 @@ import WavelengthWire
 @Suite("Administrators", .timeLimit(.minutes(5)))
 struct AdminTests {
     /// Every admin operation, as `docs/ARCHITECTURE.md`'s "Server operations" table lists it.
-    static let operations: [(HTTPRequest.Method, String, AdminActionRequest?)] = [
+    static let operations: [(HTTPRequest.Method, String, (any Encodable & Sendable)?)] = [
         (.get, "/api/admin/people?q=a", nil),
         (.post, "/api/admin/people/PERSON/suspend", AdminActionRequest(reason: "testing")),
         (.post, "/api/admin/people/PERSON/unsuspend", AdminActionRequest(reason: "testing")),
+        (.get, "/api/admin/registration", nil),
+        (.put, "/api/admin/registration", RegistrationSettingsRequest(mode: "open", reason: "testing")),
         (.get, "/api/admin/audit", nil),
         (.get, "/api/admin/library", nil),
     ]
@@ -45,8 +47,8 @@ struct AdminTests {
             }
             // Each action is in the log, newest first, with who and why.
             let log = try await client.send("/api/admin/audit", .get, as: admin).decode([AuditEntryView].self)
-            #expect(log.prefix(3).map(\.action) == ["unsuspend", "suspend", "grant-admin"])
-            #expect(log[0].actorID == admin.id && log[0].subjectID == subject.id && log[0].reason == "testing")
+            #expect(log.prefix(4).map(\.action) == ["set-registration", "unsuspend", "suspend", "grant-admin"])
+            #expect(log[1].actorID == admin.id && log[1].subjectID == subject.id && log[1].reason == "testing")
             // A reason is required, and bounded.
             for reason in ["", " ", String(repeating: "x", count: 501)] {
                 let refused = try await client.send(
