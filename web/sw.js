@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v38";
+const VERSION = "wavelength-shell-v39";
 const SHELL = [
   "/",
   "/index.html",
@@ -93,6 +93,7 @@ const SHELL = [
   "/js/views/go-live/broadcast-meter.js",
   "/js/views/admin.js",
   "/js/views/admin-signups.js",
+  "/js/views/admin-glance.js",
   "/js/views/server-invites.js",
   "/js/views/signup-mode.js",
   "/js/views/go-live/broadcast-panel.js",

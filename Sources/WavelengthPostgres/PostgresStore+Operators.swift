@@ -94,6 +94,20 @@ extension PostgresStore: OperatorRepository {
         ).all(PersonRows.person)
     }
 
+    public func serverCounts() async throws -> ServerCounts {
+        try await query(
+            """
+            SELECT (SELECT count(*) FROM person WHERE kind = 'user' AND awaiting_approval_since IS NULL) AS users,
+                (SELECT count(*) FROM station) AS stations,
+                (SELECT count(*) FROM person WHERE awaiting_approval_since IS NOT NULL) AS waiting
+            """
+        ).first { row in
+            ServerCounts(
+                users: Int(try row.value("users", as: Int64.self)), stations: Int(try row.value("stations", as: Int64.self)),
+                waitingSignups: Int(try row.value("waiting", as: Int64.self)))
+        } ?? ServerCounts(users: 0, stations: 0, waitingSignups: 0)
+    }
+
     static func insert(_ entry: AuditEntry, _ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """

@@ -190,6 +190,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         people: storage, operators: storage, directory: services.directory, clock: services.clock,
         rescans: services.libraryRescans)
         .addRoutes(to: router)
+    OverviewController(
+        directory: services.directory, liveSources: services.liveSources, store: storage, figures: services.processFigures,
+        folders: services.folderSizes, warnings: services.warnings, startedAt: services.startedAt
+    ).addRoutes(to: router)
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
         pingInterval: services.configuration.pingInterval, sockets: services.liveSockets,
@@ -212,6 +216,11 @@ public struct ServerServices: Sendable {
     let attempts: AttemptGuard
     /// Who may sign up.
     let registration: Registration
+    /// The log's last warnings, this process's figures and the folders' sizes, for the control room.
+    let warnings: RecentWarnings
+    let processFigures = ProcessFigures()
+    let folderSizes: FolderSizes
+    let startedAt = Date()
     /// The folders the library was scanned from; nothing outside them is served.
     let libraryRoots: LibraryRoots
     /// Every open live WebSocket (a service: it closes them when the server stops).
@@ -250,6 +259,8 @@ public struct ServerServices: Sendable {
         _ configuration: ServerConfiguration, storage: any Storage, clock: any ServerClock = SystemClock(),
         robot: RobotDJ = RobotDJ(), logger: Logger
     ) async throws -> ServerServices {
+        let warnings = RecentWarnings()
+        let logger = warnings.watching(logger)
         try DataFolder.secure(configuration.dataDirectory)
         let signingKeys = try await SigningKeys.load(
             dataDirectory: configuration.dataDirectory, people: storage, now: clock.now())
@@ -309,7 +320,8 @@ public struct ServerServices: Sendable {
             logger: logger,
             auth: try await AuthService.make(
                 people: storage, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
-            attempts: attempts, registration: registration, libraryRoots: LibraryRoots(roots),
+            attempts: attempts, registration: registration, warnings: warnings,
+            folderSizes: FolderSizes(data: configuration.dataDirectory, libraries: roots), libraryRoots: LibraryRoots(roots),
             liveSocketSlots: LiveSocketSlots(limits: configuration.liveSocketLimits),
             analysis: AudioAnalysis(
                 store: storage, roots: LibraryRoots(roots), clock: clock, logger: logger,

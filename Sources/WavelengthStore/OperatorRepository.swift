@@ -77,4 +77,19 @@ public protocol OperatorRepository: Sendable {
     /// Newest first; `before`: an entry's id, for the page after it.
     func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry]
     func administrators() async throws -> [PersonRecord]
+    /// How many users (not guests), stations and waiting sign-ups the server holds.
+    func serverCounts() async throws -> ServerCounts
+}
+
+/// The server's size, for the control room.
+public struct ServerCounts: Sendable, Equatable {
+    public var users: Int
+    public var stations: Int
+    public var waitingSignups: Int
+
+    public init(users: Int, stations: Int, waitingSignups: Int) {
+        self.users = users
+        self.stations = stations
+        self.waitingSignups = waitingSignups
+    }
 }

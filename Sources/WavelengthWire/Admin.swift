@@ -99,3 +99,66 @@ public struct LibraryScanStatus: Sendable, Codable, Equatable {
         self.available = available
     }
 }
+
+/// The server at a glance, for the control room (`GET /api/admin/overview`).
+/// Counts are this node's.
+public struct ServerOverview: Sendable, Codable, Equatable {
+    public struct Warning: Sendable, Codable, Equatable {
+        public var at: EpochMillis
+        /// `warning`, `error` or `critical`.
+        public var level: String
+        public var message: String
+
+        public init(at: EpochMillis, level: String, message: String) {
+            self.at = at
+            self.level = level
+            self.message = message
+        }
+    }
+
+    /// Stations someone listens to here.
+    public var stationsOnAir: Int
+    public var stations: Int
+    /// People listening, each once; and presences by kind.
+    public var listeners: Int
+    public var appListeners: Int
+    public var streamListeners: Int
+    public var liveSources: Int
+    public var people: Int
+    /// Of one core, since the control room last asked (nil where unknown).
+    public var cpuPercent: Double?
+    public var memoryBytes: Int64?
+    public var cores: Int
+    public var dataFolderBytes: Int64?
+    public var libraryBytes: Int64?
+    public var tracks: Int
+    public var tracksAnalyzed: Int
+    public var waitingSignups: Int
+    public var uptimeSeconds: Int64
+    /// Newest first.
+    public var warnings: [Warning]
+
+    public init(
+        stationsOnAir: Int, stations: Int, listeners: Int, appListeners: Int, streamListeners: Int, liveSources: Int, people: Int,
+        cpuPercent: Double?, memoryBytes: Int64?, cores: Int, dataFolderBytes: Int64?, libraryBytes: Int64?, tracks: Int,
+        tracksAnalyzed: Int, waitingSignups: Int, uptimeSeconds: Int64, warnings: [Warning]
+    ) {
+        self.stationsOnAir = stationsOnAir
+        self.stations = stations
+        self.listeners = listeners
+        self.appListeners = appListeners
+        self.streamListeners = streamListeners
+        self.liveSources = liveSources
+        self.people = people
+        self.cpuPercent = cpuPercent
+        self.memoryBytes = memoryBytes
+        self.cores = cores
+        self.dataFolderBytes = dataFolderBytes
+        self.libraryBytes = libraryBytes
+        self.tracks = tracks
+        self.tracksAnalyzed = tracksAnalyzed
+        self.waitingSignups = waitingSignups
+        self.uptimeSeconds = uptimeSeconds
+        self.warnings = warnings
+    }
+}

@@ -21,6 +21,7 @@ struct AdminTests {
         (.put, "/api/admin/registration", RegistrationSettingsRequest(mode: "open", reason: "testing")),
         (.get, "/api/admin/audit", nil),
         (.get, "/api/admin/library", nil),
+        (.get, "/api/admin/overview", nil),
     ]
 
     static func grant(_ server: TestServer, _ account: TestAccount) async throws {

@@ -36,12 +36,17 @@ def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_ser
     find(d, ".control-room-link").click()
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".admin-screen #admin-search"))
     wait_for(d, lambda d: "made an administrator" in (text_of(d, ".admin-log") or ""), "the shell's grant isn't in the log")
+    # At a glance: the server's figures, read from the server.
+    wait_for(d, lambda d: (text_of(d, ".glance-tile[data-figure='people'] .glance-figure") or "").isdigit(), "no figures at a glance")
+    assert int(text_of(d, ".glance-tile[data-figure='people'] .glance-figure")) >= 2
+    assert "%" in (text_of(d, ".glance-tile[data-figure='cpu'] .glance-figure") or "")
+    at_every_width(d, shot, "control-room-glance", [".admin-screen", ".glance-tiles", ".glance-warnings"])
 
     find(d, "#admin-search").send_keys(subject.handle)
     row = f".admin-person[data-person-id='{subject.person['id']}']"
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, row), "the person isn't found")
     assert "In good standing" in (text_of(d, row) or "")
-    at_every_width(d, shot, "control-room", [".admin-screen", ".admin-panel", row], reveal=row)
+    at_every_width(d, shot, "control-room", [".admin-screen", ".admin-panel", ".glance-tiles", row], reveal=row)
 
     # Scan now: the whole library is read again, and the panel says how it went.
     wait_for(d, lambda d: find(d, ".admin-scan").is_enabled())

@@ -76,6 +76,19 @@ extension AppDatabase: OperatorRepository {
         }
     }
 
+    public func serverCounts() async throws -> ServerCounts {
+        try await writer.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT count(*) FROM person WHERE kind = 'user' AND awaitingApprovalSince IS NULL) AS users,
+                        (SELECT count(*) FROM station) AS stations,
+                        (SELECT count(*) FROM person WHERE awaitingApprovalSince IS NOT NULL) AS waiting
+                    """)
+            return ServerCounts(users: row?["users"] ?? 0, stations: row?["stations"] ?? 0, waitingSignups: row?["waiting"] ?? 0)
+        }
+    }
+
     static func insert(_ entry: AuditEntry, _ db: Database) throws {
         try db.execute(
             sql: """

@@ -46,6 +46,7 @@ extension AdminPersonView: ResponseEncodable {}
 extension AuditEntryView: ResponseEncodable {}
 extension LibraryScanStatus: ResponseEncodable {}
 extension RegistrationView: ResponseEncodable {}
+extension ServerOverview: ResponseEncodable {}
 extension AdminRegistrationView: ResponseEncodable {}
 extension ServerInvitesResponse: ResponseEncodable {}
 extension ServerInviteView: ResponseEncodable {}

@@ -42,6 +42,8 @@ actor LiveSources {
 
     private var live: [StationID: Live] = [:]
     private var nextID: UInt64 = 0
+    /// Sources on the air now, for the control room.
+    var count: Int { live.count }
     private let directory: StationDirectory
     private let keys: any StreamKeyRepository
     private let schedule: any ScheduleRepository

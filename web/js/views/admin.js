@@ -11,6 +11,7 @@ import { session } from "../api/session.js";
 import { authHref } from "../router.js";
 import { toast } from "../ui/toast.js";
 import { signupsPanel } from "./admin-signups.js";
+import { glancePanel } from "./admin-glance.js";
 
 const ACTIONS = {
   "grant-admin": "made an administrator",
@@ -130,6 +131,7 @@ export function createAdminView() {
   }
 
   const signups = signupsPanel({ changed: () => loadLog(), alive: () => !destroyed });
+  const glance = glancePanel({ alive: () => !destroyed });
 
   const el = h(
     "section",
@@ -138,6 +140,7 @@ export function createAdminView() {
     heading,
     h("p", { class: "muted lead" }, "Keep the airwaves friendly. Every action here is written to the log with your reason."),
     notice,
+    glance.el,
     h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, peoplePanel, signups.el, libraryPanel), logPanel),
   );
 
@@ -156,6 +159,7 @@ export function createAdminView() {
       ),
     );
     peoplePanel.hidden = true;
+    glance.el.hidden = true;
     signups.el.hidden = true;
     libraryPanel.hidden = true;
     logPanel.hidden = true;
@@ -295,6 +299,7 @@ export function createAdminView() {
       destroyed = true;
       clearTimeout(timer);
       clearTimeout(scanTimer);
+      glance.stop();
     },
   };
 }
