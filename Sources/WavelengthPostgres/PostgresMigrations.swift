@@ -322,6 +322,16 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX server_invite_by_maker ON server_invite (created_by, created_at)",
             ]),
+        Migration(
+            version: 14, name: "password reset links",
+            statements: [
+                """
+                CREATE TABLE password_reset (
+                    token_hash TEXT PRIMARY KEY, person_id TEXT NOT NULL REFERENCES person (id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT)
+                """,
+                "CREATE INDEX password_reset_by_person ON password_reset (person_id)",
+            ]),
     ]
 
     /// This build's schema version.

@@ -363,6 +363,15 @@ extension AppDatabase {
             }
             try db.create(index: "serverInvite_byMaker", on: "serverInvite", columns: ["createdBy", "createdAt"])
         }
+        migrator.registerMigration("v23: password reset links") { db in
+            try db.create(table: "passwordReset") { t in
+                t.primaryKey("tokenHash", .text)
+                t.column("personID", .text).notNull().indexed().references("person", onDelete: .cascade)
+                t.column("createdAt", .integer).notNull()
+                t.column("expiresAt", .integer).notNull()
+                t.column("usedAt", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -190,6 +190,10 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         people: storage, operators: storage, directory: services.directory, clock: services.clock,
         rescans: services.libraryRescans)
         .addRoutes(to: router)
+    PasswordResetController(
+        auth: services.auth, people: storage, resets: storage, clock: services.clock,
+        publicURL: services.configuration.publicURL
+    ).addRoutes(to: router)
     OverviewController(
         directory: services.directory, liveSources: services.liveSources, store: storage, figures: services.processFigures,
         folders: services.folderSizes, warnings: services.warnings, startedAt: services.startedAt

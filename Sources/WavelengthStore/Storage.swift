@@ -7,4 +7,4 @@ import WavelengthCore
 public typealias Storage = StationRepository & StationAccessRepository & PeopleRepository & LinkTokenRepository
     & StreamKeyRepository & ScheduleRepository & TrackRepository & AnalysisRepository & LibraryIndex
     & LikesRepository & ClipRepository & AttemptRepository & StorageHealth & StationLeases & ClusterSignals
-    & ListenerPresence & OperatorRepository & RegistrationRepository
+    & ListenerPresence & OperatorRepository & RegistrationRepository & PasswordResetRepository

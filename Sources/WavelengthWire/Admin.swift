@@ -162,3 +162,37 @@ public struct ServerOverview: Sendable, Codable, Equatable {
         self.warnings = warnings
     }
 }
+
+/// A password reset link an administrator made (shown this once: the
+/// server keeps its hash), to send to the person however they reach them.
+public struct PasswordResetLink: Sendable, Codable, Equatable {
+    /// `/#/reset/TOKEN`, after `--public-url` when it is set.
+    public var url: String
+    public var expiresAt: EpochMillis
+
+    public init(url: String, expiresAt: EpochMillis) {
+        self.url = url
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Who a live reset link is for, so the page can say whose password it sets.
+public struct PasswordResetLookup: Sendable, Codable, Equatable {
+    public var handle: String
+    public var displayName: String
+
+    public init(handle: String, displayName: String) {
+        self.handle = handle
+        self.displayName = displayName
+    }
+}
+
+public struct PasswordResetRequest: Sendable, Codable, Equatable {
+    public var token: String
+    public var newPassword: String
+
+    public init(token: String, newPassword: String) {
+        self.token = token
+        self.newPassword = newPassword
+    }
+}

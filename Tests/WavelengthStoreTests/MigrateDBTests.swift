@@ -68,6 +68,11 @@ struct MigrateDBTests {
             ServerInviteRecord(
                 id: "si1", codeHash: "code", createdBy: "ana", createdByName: "Ana", createdAt: 9, expiresAt: 99_999, maxUses: 5,
                 uses: 1), limit: 10, audit: nil)
+        _ = try await db.issuePasswordReset(
+            tokenHash: "reset", personID: "bo", expiresAt: 99_999,
+            audit: AuditEntry(
+                at: 9, actorID: "ana", actorName: "Ana", action: "password-reset", subjectKind: "person", subjectID: "bo",
+                subjectName: "Bo", reason: "lost it"))
 
         // A station with a timeline, history, commands, a party, a lobby, taste and thumbs.
         var state = StationState(id: "party", quietSince: nil)
@@ -161,6 +166,7 @@ struct MigrateDBTests {
         note("registration", try await db.registrationPolicy() as Any)
         note("waiting", try await db.waitingSignups(limit: 10))
         note("server invites", try await db.serverInvites(createdBy: nil, limit: 10))
+        note("password reset", try await db.passwordResetHolder(tokenHash: "reset", at: 10)?.id as Any)
         note("session", try await db.session(tokenHash: "t1") as Any)
         note("rotated", try await db.session(previousTokenHash: "t2") as Any)
         note("search", try await db.search("cafe song", limit: 10).map(\.id).sorted())

@@ -81,6 +81,28 @@ def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_ser
     other.get("about:blank")  # a fresh login form
     log_in_browser(other, demo_server, subject)
 
+    # A password reset link: made in the control room, used once in the person's browser.
+    click(d, f"{row} .admin-reset")
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, f"{row} .admin-reset-link .invite-link"), "no reset link was made")
+    link = find(d, f"{row} .admin-reset-link .invite-link").get_attribute("value")
+    assert "/#/reset/" in link
+    wait_for(d, lambda d: "password reset link" in (text_of(d, ".admin-log") or ""))
+    other.get("about:blank")
+    other.get(link)
+    wait_for(other, lambda o: o.find_elements(By.CSS_SELECTOR, "#reset-password"), "the reset page has no form")
+    assert subject.handle in (text_of(other, ".reset-screen .auth-lead") or "")
+    at_every_width(other, shot, "password-reset", [".reset-screen", ".reset-form"])
+    subject.password = "a brand new password"
+    find(other, "#reset-password").send_keys(subject.password)
+    find(other, "#reset-again").send_keys(subject.password, Keys.ENTER)
+    wait_for(other, lambda o: o.current_url.endswith("#/login"), "setting the password didn't lead to sign-in")
+    assert session_person(other) is None  # every session of theirs ended
+    log_in_browser(other, demo_server, subject)
+    # Used: the link says so.
+    other.get("about:blank")
+    other.get(link)
+    wait_for(other, lambda o: "doesn't work" in (text_of(o, ".reset-screen") or ""), "a used link still offered a form")
+
 
 def test_someone_who_isnt_an_administrator_sees_no_way_in(demo_server, browser):
     d = browser(PHONE)

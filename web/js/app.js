@@ -116,7 +116,7 @@ function navSection(path) {
   if (first === "") return "dial";
   if (first === "library") return "library";
   if (first === "people") return "people";
-  if (first === "account" || first === "login" || first === "signup" || first === "admin") return "account";
+  if (first === "account" || first === "login" || first === "signup" || first === "admin" || first === "reset") return "account";
   return "";
 }
 
@@ -160,6 +160,7 @@ function kindOf(path) {
   if (first === "join") return "join";
   if (first === "i" && second) return "invite";
   if (first === "admin") return "admin";
+  if (first === "reset" && second) return "reset";
   return null;
 }
 
@@ -227,6 +228,9 @@ function onRoute() {
       break;
     case "admin":
       showLazy(kind, () => import("./views/admin.js"), "createAdminView", r, token);
+      break;
+    case "reset":
+      showLazy(kind, () => import("./views/password-reset.js"), "createPasswordResetView", r, token);
       break;
     default:
       navigate([], { replace: true });

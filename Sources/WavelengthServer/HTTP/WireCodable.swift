@@ -47,6 +47,8 @@ extension AuditEntryView: ResponseEncodable {}
 extension LibraryScanStatus: ResponseEncodable {}
 extension RegistrationView: ResponseEncodable {}
 extension ServerOverview: ResponseEncodable {}
+extension PasswordResetLink: ResponseEncodable {}
+extension PasswordResetLookup: ResponseEncodable {}
 extension AdminRegistrationView: ResponseEncodable {}
 extension ServerInvitesResponse: ResponseEncodable {}
 extension ServerInviteView: ResponseEncodable {}

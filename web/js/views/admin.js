@@ -10,6 +10,7 @@ import { request } from "../api/api.js";
 import { session } from "../api/session.js";
 import { authHref } from "../router.js";
 import { toast } from "../ui/toast.js";
+import { share } from "../ui/share.js";
 import { signupsPanel } from "./admin-signups.js";
 import { glancePanel } from "./admin-glance.js";
 
@@ -23,6 +24,7 @@ const ACTIONS = {
   "approve-signup": "approved",
   "decline-signup": "declined",
   "make-invite": "made",
+  "password-reset": "given a password reset link",
 };
 
 /** What the library's rescans say, in words. */
@@ -256,8 +258,44 @@ export function createAdminView() {
         suspended ? `Suspended since ${when(view.suspendedAt)}: “${view.suspensionReason || ""}”` : "In good standing",
       ),
       person.id === session.person?.id ? h("p", { class: "muted" }, "That's you.") : form,
+      person.kind === "user" && person.id !== session.person?.id ? resetLink(person) : null,
     );
     return row;
+  }
+
+  /** "Password reset link": made on request, shown once, to copy or share. */
+  function resetLink(person) {
+    const out = h("div", { class: "admin-reset-link", role: "status", "aria-live": "polite" });
+    const button = h(
+      "button",
+      {
+        class: "btn btn-secondary btn-small admin-reset",
+        type: "button",
+        "aria-label": `Make a password reset link for ${person.displayName}`,
+        onclick: async () => {
+          button.disabled = true;
+          try {
+            const link = await request(`/api/admin/people/${encodeURIComponent(person.id)}/password-reset`, { method: "POST" });
+            if (destroyed) return;
+            const url = new URL(link.url, location.href).href;
+            const field = h("input", { class: "input invite-link", type: "text", readonly: true, value: url, "aria-label": `${person.displayName}'s reset link` });
+            fill(
+              out,
+              h("p", { class: "invite-made-title" }, "Send this to them: it works once, for a day, and is shown only now."),
+              h("div", { class: "invite-link-row" }, field,
+                h("button", { class: "btn btn-secondary btn-small", type: "button", onclick: () => share({ title: "Your Wavelength password reset", url, select: field }) }, "Copy or share")),
+            );
+            loadLog();
+          } catch (error) {
+            toast(errorOf(error));
+          } finally {
+            button.disabled = false;
+          }
+        },
+      },
+      "Password reset link",
+    );
+    return h("div", { class: "admin-reset-row" }, button, out);
   }
 
   async function search(now = false) {
