@@ -94,6 +94,16 @@ extension PostgresStore: OperatorRepository {
         ).all(PersonRows.person)
     }
 
+    public func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord] {
+        try await query(
+            """
+            SELECT \(unescaped: PersonRows.sessionColumns) FROM auth_session
+            WHERE person_id = \(personID) AND revoked_at IS NULL AND expires_at > \(now)
+            ORDER BY created_at DESC LIMIT 100
+            """
+        ).all(PersonRows.session)
+    }
+
     public func serverCounts() async throws -> ServerCounts {
         try await query(
             """

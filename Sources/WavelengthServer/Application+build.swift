@@ -187,7 +187,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         publicURL: services.configuration.publicURL, serverStart: Date()
     ).addRoutes(to: router)
     AdminController(
-        people: storage, operators: storage, directory: services.directory, clock: services.clock,
+        people: storage, operators: storage, access: storage, directory: services.directory, clock: services.clock,
         rescans: services.libraryRescans)
         .addRoutes(to: router)
     PasswordResetController(

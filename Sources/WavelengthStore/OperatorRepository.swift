@@ -77,6 +77,8 @@ public protocol OperatorRepository: Sendable {
     /// Newest first; `before`: an entry's id, for the page after it.
     func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry]
     func administrators() async throws -> [PersonRecord]
+    /// The person's sessions that still work at `now`, newest first.
+    func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord]
     /// How many users (not guests), stations and waiting sign-ups the server holds.
     func serverCounts() async throws -> ServerCounts
 }

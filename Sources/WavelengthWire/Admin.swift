@@ -196,3 +196,30 @@ public struct PasswordResetRequest: Sendable, Codable, Equatable {
         self.newPassword = newPassword
     }
 }
+
+/// A person as an administrator looks them up: where they stand, the
+/// stations they own and the sessions they hold.
+public struct AdminPersonDetail: Sendable, Codable, Equatable {
+    public struct Session: Sendable, Codable, Equatable {
+        /// `cookie` (a browser) or `bearer` (an app or script).
+        public var kind: String
+        public var createdAt: EpochMillis
+        public var expiresAt: EpochMillis
+
+        public init(kind: String, createdAt: EpochMillis, expiresAt: EpochMillis) {
+            self.kind = kind
+            self.createdAt = createdAt
+            self.expiresAt = expiresAt
+        }
+    }
+
+    public var standing: AdminPersonView
+    public var stations: [StationView]
+    public var sessions: [Session]
+
+    public init(standing: AdminPersonView, stations: [StationView], sessions: [Session]) {
+        self.standing = standing
+        self.stations = stations
+        self.sessions = sessions
+    }
+}

@@ -15,6 +15,7 @@ struct AdminTests {
     /// Every admin operation, as `docs/ARCHITECTURE.md`'s "Server operations" table lists it.
     static let operations: [(HTTPRequest.Method, String, (any Encodable & Sendable)?)] = [
         (.get, "/api/admin/people?q=a", nil),
+        (.get, "/api/admin/people/PERSON", nil),
         (.post, "/api/admin/people/PERSON/suspend", AdminActionRequest(reason: "testing")),
         (.post, "/api/admin/people/PERSON/unsuspend", AdminActionRequest(reason: "testing")),
         (.get, "/api/admin/registration", nil),

@@ -41,7 +41,8 @@ struct NearbyTests {
     }
 
     private static func findEachOther(_ avahi: AvahiDaemon, _ libraries: [String]) async throws {
-        let lan = ["--host", "0.0.0.0"]
+        // Reachable from the LAN, so sign-ups would wait for approval by default.
+        let lan = ["--host", "0.0.0.0", "--registration", "open"]
         _ = try await ServerProcess.run(
             dataDirectory: NSTemporaryDirectory() + "wavelength-lan-a-\(UUID().uuidString)", libraries: libraries,
             pingInterval: 60, mdns: true, environment: avahi.environment, extraArguments: lan

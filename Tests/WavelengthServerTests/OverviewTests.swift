@@ -37,3 +37,35 @@ struct OverviewTests {
         }
     }
 }
+
+/// An administrator looks a person up (their stations and sessions) and
+/// takes one of their stations off the air: its listeners are told and let
+/// go, and it's in the log.
+@Suite("A person in the control room", .timeLimit(.minutes(5)))
+struct AdminPersonTests {
+    @Test func anAdministratorSeesAPersonsStationsAndSessionsAndTakesAStationOffTheAir() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let admin = try await client.signUp(), host = try await client.signUp()
+            try await AdminTests.grant(server, admin)
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(host.stationID)/live?v=1", token: admin.token)
+            _ = try await listener.snapshot()
+
+            let detail = try await client.send("/api/admin/people/\(host.id)", .get, as: admin).decode(AdminPersonDetail.self)
+            #expect(detail.standing.person.id == host.id && detail.stations.map(\.id) == [host.stationID])
+            #expect(detail.sessions.map(\.kind) == ["bearer"])
+            #expect(try await client.send("/api/admin/people/nobody", .get, as: admin).status == .notFound)
+
+            let path = "/api/admin/stations/\(host.stationID)/off-air"
+            #expect(try await client.send(path, .post, as: host, body: AdminActionRequest(reason: "x")).status == .forbidden)
+            #expect(try await client.send(path, .post, as: admin, body: AdminActionRequest(reason: "")).status == .badRequest)
+            let off = try await client.send(path, .post, as: admin, body: AdminActionRequest(reason: "Playing something it shouldn't"))
+            #expect(off.status == .noContent)
+            #expect(try await listener.next { $0.type == "ended" } == .ended)
+            await listener.closed()
+            let log = try await client.send("/api/admin/audit", .get, as: admin).decode([AuditEntryView].self)
+            #expect(log.first?.action == "take-off-air" && log.first?.subjectID == host.stationID)
+            #expect(try await client.send("/api/admin/stations/nope/off-air", .post, as: admin, body: AdminActionRequest(reason: "x")).status == .notFound)
+        }
+    }
+}

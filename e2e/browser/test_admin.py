@@ -12,7 +12,7 @@ import subprocess
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from accounts_api import log_in_browser, make_browser_user, session_person, signup
+from accounts_api import LiveListener, log_in_browser, make_browser_user, session_person, signup
 from conftest import PHONE, at_every_width, server_binary
 from helpers import click, find, text_of, wait_for
 
@@ -47,6 +47,23 @@ def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_ser
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, row), "the person isn't found")
     assert "In good standing" in (text_of(d, row) or "")
     at_every_width(d, shot, "control-room", [".admin-screen", ".admin-panel", ".glance-tiles", row], reveal=row)
+
+    # Their stations and sessions; a station with a listener taken off the air.
+    listener = LiveListener(demo_server, subject.station["id"], token=subject.token)
+    try:
+        wait_for(d, lambda d: listener.messages, "the listener never heard the station")
+        click(d, f"{row} .admin-detail summary")
+        station = f"{row} .admin-station[data-station-id='{subject.station['id']}']"
+        wait_for(d, lambda d: "1 listening" in (text_of(d, station) or ""), "the person's station isn't listed with its listener")
+        assert "Signed in on 1 device" in (text_of(d, f"{row} .admin-detail-body") or "")
+        at_every_width(d, shot, "control-room-person", [".admin-screen", row, station], reveal=station)
+        find(d, f"{station} .admin-reason").send_keys("Testing the off switch")
+        click(d, f"{station} .admin-off-air")
+        wait_for(d, lambda d: listener.closed.is_set(), "the listener was never let go")
+        assert any(m.get("type") == "ended" for m in listener.messages)
+        wait_for(d, lambda d: "taken off the air" in (text_of(d, ".admin-log") or ""), "taking it off the air isn't in the log")
+    finally:
+        listener.close()
 
     # Scan now: the whole library is read again, and the panel says how it went.
     wait_for(d, lambda d: find(d, ".admin-scan").is_enabled())

@@ -76,6 +76,17 @@ extension AppDatabase: OperatorRepository {
         }
     }
 
+    public func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord] {
+        try await writer.read { db in
+            try SessionRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM authSession WHERE personID = ? AND revokedAt IS NULL AND expiresAt > ?
+                    ORDER BY createdAt DESC LIMIT 100
+                    """, arguments: [personID, now])
+        }
+    }
+
     public func serverCounts() async throws -> ServerCounts {
         try await writer.read { db in
             let row = try Row.fetchOne(

@@ -47,6 +47,7 @@ extension AuditEntryView: ResponseEncodable {}
 extension LibraryScanStatus: ResponseEncodable {}
 extension RegistrationView: ResponseEncodable {}
 extension ServerOverview: ResponseEncodable {}
+extension AdminPersonDetail: ResponseEncodable {}
 extension PasswordResetLink: ResponseEncodable {}
 extension PasswordResetLookup: ResponseEncodable {}
 extension AdminRegistrationView: ResponseEncodable {}

@@ -10,6 +10,7 @@ import WavelengthWire
 struct AdminController {
     let people: any PeopleRepository
     let operators: any OperatorRepository
+    let access: any StationAccessRepository
     let directory: StationDirectory
     let clock: any ServerClock
     /// The library's rescans (nil where the library isn't rescanned live).
@@ -17,6 +18,8 @@ struct AdminController {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/admin/people", use: findPeople)
+        router.get("/api/admin/people/{id}", use: personDetail)
+        router.post("/api/admin/stations/{id}/off-air", use: takeOffTheAir)
         router.post("/api/admin/people/{id}/suspend", use: suspend)
         router.post("/api/admin/people/{id}/unsuspend", use: unsuspend)
         router.get("/api/admin/audit", use: audit)
@@ -55,6 +58,37 @@ struct AdminController {
             views.append(try await view(of: person))
         }
         return views
+    }
+
+    @Sendable func personDetail(_ request: Request, context: AppRequestContext) async throws -> AdminPersonDetail {
+        _ = try Self.administrator(context)
+        let person = try await subject(context)
+        let stations = try await directory.views(of: try await access.stations(ownedBy: [person.id]))
+        let sessions = try await operators.activeSessions(personID: person.id, at: clock.now()).map {
+            AdminPersonDetail.Session(kind: $0.kind.rawValue, createdAt: $0.createdAt, expiresAt: $0.expiresAt)
+        }
+        return AdminPersonDetail(standing: try await view(of: person), stations: stations, sessions: sessions)
+    }
+
+    /// Ends a station's session, as its owner's "End" does: everyone tuned
+    /// in is let go, a code-protected station's frequency and members go.
+    /// It may play again when someone tunes in (suspend its owner to stop that).
+    @Sendable func takeOffTheAir(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try Self.administrator(context)
+        let reason = try await Self.reason(request, context: context)
+        let hub = try await directory.hub(context)
+        let record = await hub.record
+        try await access.dropListeners(stationID: record.id)
+        if record.visibility == .code { try await access.releaseCode(stationID: record.id) }
+        await hub.end()
+        try await directory.reload(record.id)
+        await directory.accessChanged(record.id)
+        // Logged once done (ending a session is several steps, not one transaction).
+        try await operators.record(
+            AuditEntry(
+                at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: "take-off-air", subjectKind: "station",
+                subjectID: record.id, subjectName: record.name, reason: reason))
+        return Response(status: .noContent)
     }
 
     @Sendable func suspend(_ request: Request, context: AppRequestContext) async throws -> AdminPersonView {

@@ -25,6 +25,7 @@ const ACTIONS = {
   "decline-signup": "declined",
   "make-invite": "made",
   "password-reset": "given a password reset link",
+  "take-off-air": "taken off the air",
 };
 
 /** What the library's rescans say, in words. */
@@ -259,8 +260,71 @@ export function createAdminView() {
       ),
       person.id === session.person?.id ? h("p", { class: "muted" }, "That's you.") : form,
       person.kind === "user" && person.id !== session.person?.id ? resetLink(person) : null,
+      stationsAndSessions(person),
     );
     return row;
+  }
+
+  /** A person's stations (each can be taken off the air) and sessions, read when opened. */
+  function stationsAndSessions(person) {
+    const body = h("div", { class: "admin-detail-body", role: "status", "aria-live": "polite" });
+    const load = async () => {
+      try {
+        const detail = await request(`/api/admin/people/${encodeURIComponent(person.id)}`);
+        if (destroyed) return;
+        const n = detail.sessions.length;
+        fill(
+          body,
+          h("p", { class: "muted" }, n ? `Signed in on ${n} device${n === 1 ? "" : "s"} (newest ${when(detail.sessions[0].createdAt)}).` : "Not signed in anywhere."),
+          detail.stations.length
+            ? h("ul", { class: "admin-stations", "aria-label": `${person.displayName}'s stations` }, ...detail.stations.map(stationLine))
+            : h("p", { class: "muted" }, "No stations."),
+        );
+      } catch (error) {
+        if (!destroyed) setText(body, errorOf(error));
+      }
+    };
+    const stationLine = (station) => {
+      const reason = h("input", { class: "input admin-reason", type: "text", maxlength: "500", "aria-label": `Why take ${station.name} off the air`, placeholder: "Why? (for the log)" });
+      const off = h(
+        "form",
+        {
+          class: "admin-action",
+          onsubmit: async (e) => {
+            e.preventDefault();
+            const why = reason.value.trim();
+            if (!why) {
+              reason.focus();
+              toast("Say why: it goes in the log.");
+              return;
+            }
+            try {
+              await request(`/api/admin/stations/${encodeURIComponent(station.id)}/off-air`, { method: "POST", body: { reason: why } });
+              toast(`${station.name} is off the air.`);
+              loadLog();
+              load();
+            } catch (error) {
+              toast(errorOf(error));
+            }
+          },
+        },
+        reason,
+        h("button", { class: "btn btn-secondary btn-small admin-off-air", type: "submit" }, "Take off the air"),
+      );
+      return h(
+        "li",
+        { class: "admin-station", dataset: { stationId: station.id } },
+        h("span", { class: "admin-station-name" }, station.name),
+        h("span", { class: "admin-station-state" }, `${station.frequency ? `${station.frequency} FM · ` : ""}${station.listeners} listening`),
+        station.listeners > 0 ? off : null,
+      );
+    };
+    return h(
+      "details",
+      { class: "admin-detail", ontoggle: (e) => e.currentTarget.open && load() },
+      h("summary", {}, "Stations and sessions"),
+      body,
+    );
   }
 
   /** "Password reset link": made on request, shown once, to copy or share. */
