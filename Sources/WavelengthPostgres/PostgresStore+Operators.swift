@@ -94,6 +94,19 @@ extension PostgresStore: OperatorRepository {
         ).all(PersonRows.person)
     }
 
+    public func deleteStation(id: StationID, audit: AuditEntry) async throws -> Bool {
+        try await transaction { [logger] connection in
+            // Every table of a station references it ON DELETE CASCADE.
+            let found = try await connection.query(
+                "DELETE FROM station WHERE id = \(id) RETURNING id", logger: logger
+            ).first { _ in true } != nil
+            guard found else { return false }
+            try await connection.query("DELETE FROM station_presence WHERE station_id = \(id)", logger: logger)
+            try await Self.insert(audit, connection, logger: logger)
+            return true
+        }
+    }
+
     public func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord] {
         try await query(
             """

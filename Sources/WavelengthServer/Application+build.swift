@@ -187,7 +187,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         publicURL: services.configuration.publicURL, serverStart: Date()
     ).addRoutes(to: router)
     AdminController(
-        people: storage, operators: storage, access: storage, directory: services.directory, clock: services.clock,
+        people: storage, operators: storage, access: storage, directory: services.directory, clipRecords: storage,
+        clipFiles: services.clips, clock: services.clock,
         rescans: services.libraryRescans)
         .addRoutes(to: router)
     PasswordResetController(

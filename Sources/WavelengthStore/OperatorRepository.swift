@@ -77,6 +77,10 @@ public protocol OperatorRepository: Sendable {
     /// Newest first; `before`: an entry's id, for the page after it.
     func auditLog(before: Int64?, limit: Int) async throws -> [AuditEntry]
     func administrators() async throws -> [PersonRecord]
+    /// Deletes a station and everything of it (its timeline, history, chat,
+    /// clips' rows, members, shows…) with the audit entry, in one
+    /// transaction. False when there is no such station.
+    func deleteStation(id: StationID, audit: AuditEntry) async throws -> Bool
     /// The person's sessions that still work at `now`, newest first.
     func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord]
     /// How many users (not guests), stations and waiting sign-ups the server holds.

@@ -68,4 +68,30 @@ struct AdminPersonTests {
             #expect(try await client.send("/api/admin/stations/nope/off-air", .post, as: admin, body: AdminActionRequest(reason: "x")).status == .notFound)
         }
     }
+
+    @Test func aDeletedStationIsGoneAndItsOwnerGetsAFreshOneAtSignIn() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let admin = try await client.signUp(), host = try await client.signUp()
+            try await AdminTests.grant(server, admin)
+            let listener = LiveClient(port: client.port!, path: "/api/stations/\(host.stationID)/live?v=1", token: admin.token)
+            _ = try await listener.snapshot()
+            let path = "/api/admin/stations/\(host.stationID)/delete"
+            #expect(try await client.send(path, .post, as: host, body: AdminActionRequest(reason: "x")).status == .forbidden)
+            #expect(try await client.send(path, .post, as: admin, body: AdminActionRequest(reason: " ")).status == .badRequest)
+            let deleted = try await client.send(path, .post, as: admin, body: AdminActionRequest(reason: "Spam station"))
+            #expect(deleted.status == .noContent)
+            #expect(try await listener.next { $0.type == "ended" } == .ended)
+            await listener.closed()
+            #expect(try await client.send("/api/stations/\(host.stationID)", .get, as: admin).status == .notFound)
+            #expect(try await client.send(path, .post, as: admin, body: AdminActionRequest(reason: "again")).status == .notFound)
+            let log = try await client.send("/api/admin/audit", .get, as: admin).decode([AuditEntryView].self)
+            #expect(log.first?.action == "delete-station" && log.first?.reason == "Spam station")
+            // Every user has a station: the owner's next sign-in makes a fresh one.
+            let login = try await client.send(
+                "/api/auth/login", .post, body: LoginRequest(handle: host.person.handle!, password: "correct horse", tokens: true))
+            let fresh = try #require(try login.decode(AuthResponse.self).station)
+            #expect(fresh.id != host.stationID && fresh.ownerID == host.id)
+        }
+    }
 }

@@ -12,7 +12,7 @@ import subprocess
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from accounts_api import LiveListener, log_in_browser, make_browser_user, session_person, signup
+from accounts_api import LiveListener, auth_request, log_in_browser, make_browser_user, raw_request, session_person, signup
 from conftest import PHONE, at_every_width, server_binary
 from helpers import click, find, text_of, wait_for
 
@@ -64,6 +64,20 @@ def test_an_administrator_suspends_and_reinstates_from_the_control_room(demo_ser
         wait_for(d, lambda d: "taken off the air" in (text_of(d, ".admin-log") or ""), "taking it off the air isn't in the log")
     finally:
         listener.close()
+
+    # A station of theirs deleted for good: two presses, and it's gone from the list.
+    party = auth_request(demo_server, "POST", "/api/stations", {"name": "Doomed Party"}, token=subject.token)["station"]
+    click(d, f"{row} .admin-detail summary")  # closed
+    click(d, f"{row} .admin-detail summary")  # opened again: read afresh
+    doomed = f"{row} .admin-station[data-station-id='{party['id']}']"
+    wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, doomed), "the new station isn't listed")
+    find(d, f"{doomed} .admin-reason").send_keys("A spam station")
+    click(d, f"{doomed} .admin-delete-station")
+    assert "for good" in (text_of(d, f"{doomed} .admin-delete-station") or "")
+    click(d, f"{doomed} .admin-delete-station")
+    wait_for(d, lambda d: not d.find_elements(By.CSS_SELECTOR, doomed), "the deleted station is still listed")
+    wait_for(d, lambda d: "Doomed Party deleted" in (text_of(d, ".admin-log") or ""))
+    assert raw_request(demo_server, "GET", f"/api/stations/{party['id']}")[0] == 404
 
     # Scan now: the whole library is read again, and the panel says how it went.
     wait_for(d, lambda d: find(d, ".admin-scan").is_enabled())

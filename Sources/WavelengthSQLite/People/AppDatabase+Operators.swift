@@ -76,6 +76,16 @@ extension AppDatabase: OperatorRepository {
         }
     }
 
+    public func deleteStation(id: StationID, audit: AuditEntry) async throws -> Bool {
+        try await writer.write { db in
+            // Every table of a station references it ON DELETE CASCADE.
+            try db.execute(sql: "DELETE FROM station WHERE id = ?", arguments: [id])
+            guard db.changesCount > 0 else { return false }
+            try Self.insert(audit, db)
+            return true
+        }
+    }
+
     public func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord] {
         try await writer.read { db in
             try SessionRecord.fetchAll(

@@ -12,6 +12,9 @@ struct AdminController {
     let operators: any OperatorRepository
     let access: any StationAccessRepository
     let directory: StationDirectory
+    /// Voice clips: their rows go with a deleted station, their files here.
+    let clipRecords: any ClipRepository
+    let clipFiles: ClipStore
     let clock: any ServerClock
     /// The library's rescans (nil where the library isn't rescanned live).
     let rescans: LibraryRescanQueue?
@@ -20,6 +23,7 @@ struct AdminController {
         router.get("/api/admin/people", use: findPeople)
         router.get("/api/admin/people/{id}", use: personDetail)
         router.post("/api/admin/stations/{id}/off-air", use: takeOffTheAir)
+        router.post("/api/admin/stations/{id}/delete", use: deleteStation)
         router.post("/api/admin/people/{id}/suspend", use: suspend)
         router.post("/api/admin/people/{id}/unsuspend", use: unsuspend)
         router.get("/api/admin/audit", use: audit)
@@ -88,6 +92,27 @@ struct AdminController {
             AuditEntry(
                 at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: "take-off-air", subjectKind: "station",
                 subjectID: record.id, subjectName: record.name, reason: reason))
+        return Response(status: .noContent)
+    }
+
+    /// Deletes a station for good: everyone tuned in is told and let go,
+    /// then its rows go in one transaction with the audit entry, then its
+    /// voice clips' files. A personal station's owner gets a fresh, empty
+    /// one at their next sign-in (every user has one).
+    @Sendable func deleteStation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try Self.administrator(context)
+        let reason = try await Self.reason(request, context: context)
+        let hub = try await directory.hub(context)
+        let record = await hub.record
+        let clips = try await clipRecords.clips(stationID: record.id, personID: nil, limit: 10_000)
+        await directory.stopForDeletion(record.id)
+        let entry = AuditEntry(
+            at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: "delete-station", subjectKind: "station",
+            subjectID: record.id, subjectName: record.name, reason: reason)
+        guard try await operators.deleteStation(id: record.id, audit: entry) else {
+            throw APIError.notFound("No station with id \(record.id).")
+        }
+        for clip in clips { clipFiles.remove(clip.id) }
         return Response(status: .noContent)
     }
 

@@ -384,6 +384,20 @@ actor StationDirectory {
         }
     }
 
+    /// A station an administrator deletes: its session ends (listeners are
+    /// told) and it stops here before its rows go; other nodes' relays of
+    /// it are told to read it again, and find it gone.
+    func stopForDeletion(_ id: StationID) async {
+        held.remove(id)
+        claimedAt[id] = nil
+        if let hub = hubs.removeValue(forKey: id) {
+            await hub.end()
+            await hub.retire(reason: "an administrator deleted it")
+        }
+        if let relay = relays.removeValue(forKey: id) { await relay.retire() }
+        await accessChanged(id)
+    }
+
     /// Who may listen to a station this node runs changed (a ban, a kick,
     /// its access, the session's end): other nodes' relays of it seat their
     /// listeners again, through the gate, at the owner's new rules.

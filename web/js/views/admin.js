@@ -26,6 +26,7 @@ const ACTIONS = {
   "make-invite": "made",
   "password-reset": "given a password reset link",
   "take-off-air": "taken off the air",
+  "delete-station": "deleted",
 };
 
 /** What the library's rescans say, in words. */
@@ -309,15 +310,44 @@ export function createAdminView() {
           },
         },
         reason,
-        h("button", { class: "btn btn-secondary btn-small admin-off-air", type: "submit" }, "Take off the air"),
+        station.listeners > 0 ? h("button", { class: "btn btn-secondary btn-small admin-off-air", type: "submit" }, "Take off the air") : null,
+        deleteButton(station, reason),
       );
       return h(
         "li",
         { class: "admin-station", dataset: { stationId: station.id } },
         h("span", { class: "admin-station-name" }, station.name),
         h("span", { class: "admin-station-state" }, `${station.frequency ? `${station.frequency} FM · ` : ""}${station.listeners} listening`),
-        station.listeners > 0 ? off : null,
+        off,
       );
+    };
+    // Two presses: the first asks, the second deletes (nothing is kept).
+    const deleteButton = (station, reason) => {
+      const button = h("button", { class: "btn btn-danger btn-small admin-delete-station", type: "button" }, "Delete station");
+      button.addEventListener("click", async () => {
+        const why = reason.value.trim();
+        if (!why) {
+          reason.focus();
+          toast("Say why: it goes in the log.");
+          return;
+        }
+        if (button.dataset.armed !== "true") {
+          button.dataset.armed = "true";
+          setText(button, "Delete for good?");
+          return;
+        }
+        button.disabled = true;
+        try {
+          await request(`/api/admin/stations/${encodeURIComponent(station.id)}/delete`, { method: "POST", body: { reason: why } });
+          toast(`${station.name} is deleted.`);
+          loadLog();
+          load();
+        } catch (error) {
+          button.disabled = false;
+          toast(errorOf(error));
+        }
+      });
+      return button;
     };
     return h(
       "details",
