@@ -38,12 +38,13 @@ struct AuthController {
         }
         // Who may sign up, read now: an administrator's change counts at once, on every node.
         let policy = try await registration.current().policy
-        let code = body.invite.flatMap { $0.isEmpty ? nil : $0 }
         // An invite only matters where sign-ups need one or would wait; its
         // use is taken before the account is made (two sign-ups can't
         // share the last one) and given back if the account isn't made.
-        let invite = try await (code != nil && policy.mode != .open && policy.mode != .closed)
-            ? registration.redeem(code: code!) : nil
+        var invite: ServerInviteRecord?
+        if let code = body.invite, !code.isEmpty, policy.mode == .approval || policy.mode == .invite {
+            invite = try await registration.redeem(code: code)
+        }
         do {
             switch policy.decide(hasValidInvite: invite != nil) {
             case .refuse(.closed):

@@ -75,14 +75,8 @@ struct RegistrationController {
     /// transaction, then the person's station (which `login` also makes,
     /// should the server stop in between).
     @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> AdminRegistrationView {
-        let admin = try AdminController.administrator(context)
-        let id = try context.id("id")
-        let reason = try Self.reason(try await Self.optionalReason(request, context), otherwise: "Approved")
-        let entry = AuditEntry(
-            at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: "approve-signup", subjectKind: "person",
-            subjectID: id, subjectName: try await name(of: id), reason: reason)
-        guard let person = try await registration.store.approveSignup(personID: id, audit: entry) else {
-            throw APIError.notFound("Nobody with id \(id) is waiting for approval.")
+        let person = try await decide(request, context, action: "approve-signup", otherwise: "Approved") { store, id, entry in
+            try await store.approveSignup(personID: id, audit: entry)
         }
         _ = try await directory.createAccount(person, upgrading: true, people: people)
         return try await adminRegistration()
@@ -91,16 +85,28 @@ struct RegistrationController {
     /// Turns a waiting sign-up away: the person is deleted (they never had a
     /// session or a station), so the handle is free again.
     @Sendable func decline(_ request: Request, context: AppRequestContext) async throws -> AdminRegistrationView {
-        let admin = try AdminController.administrator(context)
-        let id = try context.id("id")
-        let reason = try Self.reason(try await Self.optionalReason(request, context), otherwise: "Declined")
-        let entry = AuditEntry(
-            at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: "decline-signup", subjectKind: "person",
-            subjectID: id, subjectName: try await name(of: id), reason: reason)
-        guard try await registration.store.declineSignup(personID: id, audit: entry) != nil else {
-            throw APIError.notFound("Nobody with id \(id) is waiting for approval.")
+        _ = try await decide(request, context, action: "decline-signup", otherwise: "Declined") { store, id, entry in
+            try await store.declineSignup(personID: id, audit: entry)
         }
         return try await adminRegistration()
+    }
+
+    /// An administrator's decision on the waiting person named in the path,
+    /// with its audit entry (the reason is optional); 404 when they aren't waiting.
+    private func decide(
+        _ request: Request, _ context: AppRequestContext, action: String, otherwise: String,
+        _ apply: (any RegistrationRepository, String, AuditEntry) async throws -> PersonRecord?
+    ) async throws -> PersonRecord {
+        let admin = try AdminController.administrator(context)
+        let id = try context.id("id")
+        let reason = try Self.reason(try await Self.optionalReason(request, context), otherwise: otherwise)
+        let entry = AuditEntry(
+            at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: action, subjectKind: "person",
+            subjectID: id, subjectName: try await name(of: id), reason: reason)
+        guard let person = try await apply(registration.store, id, entry) else {
+            throw APIError.notFound("Nobody with id \(id) is waiting for approval.")
+        }
+        return person
     }
 
     private func adminRegistration() async throws -> AdminRegistrationView {

@@ -49,6 +49,15 @@ function errorOf(error) {
   return (error && error.message) || "That didn't work; try again.";
 }
 
+/** The reason typed in `input`, or null (focused, with a word) when there is none: every action is logged with one. */
+function reasonIn(input) {
+  const why = input.value.trim();
+  if (why) return why;
+  input.focus();
+  toast("Say why: it goes in the log.");
+  return null;
+}
+
 export function createAdminView() {
   let destroyed = false;
   let timer = null;
@@ -219,12 +228,8 @@ export function createAdminView() {
         class: "admin-action",
         onsubmit: async (e) => {
           e.preventDefault();
-          const why = reason.value.trim();
-          if (!why) {
-            reason.focus();
-            toast("Say why: it goes in the log.");
-            return;
-          }
+          const why = reasonIn(reason);
+          if (!why) return;
           act.disabled = true;
           try {
             const updated = await request(`/api/admin/people/${encodeURIComponent(person.id)}/${suspended ? "unsuspend" : "suspend"}`, {
@@ -293,12 +298,8 @@ export function createAdminView() {
           class: "admin-action",
           onsubmit: async (e) => {
             e.preventDefault();
-            const why = reason.value.trim();
-            if (!why) {
-              reason.focus();
-              toast("Say why: it goes in the log.");
-              return;
-            }
+            const why = reasonIn(reason);
+            if (!why) return;
             try {
               await request(`/api/admin/stations/${encodeURIComponent(station.id)}/off-air`, { method: "POST", body: { reason: why } });
               toast(`${station.name} is off the air.`);
@@ -325,12 +326,8 @@ export function createAdminView() {
     const deleteButton = (station, reason) => {
       const button = h("button", { class: "btn btn-danger btn-small admin-delete-station", type: "button" }, "Delete station");
       button.addEventListener("click", async () => {
-        const why = reason.value.trim();
-        if (!why) {
-          reason.focus();
-          toast("Say why: it goes in the log.");
-          return;
-        }
+        const why = reasonIn(reason);
+        if (!why) return;
         if (button.dataset.armed !== "true") {
           button.dataset.armed = "true";
           setText(button, "Delete for good?");
