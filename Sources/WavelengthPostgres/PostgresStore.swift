@@ -51,9 +51,16 @@ public struct PostgresStore: Sendable {
     }
 
     /// Brings the schema up to date (see `PostgresMigrations`).
+    /// A schema change is not an intention: on a large database, or a
+    /// loaded machine (a test process starting hundreds of tests), it may
+    /// take far longer than `deadline`, so it has ten minutes.
     public func migrate() async throws {
-        try await transaction { connection in try await PostgresMigrations.apply(on: connection, logger: logger) }
+        try await transaction(within: Self.migrationDeadline) { connection in
+            try await PostgresMigrations.apply(on: connection, logger: logger)
+        }
     }
+
+    static let migrationDeadline = Duration.seconds(600)
 
     /// How long one intention may take, waiting for a connection included.
     /// postgres-nio queues a request while its pool can't reach the server
@@ -70,8 +77,10 @@ public struct PostgresStore: Sendable {
     /// (postgres-nio wraps it with the rollback's outcome); a failed begin,
     /// rollback or commit comes out as postgres-nio's error.
     @discardableResult
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await withinDeadline {
+    func transaction<T: Sendable>(
+        within limit: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await withinDeadline(limit) {
             do {
                 return try await client.withTransaction(logger: logger) { try await body($0) }
             } catch let error as PostgresTransactionError {
@@ -92,8 +101,10 @@ public struct PostgresStore: Sendable {
     }
 
     /// Runs `body`, or gives up (cancelling it) at the deadline.
-    func withinDeadline<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let deadline = deadline
+    func withinDeadline<T: Sendable>(_ limit: Duration? = nil, _ body: @escaping @Sendable () async throws -> T) async throws
+        -> T
+    {
+        let deadline = limit ?? deadline
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
