@@ -127,10 +127,15 @@ def test_a_link_plays_from_a_range_then_the_whole_file_takes_over(long_song_serv
     # carries on from where it was.
     d.execute_script("window.__releaseWhole()")
 
+    # Taken over: the sound comes from the whole file. On a loaded machine
+    # the piece can run out before the whole file is decoded; the player
+    # then starts the whole file where the clock says instead of swapping
+    # sample-exactly (swaps 0), and only the swap's own checks are skipped.
     def swapped(d):
         r = report(d)
         det = r["details"]
-        return r if det["swaps"] >= 1 and det["buffer"]["complete"] and r["positionMs"] is not None and det["voice"] and det["voice"]["complete"] else None
+        voice = det["voice"]
+        return r if det["buffer"]["complete"] and r["positionMs"] is not None and voice and voice["complete"] and voice["fileOffset"] > base else None
 
     def what_played(d):
         r = report(d)
@@ -141,12 +146,14 @@ def test_a_link_plays_from_a_range_then_the_whole_file_takes_over(long_song_serv
     after = wait_for(d, swapped, "the whole file never took over from the piece", explain=lambda: what_played(d))
     det = after["details"]
     assert after["entryID"] == first["entryID"] and after["trackID"] == long["id"]
-    # The piece sat in the file where it said: no correction at the move.
-    assert det["lastSwap"]["lagSamples"] == 0, det["lastSwap"]
-    # No restart from 0: the whole file's source started where the piece was.
-    assert det["lastSwap"]["at"] > base and det["voice"]["fileOffset"] >= det["lastSwap"]["at"], det
     assert after["positionMs"] > first["positionMs"], (first["positionMs"], after["positionMs"])
-    assert after["stages"]["fullDecoded"] <= after["stages"]["swapped"], after["stages"]
+    print(f"the whole file took over by {'a swap' if det['swaps'] >= 1 else 'a restart where the clock said'}: {det['voice']}")
+    if det["swaps"] >= 1:
+        # The piece sat in the file where it said: no correction at the move.
+        assert det["lastSwap"]["lagSamples"] == 0, det["lastSwap"]
+        # No restart from 0: the whole file's source started where the piece was.
+        assert det["lastSwap"]["at"] > base and det["voice"]["fileOffset"] >= det["lastSwap"]["at"], det
+        assert after["stages"]["fullDecoded"] <= after["stages"]["swapped"], after["stages"]
     # Where the shared clock says: within the player's own resync limit
     # (past it, the player would seek; it didn't need to).
     errors = []
