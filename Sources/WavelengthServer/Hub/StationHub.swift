@@ -20,6 +20,9 @@ actor StationHub {
     private var machine: StationMachine
     private var queues: [ConnectionID: any ListenerQueue] = [:]
     private var timerTasks: [HubTimer: Task<Void, Never>] = [:]
+    /// An administrator deleted the station: its rows are going or gone, so
+    /// the listeners still leaving save nothing.
+    private var deleted = false
     private var turnstile = Turnstile()
     private var random: AnyRandom
     let context: StationContext
@@ -196,6 +199,7 @@ actor StationHub {
     func disconnect(_ connection: ConnectionID) async {
         await inTurn { hub in
             do {
+                guard !hub.deleted else { throw StorageError.noSuchStation }
                 let leave: (inout StationMachine, inout AnyRandom) -> [HubAction] = { machine, _ in
                     machine.disconnect(connection, at: hub.context.clock.now())
                 }
@@ -205,7 +209,7 @@ actor StationHub {
                     try await hub.commit(inPlace: true, leave)
                 }
             } catch {
-                hub.context.logger.error("Could not save station \(hub.id) going quiet: \(error)")
+                if !hub.deleted { hub.context.logger.error("Could not save station \(hub.id) going quiet: \(error)") }
                 // Keep the connection gone anyway; storage catches up at the next save.
                 var machine = hub.machine
                 let actions = machine.disconnect(connection, at: hub.context.clock.now())
@@ -875,8 +879,9 @@ actor StationHub {
     /// This node stops running the station (another node holds its lease
     /// now): every connection is closed, to reconnect wherever it runs,
     /// and no timer fires again. Nothing is saved: this node may not.
-    func retire(reason: String) async {
+    func retire(reason: String, deleted: Bool = false) async {
         await inTurn { hub in
+            hub.deleted = deleted
             hub.context.logger.notice("Station \(hub.id) stops here: \(reason)")
             for task in hub.timerTasks.values { task.cancel() }
             hub.timerTasks = [:]

@@ -392,7 +392,7 @@ actor StationDirectory {
         claimedAt[id] = nil
         if let hub = hubs.removeValue(forKey: id) {
             await hub.end()
-            await hub.retire(reason: "an administrator deleted it")
+            await hub.retire(reason: "an administrator deleted it", deleted: true)
         }
         if let relay = relays.removeValue(forKey: id) { await relay.retire() }
         await accessChanged(id)
