@@ -332,6 +332,29 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX password_reset_by_person ON password_reset (person_id)",
             ]),
+        Migration(
+            version: 15, name: "reports and blocks",
+            statements: [
+                // No foreign keys: a report outlives what it is about, and its reporter.
+                """
+                CREATE TABLE report (
+                    id TEXT PRIMARY KEY, subject TEXT NOT NULL, subject_id TEXT NOT NULL, reason TEXT NOT NULL,
+                    note TEXT NOT NULL, reporter_id TEXT NOT NULL, reporter_name TEXT NOT NULL, station_id TEXT,
+                    station_name TEXT, reported_person_id TEXT, reported_name TEXT, content TEXT NOT NULL,
+                    content_at BIGINT, evidence TEXT, created_at BIGINT NOT NULL, status TEXT NOT NULL,
+                    closed_at BIGINT, closed_by_name TEXT, action TEXT, closing_note TEXT)
+                """,
+                "CREATE INDEX report_by_status ON report (status, created_at)",
+                "CREATE INDEX report_by_station ON report (station_id, status, created_at)",
+                "CREATE INDEX report_by_reporter ON report (reporter_id, created_at)",
+                """
+                CREATE TABLE person_block (
+                    blocker_id TEXT NOT NULL REFERENCES person ON DELETE CASCADE,
+                    blocked_id TEXT NOT NULL REFERENCES person ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL, PRIMARY KEY (blocker_id, blocked_id))
+                """,
+                "CREATE INDEX person_block_blocked ON person_block (blocked_id)",
+            ]),
     ]
 
     /// This build's schema version.

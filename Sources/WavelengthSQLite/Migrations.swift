@@ -372,6 +372,41 @@ extension AppDatabase {
                 t.column("usedAt", .integer)
             }
         }
+        migrator.registerMigration("v24: reports and blocks") { db in
+            // No foreign keys: a report outlives the message, clip, station
+            // or person it is about, and its reporter.
+            try db.create(table: "report") { t in
+                t.primaryKey("id", .text)
+                t.column("subject", .text).notNull()
+                t.column("subjectID", .text).notNull()
+                t.column("reason", .text).notNull()
+                t.column("note", .text).notNull()
+                t.column("reporterID", .text).notNull()
+                t.column("reporterName", .text).notNull()
+                t.column("stationID", .text)
+                t.column("stationName", .text)
+                t.column("reportedPersonID", .text)
+                t.column("reportedName", .text)
+                t.column("content", .text).notNull()
+                t.column("contentAt", .integer)
+                t.column("evidence", .text)
+                t.column("createdAt", .integer).notNull()
+                t.column("status", .text).notNull()
+                t.column("closedAt", .integer)
+                t.column("closedByName", .text)
+                t.column("action", .text)
+                t.column("closingNote", .text)
+            }
+            try db.create(index: "report_byStatus", on: "report", columns: ["status", "createdAt"])
+            try db.create(index: "report_byStation", on: "report", columns: ["stationID", "status", "createdAt"])
+            try db.create(index: "report_byReporter", on: "report", columns: ["reporterID", "createdAt"])
+            try db.create(table: "personBlock") { t in
+                t.column("blockerID", .text).notNull().references("person", onDelete: .cascade)
+                t.column("blockedID", .text).notNull().references("person", onDelete: .cascade).indexed()
+                t.column("createdAt", .integer).notNull()
+                t.primaryKey(["blockerID", "blockedID"])
+            }
+        }
         return migrator
     }
 }

@@ -108,6 +108,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case waitingListFull(Int)
     /// The person holds as many usable server invites as they may.
     case inviteLimit(Int)
+    /// A reporter's limit (`ReportLimits`): so many in the last hour, or so many waiting.
+    case reportLimit(String)
+    /// A person blocks at most this many people.
+    case blockLimit(Int)
 
     public var description: String {
         switch self {
@@ -123,6 +127,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notOwner(let id): "Station \(id) is run by another node now."
         case .waitingListFull(let limit): "\(limit) sign-ups wait for approval already."
         case .inviteLimit(let limit): "A person holds at most \(limit) usable invites."
+        case .reportLimit(let why): why
+        case .blockLimit(let limit): "A person blocks at most \(limit) people."
         }
     }
 }

@@ -129,6 +129,13 @@ struct MigrateDBTests {
                 sql: "INSERT INTO streamToken (hash, stationID, personID, purpose, createdAt, revokedAt) VALUES ('old', 'party', 'bo', 'stream', 1, 2)")
         }
         try await db.saveLockout(limiter: "code", .init(key: "10.0.0.9", lockedUntil: 90_000, level: 2, lastFailure: 80_000))
+        _ = try await db.fileReport(
+            ReportRecord(
+                id: "rep1", subject: .chat, subjectID: "m1", reason: .spam, note: "ads", reporterID: "ana", reporterName: "Ana",
+                stationID: "party", stationName: "Party", reportedPersonID: "bo", reportedName: "Bo", content: "hello 1",
+                contentAt: 101, createdAt: 60),
+            limits: ReportLimits())
+        try await db.block("ana", "bo", at: 61, limit: 10)
     }
 
     /// What a server reads, as a value to compare between the two stores.
@@ -167,6 +174,8 @@ struct MigrateDBTests {
         note("waiting", try await db.waitingSignups(limit: 10))
         note("server invites", try await db.serverInvites(createdBy: nil, limit: 10))
         note("password reset", try await db.passwordResetHolder(tokenHash: "reset", at: 10)?.id as Any)
+        note("reports", try await db.reports(ReportFilter(status: nil), limit: 10))
+        note("blocks", try await db.blocked(by: "ana").map(\.id))
         note("session", try await db.session(tokenHash: "t1") as Any)
         note("rotated", try await db.session(previousTokenHash: "t2") as Any)
         note("search", try await db.search("cafe song", limit: 10).map(\.id).sorted())

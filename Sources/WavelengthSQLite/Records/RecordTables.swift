@@ -26,3 +26,7 @@ extension TrackRecord: FetchableRecord, PersistableRecord {
 extension StationRecord: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "station"
 }
+
+extension ReportRecord: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "report"
+}
