@@ -176,7 +176,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     NearbyController(nearby: services.nearby).addRoutes(to: router)
     ClipsController(
         directory: services.directory, repository: storage, store: services.clips, gate: gate, clock: services.clock,
-        quotaBytes: services.configuration.clipQuotaBytes
+        quotaBytes: services.configuration.clipQuotaBytes, blocks: storage
     ).addRoutes(to: router)
     MetricsController(
         metrics: services.streams.metrics, directory: services.directory, streams: services.streams,
@@ -186,11 +186,18 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         directory: services.directory, streams: services.streams, sources: services.liveSources, clock: services.clock,
         publicURL: services.configuration.publicURL, serverStart: Date()
     ).addRoutes(to: router)
+    let deletion = StationDeletion(directory: services.directory, operators: storage, clipRecords: storage, clipFiles: services.clips)
     AdminController(
-        people: storage, operators: storage, access: storage, directory: services.directory, clipRecords: storage,
-        clipFiles: services.clips, clock: services.clock,
-        rescans: services.libraryRescans)
+        people: storage, operators: storage, access: storage, directory: services.directory, deletion: deletion,
+        clock: services.clock, rescans: services.libraryRescans)
         .addRoutes(to: router)
+    ReportsController(
+        storage: storage, evidence: ReportEvidence(folder: services.configuration.dataDirectory + "/reports"),
+        clipFiles: services.clips, directory: services.directory, gate: gate, clock: services.clock,
+        removal: StationRemoval(directory: services.directory, access: storage, clock: services.clock, sources: services.liveSources),
+        deletion: deletion
+    ).addRoutes(to: router)
+    BlocksController(people: storage, blocks: storage, clock: services.clock).addRoutes(to: router)
     PasswordResetController(
         auth: services.auth, people: storage, resets: storage, clock: services.clock,
         publicURL: services.configuration.publicURL

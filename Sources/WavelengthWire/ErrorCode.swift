@@ -100,6 +100,9 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case inviteRequired = "invite_required"
     case waitingListFull = "waiting_list_full"
     case inviteLimit = "invite_limit"
+    /// A reporter's limits: so many reports an hour, so many waiting.
+    case reportLimit = "report_limit"
+    case blockLimit = "block_limit"
     case timelineFull = "timeline_full"
     case tooLarge = "too_large"
     case tooFast = "too_fast"

@@ -23,6 +23,7 @@ struct AdminTests {
         (.get, "/api/admin/audit", nil),
         (.get, "/api/admin/library", nil),
         (.get, "/api/admin/overview", nil),
+        (.get, "/api/admin/reports", nil),
     ]
 
     static func grant(_ server: TestServer, _ account: TestAccount) async throws {

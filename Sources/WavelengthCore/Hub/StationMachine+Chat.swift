@@ -82,6 +82,15 @@ extension StationMachine {
             throw .forbidden(.moderateChat)
         }
         guard StationPermissions.allows(connection.seat.role, .moderateChat) else { throw .forbidden(.moderateChat) }
+        return try moderate(action, by: connection.seat.personID, at: now, targetRole: targetRole)
+    }
+
+    /// A moderator's action checked elsewhere (a report closed over HTTP,
+    /// whose caller the server checked): `moderatorID` is who took it, if
+    /// they are a person, so nobody mutes themselves.
+    public mutating func moderate(
+        _ action: ChatModeration, by moderatorID: String?, at now: EpochMillis, targetRole: StationRole? = nil
+    ) throws(HubError) -> [HubAction] {
         switch action {
         case .delete(let messageID):
             chat.delete([messageID])
@@ -100,7 +109,7 @@ extension StationMachine {
             return [.saveChat(.clear), .broadcast(.chatDeleted(messageIDs: [], personID: nil, all: true), except: nil)]
         case .mute(let personID, let minutes):
             let moderatorHeld = connections.contains { $0.seat.personID == personID && $0.seat.role >= .codj }
-            guard personID != connection.seat.personID, !moderatorHeld, (targetRole ?? .none) < .codj else {
+            guard personID != moderatorID, !moderatorHeld, (targetRole ?? .none) < .codj else {
                 throw .chat(.cannotMute)
             }
             let until: EpochMillis

@@ -18,6 +18,9 @@ struct ClipsController {
     let quotaBytes: Int
     let files = FileResponder()
 
+    /// Whom each person blocks: left out of their clips list.
+    var blocks: (any BlockRepository)? = nil
+
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/api/stations/{id}/clips", use: send)
         router.get("/api/stations/{id}/clips", use: list)
@@ -100,7 +103,12 @@ struct ClipsController {
         guard let person = context.caller.personID else {
             throw APIError(.unauthorized, code: .signInRequired, "Sign in to see your clips.")
         }
-        let clips = try await repository.clips(stationID: record.id, personID: role >= .codj ? nil : person, limit: 100)
+        var clips = try await repository.clips(stationID: record.id, personID: role >= .codj ? nil : person, limit: 100)
+        // The people the caller blocks send them nothing to hear.
+        if let blocks, role >= .codj {
+            let blocked = try await blocks.blockedIDs(by: person)
+            clips.removeAll { blocked.contains($0.personID) }
+        }
         return ClipList(
             clips: clips.map(ClipView.init), usedBytes: try await repository.clipBytes(stationID: record.id),
             quotaBytes: quotaBytes)

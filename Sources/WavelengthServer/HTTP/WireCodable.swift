@@ -54,3 +54,7 @@ extension AdminRegistrationView: ResponseEncodable {}
 extension ServerInvitesResponse: ResponseEncodable {}
 extension ServerInviteView: ResponseEncodable {}
 extension SignupWaitingResponse: ResponseEncodable {}
+extension ReportRequest: ResponseCodable {}
+extension ReportReceipt: ResponseEncodable {}
+extension ReportView: ResponseEncodable {}
+extension ReportCloseRequest: ResponseCodable {}

@@ -315,6 +315,20 @@ actor StationHub {
         }
     }
 
+    /// A moderator's action on the chat from a report, checked by the
+    /// caller (`ReportRules`): nobody need be connected.
+    func moderate(_ action: ChatModeration, by moderatorID: String?) async throws {
+        try await inTurn { hub in
+            var target: StationRole?
+            if let personID = StationMachine.moderationTarget(action) {
+                target = try await hub.storedRole(of: personID)
+            }
+            try await hub.commit { machine, _ in
+                try machine.moderate(action, by: moderatorID, at: hub.context.clock.now(), targetRole: target)
+            }
+        }
+    }
+
     /// A person's role on the station as storage knows it, connected or
     /// not; refuses an id that names nobody.
     private func storedRole(of personID: String) async throws -> StationRole {

@@ -12,9 +12,7 @@ struct AdminController {
     let operators: any OperatorRepository
     let access: any StationAccessRepository
     let directory: StationDirectory
-    /// Voice clips: their rows go with a deleted station, their files here.
-    let clipRecords: any ClipRepository
-    let clipFiles: ClipStore
+    let deletion: StationDeletion
     let clock: any ServerClock
     /// The library's rescans (nil where the library isn't rescanned live).
     let rescans: LibraryRescanQueue?
@@ -104,15 +102,12 @@ struct AdminController {
         let reason = try await Self.reason(request, context: context)
         let hub = try await directory.hub(context)
         let record = await hub.record
-        let clips = try await clipRecords.clips(stationID: record.id, personID: nil, limit: 10_000)
-        await directory.stopForDeletion(record.id)
         let entry = AuditEntry(
             at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: "delete-station", subjectKind: "station",
             subjectID: record.id, subjectName: record.name, reason: reason)
-        guard try await operators.deleteStation(id: record.id, audit: entry) else {
+        guard try await deletion.delete(record.id, audit: entry) else {
             throw APIError.notFound("No station with id \(record.id).")
         }
-        for clip in clips { clipFiles.remove(clip.id) }
         return Response(status: .noContent)
     }
 

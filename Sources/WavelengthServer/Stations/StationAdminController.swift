@@ -258,15 +258,8 @@ struct StationAdminController {
         guard StationPermissions.mayRemove(actor: actor, target: targetRole) else {
             throw APIError(.forbidden, code: .forbidden, "You can't remove someone whose role is equal to or above yours.")
         }
-        if operation == .ban {
-            try await access.ban(stationID: record.id, personID: target.id, at: clock.now())
-        } else {
-            try await access.leave(stationID: record.id, personID: target.id)
-        }
-        await hub.remove(personID: target.id, name: target.displayName, reason: operation == .ban ? "banned" : "kicked")
-        await directory.accessChanged(record.id)
-        // A ban wins over the show they host: their live source goes too.
-        if operation == .ban { await sources?.revalidate(stationID: record.id) }
+        try await StationRemoval(directory: directory, access: access, clock: clock, sources: sources)
+            .remove(target, from: hub, ban: operation == .ban)
         return Response(status: .noContent)
     }
 

@@ -96,6 +96,8 @@ export const ErrorCode = Object.freeze({
   inviteRequired: "invite_required",
   waitingListFull: "waiting_list_full",
   inviteLimit: "invite_limit",
+  reportLimit: "report_limit",
+  blockLimit: "block_limit",
   timelineFull: "timeline_full",
   tooLarge: "too_large",
   tooFast: "too_fast",
