@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v40";
+const VERSION = "wavelength-shell-v41";
 const SHELL = [
   "/",
   "/index.html",
@@ -94,6 +94,10 @@ const SHELL = [
   "/js/views/admin.js",
   "/js/views/admin-signups.js",
   "/js/views/admin-glance.js",
+  "/js/views/reports/queue.js",
+  "/js/views/reports/report-dialog.js",
+  "/js/api/reports.js",
+  "/styles-reports.css",
   "/js/views/password-reset.js",
   "/js/views/server-invites.js",
   "/js/views/signup-mode.js",

@@ -13,6 +13,8 @@ import { toast } from "../ui/toast.js";
 import { share } from "../ui/share.js";
 import { signupsPanel } from "./admin-signups.js";
 import { glancePanel } from "./admin-glance.js";
+import { createReportQueue } from "./reports/queue.js";
+import { reportsAPI } from "../api/reports.js";
 
 const ACTIONS = {
   "grant-admin": "made an administrator",
@@ -145,6 +147,14 @@ export function createAdminView() {
 
   const signups = signupsPanel({ changed: () => loadLog(), alive: () => !destroyed });
   const glance = glancePanel({ alive: () => !destroyed });
+  // Every report on the server, with who made it.
+  const reports = createReportQueue({
+    id: "admin-reports",
+    title: "Reports",
+    load: (status) => reportsAPI.admin(status),
+    empty: "No reports waiting.",
+    closed: () => loadLog(),
+  });
 
   const el = h(
     "section",
@@ -154,7 +164,7 @@ export function createAdminView() {
     h("p", { class: "muted lead" }, "Keep the airwaves friendly. Every action here is written to the log with your reason."),
     notice,
     glance.el,
-    h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, peoplePanel, signups.el, libraryPanel), logPanel),
+    h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, reports.el, peoplePanel, signups.el, libraryPanel), logPanel),
   );
 
   function refuse(error) {
@@ -174,6 +184,7 @@ export function createAdminView() {
     peoplePanel.hidden = true;
     glance.el.hidden = true;
     signups.el.hidden = true;
+    reports.el.hidden = true;
     libraryPanel.hidden = true;
     logPanel.hidden = true;
   }
@@ -417,6 +428,7 @@ export function createAdminView() {
   });
   setText(status, "Type a name or a handle.");
   loadLog();
+  reports.refresh();
   loadScan();
 
   return {

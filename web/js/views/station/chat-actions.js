@@ -247,6 +247,7 @@ export function renderRoomReactions(view) {
 
 export function destroyChat(view) {
   if (view.chat) clearTimeout(view.chat.muteTimer);
+  if (view.chat && view.chat.stopBlocks) view.chat.stopBlocks();
   if (view.roomReactions) view.roomReactions.destroy();
   if (view.chatUnsubscribe) view.chatUnsubscribe();
 }

@@ -18,7 +18,7 @@ let menuCount = 0;
  * it (a disclosure: Tab moves through them, Esc closes and returns to the
  * button). `message` is the model's; `self` the viewer's person id.
  */
-export function messageMenu(message, { self, onModerate, onOpen }) {
+export function messageMenu(message, { self, staff = true, onModerate, onOpen, onReport, onBlock }) {
   menuCount += 1;
   const id = `chat-menu-${menuCount}`;
   const name = message.person.name || "this person";
@@ -27,7 +27,19 @@ export function messageMenu(message, { self, onModerate, onOpen }) {
     onModerate(action);
   };
   const others = message.person.id && message.person.id !== self;
-  const items = [
+  const run = (fn) => () => {
+    close();
+    fn();
+  };
+  // Anyone with a name in the room reports and blocks someone else.
+  const personal = others && self && onReport
+    ? [
+        h("button", { type: "button", class: "chat-tool chat-tool-report", onclick: run(() => onReport(message)) }, "Report…"),
+        h("button", { type: "button", class: "chat-tool chat-tool-block", onclick: run(() => onBlock(message)) }, `Block ${name}`),
+      ]
+    : [];
+  const items = !staff ? personal : [
+    ...personal,
     h("button", { type: "button", class: "chat-tool chat-tool-delete", onclick: act({ action: "delete", messageID: message.id }) }, "Delete"),
     others
       ? h("button", { type: "button", class: "chat-tool chat-tool-delete-all", onclick: act({ action: "deleteAllBy", personID: message.person.id }) }, `Delete all by ${name}`)
@@ -42,7 +54,7 @@ export function messageMenu(message, { self, onModerate, onOpen }) {
         )
       : []),
   ];
-  const tools = h("div", { id, class: "chat-msg-tools", role: "group", "aria-label": `Moderate ${name}'s message`, hidden: true }, items);
+  const tools = h("div", { id, class: "chat-msg-tools", role: "group", "aria-label": staff ? `Moderate ${name}'s message` : `${name}'s message`, hidden: true }, items);
   const button = h(
     "button",
     {
@@ -50,7 +62,7 @@ export function messageMenu(message, { self, onModerate, onOpen }) {
       class: "chat-msg-menu",
       "aria-expanded": "false",
       "aria-controls": id,
-      "aria-label": `Moderate: ${name}`,
+      "aria-label": staff ? `Moderate: ${name}` : `Report or block ${name}`,
       onclick: () => (tools.hidden ? open() : close()),
     },
     h("span", { "aria-hidden": "true" }, "⋯"),

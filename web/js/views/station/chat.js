@@ -31,6 +31,9 @@ import {
   unreadBadge,
 } from "./chat-model.js";
 import { createGuestJoin } from "./guest-join.js";
+import { blockedIDs, onBlocksChanged, setBlocked } from "../../api/reports.js";
+import { openReportDialog } from "../reports/report-dialog.js";
+import { toast } from "../../ui/toast.js";
 
 function storage() {
   try {
@@ -163,7 +166,16 @@ export function createChatPanel({ stationID, onSend, onModerate, onJoin, onRead 
     /** The log is kept at its newest after the next draw. */
     stick: true,
     onModerateMessage: onModerate,
+    stationID,
+    /** The people the viewer blocks: their messages aren't drawn. */
+    blocked: new Set(),
   };
+  const redraw = (set) => {
+    panel.blocked = set;
+    if (panel.ctx) renderChatPanel(panel, panel.ctx);
+  };
+  blockedIDs().then(redraw);
+  panel.stopBlocks = onBlocksChanged(redraw);
 
   panel.mentions = attachMentions(input, listbox, {
     suggest: (query) =>
@@ -290,14 +302,25 @@ function messageRow(panel, row, ctx) {
     line,
     h("p", { class: "chat-text" }, textOf(m, ctx.handle)),
   );
-  if (!row.pending && ctx.staff) addMenu(panel, li, m, ctx);
+  if (!row.pending && hasMenu(m, ctx)) addMenu(panel, li, m, ctx);
   return li;
 }
 
 function addMenu(panel, li, message, ctx) {
   const menu = messageMenu(message, {
     self: ctx.self,
+    staff: ctx.staff,
     onModerate: (action) => panel.onModerateMessage(action),
+    onReport: (m) =>
+      openReportDialog({ subject: "chat", id: m.id, stationID: panel.stationID, name: m.person.name || "this person", personID: m.person.id }),
+    onBlock: async (m) => {
+      try {
+        await setBlocked(m.person.id, true);
+        toast(`You blocked ${m.person.name}: you won't see their messages or clips. Unblock them from your account.`);
+      } catch (error) {
+        toast(error.message || "Couldn't block them: try again.", { kind: "error" });
+      }
+    },
     onOpen: (close) => {
       if (panel.closeMenu) panel.closeMenu();
       panel.closeMenu = close;
@@ -317,12 +340,17 @@ function settleRow(panel, li, row, ctx) {
   if (sending) sending.remove();
   const time = li.querySelector(".chat-time");
   if (time) time.replaceWith(timeOf(m, ctx));
-  if (ctx.staff) addMenu(panel, li, m, ctx);
+  if (hasMenu(m, ctx)) addMenu(panel, li, m, ctx);
+}
+
+/** The owner and co-DJs moderate every message; anyone with a name reports and blocks others'. */
+function hasMenu(message, ctx) {
+  return ctx.staff || Boolean(ctx.self && message.person.id && message.person.id !== ctx.self);
 }
 
 function drawRows(panel, ctx) {
   const { log } = panel;
-  const drawnFor = `${ctx.staff}|${ctx.self}|${ctx.handle}`;
+  const drawnFor = `${ctx.staff}|${ctx.self}|${ctx.handle}|${panel.blocked.size}`;
   // Drawn again for someone else (signed in, a co-DJ now): a screen reader
   // isn't read the whole log as news.
   const rebuild = drawnFor !== panel.drawnFor;
@@ -332,7 +360,7 @@ function drawRows(panel, ctx) {
     log.setAttribute("aria-busy", "true");
     fill(log);
   }
-  const rows = chatRows(panel.model);
+  const rows = chatRows(panel.model).filter((row) => !panel.blocked.has(row.message.person.id));
   const end = atBottom(log);
   for (const row of rows) {
     if (row.ref && !panel.rows.has(row.key) && panel.rows.has(row.ref)) {

@@ -32,6 +32,9 @@ import { chatRead, joinChat, moderateChat, reactNow, sendChat } from "./chat-act
 import { createRoomReactions } from "./room-reactions.js";
 import { createIdentify } from "../identify/panel.js";
 import { createClips } from "./clips.js";
+import { createReportQueue } from "../reports/queue.js";
+import { openReportDialog } from "../reports/report-dialog.js";
+import { reportsAPI } from "../../api/reports.js";
 
 export function createLayout(view) {
   const { state, clock, player } = view;
@@ -67,7 +70,25 @@ export function createLayout(view) {
   const liveShow = np.live;
   // Voice clips (clips.js): the booth's recorder and inbox, a listener's shout-out.
   const clips = createClips(view);
-  const nowCol = h("div", { class: "now-col" }, np.artStage, roomReactions.el, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, clips.shoutOut.el, details.el, identify.el, anyPlayer.el);
+  // Anyone may report the station to the server's administrators.
+  const reportStation = h(
+    "button",
+    {
+      type: "button",
+      class: "btn-text report-station",
+      onclick: () => openReportDialog({ subject: "station", id: stationID, name: header.stationName.textContent || "this station" }),
+    },
+    "Report this station",
+  );
+  const nowCol = h("div", { class: "now-col" }, np.artStage, roomReactions.el, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, clips.shoutOut.el, details.el, identify.el, anyPlayer.el, reportStation);
+  // The booth's report queue (the room's chat and clips), shown to the owner and co-DJs (role.js).
+  const reports = createReportQueue({
+    id: "booth-reports",
+    title: "Reports",
+    load: (status) => reportsAPI.station(stationID, status),
+    empty: "No reports waiting: the room is behaving.",
+  });
+  reports.el.hidden = true;
 
   // Up Next and history.
   const queue = createQueue({
@@ -119,7 +140,7 @@ export function createLayout(view) {
     onJoin: (name) => joinChat(view, name),
     onRead: () => chatRead(view),
   });
-  const queueCol = h("div", { class: "queue-col" }, studio.el, clips.inbox.el, lyrics.el, chat.el, party.el, lobby.el, vetoed.el, queue.el, history.panel, booth.ownerTools);
+  const queueCol = h("div", { class: "queue-col" }, studio.el, clips.inbox.el, reports.el, lyrics.el, chat.el, party.el, lobby.el, vetoed.el, queue.el, history.panel, booth.ownerTools);
 
   const addCol = h("div", { class: "add-col" });
   const grid = h("div", { class: "station-grid" }, nowCol, queueCol, addCol);
@@ -141,7 +162,7 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, vetoed, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips });
+  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, vetoed, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips, reports });
   // The palette, the song's totals and your recent sends (for the page's own limit).
   // `ids`: the reactions sent whose refusal may still come back, by id.
   view.roomReactionsState = { palette: [], reactions: null, sent: [], ids: new Set() };

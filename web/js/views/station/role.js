@@ -44,6 +44,13 @@ export function applyRole(view) {
   }
   // The booth's voice clip and inbox, or a listener's shout-out.
   renderClips(view);
+  // The booth's reports: loaded as the booth opens. Your own station isn't yours to report.
+  const reportStation = view.nowCol.querySelector(".report-station");
+  if (reportStation) reportStation.hidden = dj;
+  if (view.reports && view.reports.el.hidden === dj) {
+    view.reports.el.hidden = !dj;
+    if (dj) view.reports.refresh();
+  }
   setMode(view, state.mode);
 }
 
