@@ -35,7 +35,7 @@ struct ReportsTests {
 
             let body = Self.report(.chat, message.id, in: owner.stationID, note: "Rude to everyone")
             #expect(try await client.send("/api/reports", .post, body: body).status == .unauthorized)
-            #expect(try await client.send("/api/reports", .post, as: troll, body: body).status == .badRequest)
+            #expect(try await client.send("/api/reports", .post, as: troll, body: body).status == .forbidden)
             let missing = Self.report(.chat, "nope", in: owner.stationID)
             #expect(try await client.send("/api/reports", .post, as: ana, body: missing).status == .notFound)
             let filed = try await client.send("/api/reports", .post, as: ana, body: body)
@@ -136,9 +136,9 @@ struct ReportsTests {
             #expect(ClipTests.code(over) == "report_limit")
 
             let ana = try await client.signUp()
-            let long = Self.report(.station, owner.stationID, note: String(repeating: "x", count: ReportLimits.noteBytes + 1))
+            let long = Self.report(.station, owner.stationID, note: String(repeating: "x", count: ReportLimits.noteLength + 1))
             #expect(try await client.send("/api/reports", .post, as: ana, body: long).status == .badRequest)
-            #expect(try await client.send("/api/reports", .post, as: ana, body: Self.report(.chat, "m1")).status == .badRequest)
+            #expect(try await client.send("/api/reports", .post, as: ana, body: Self.report(.chat, "m1")).status == .notFound)
             #expect(try await client.send("/api/reports", .post, as: ana, body: Self.report(.station, "../x")).status == .badRequest)
             let unknown = try await client.send("/api/reports", .post, as: ana, body: ["subject": "vibes", "id": "x", "reason": "spam"])
             #expect(unknown.status == .badRequest)

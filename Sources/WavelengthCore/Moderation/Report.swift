@@ -115,8 +115,8 @@ public struct ReportLimits: Sendable, Equatable {
         return nil
     }
 
-    /// The longest note, in UTF-8 bytes.
-    public static let noteBytes = 1_000
+    /// The longest note, in Unicode scalars (JSON Schema's `maxLength`).
+    public static let noteLength = 1_000
     /// A person blocks at most this many people.
     public static let blocksPerPerson = 1_000
 }

@@ -61,7 +61,7 @@ struct ReportsController {
         let id = "r" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         var report = try await snapshot(body.subject, subjectID, stationID: body.stationID, for: context.caller)
         guard report.reportedPersonID != reporter.id else {
-            throw APIError.badRequest("You can't report yourself.")
+            throw APIError(.forbidden, code: .forbidden, "You can't report yourself.")
         }
         report.id = id
         report.reason = body.reason
@@ -96,7 +96,7 @@ struct ReportsController {
         }
         switch subject {
         case .chat:
-            guard let stationID else { throw APIError.badRequest("Say which station the message was in (stationID).") }
+            guard let stationID else { throw APIError.notFound("No message \(id) here: say which station it was in (stationID).") }
             let record = try await visibleStation(try Self.subjectID(stationID), to: caller)
             let room = try await chats.chatRoom(stationID: record.id, limit: ChatRoom.keptPerStation, now: clock.now())
             guard let message = room.recent.first(where: { $0.id == id }) else {
@@ -163,7 +163,7 @@ struct ReportsController {
         var filter = ReportFilter(status: status, roomOf: station)
         if let before = try request.stringQuery("before", maxLength: 40) {
             guard let earlier = try await reports.report(id: try Self.subjectID(before)) else {
-                throw APIError.badRequest("before must be a report's id.")
+                throw APIError.notFound("No report with id \(before): before names the last report of the page before.")
             }
             filter.before = (earlier.createdAt, earlier.id)
         }
@@ -321,8 +321,8 @@ struct ReportsController {
 
     static func note(_ raw: String?) throws -> String {
         let note = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard note.utf8.count <= ReportLimits.noteBytes else {
-            throw APIError.badRequest("A note is at most \(ReportLimits.noteBytes) bytes.")
+        guard note.unicodeScalars.count <= ReportLimits.noteLength else {
+            throw APIError.badRequest("A note is at most \(ReportLimits.noteLength) characters.")
         }
         return note
     }
