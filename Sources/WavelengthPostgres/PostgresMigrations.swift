@@ -355,6 +355,11 @@ enum PostgresMigrations {
                 """,
                 "CREATE INDEX person_block_blocked ON person_block (blocked_id)",
             ]),
+        Migration(
+            version: 16, name: "stations hidden from the dial",
+            statements: [
+                "CREATE TABLE station_hidden (station_id TEXT PRIMARY KEY REFERENCES station ON DELETE CASCADE, hidden_at BIGINT NOT NULL)"
+            ]),
     ]
 
     /// This build's schema version.

@@ -107,6 +107,53 @@ extension PostgresStore: OperatorRepository {
         }
     }
 
+    public func setHiddenFromDial(stationID: StationID, _ hidden: Bool, audit: AuditEntry) async throws -> Bool {
+        try await transaction { [logger] connection in
+            let found = try await connection.query("SELECT id FROM station WHERE id = \(stationID)", logger: logger)
+                .first { _ in true } != nil
+            guard found else { return false }
+            if hidden {
+                try await connection.query(
+                    "INSERT INTO station_hidden (station_id, hidden_at) VALUES (\(stationID), \(audit.at)) ON CONFLICT DO NOTHING",
+                    logger: logger)
+            } else {
+                try await connection.query("DELETE FROM station_hidden WHERE station_id = \(stationID)", logger: logger)
+            }
+            try await Self.insert(audit, connection, logger: logger)
+            return true
+        }
+    }
+
+    public func hiddenFromDial(_ ids: [StationID]) async throws -> Set<StationID> {
+        guard !ids.isEmpty else { return [] }
+        return Set(
+            try await query("SELECT station_id FROM station_hidden WHERE station_id = ANY(\(ids))").all {
+                try $0.value("station_id", as: String.self)
+            })
+    }
+
+    public func deletePerson(id: String, audit: AuditEntry) async throws -> DeletedPerson? {
+        try await transaction { [logger] connection in
+            let found = try await connection.query("SELECT id FROM person WHERE id = \(id) FOR UPDATE", logger: logger)
+                .first { _ in true } != nil
+            guard found else { return nil }
+            let stations = try await connection.query("SELECT id FROM station WHERE owner_id = \(id)", logger: logger)
+                .all { try $0.value("id", as: String.self) }
+            let clips = try await connection.query(
+                "SELECT id FROM voice_clip WHERE person_id = \(id) OR station_id = ANY(\(stations))", logger: logger
+            ).all { try $0.value("id", as: String.self) }
+            // Every table of a station references it ON DELETE CASCADE, and
+            // every table of a person references them so (a station's owner
+            // is only set to NULL: its stations go first).
+            try await connection.query("DELETE FROM station_presence WHERE station_id = ANY(\(stations))", logger: logger)
+            try await connection.query("DELETE FROM station WHERE owner_id = \(id)", logger: logger)
+            try await connection.query("DELETE FROM server_invite WHERE created_by = \(id)", logger: logger)
+            try await connection.query("DELETE FROM person WHERE id = \(id)", logger: logger)
+            try await Self.insert(audit, connection, logger: logger)
+            return DeletedPerson(stations: stations, clips: clips)
+        }
+    }
+
     public func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord] {
         try await query(
             """

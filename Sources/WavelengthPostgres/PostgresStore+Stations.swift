@@ -71,13 +71,15 @@ extension PostgresStore: StationRepository {
         let onAir = try await query(
             """
             SELECT \(unescaped: StationRows.columns) FROM station
-            WHERE visibility = ANY(\(listed)) AND quiet_since IS NULL LIMIT \(limit)
+            WHERE visibility = ANY(\(listed)) AND quiet_since IS NULL
+            AND id NOT IN (SELECT station_id FROM station_hidden) LIMIT \(limit)
             """
         ).all(StationRows.station)
         let quiet = try await query(
             """
             SELECT \(unescaped: StationRows.columns) FROM station
-            WHERE visibility = ANY(\(listed)) AND quiet_since IS NOT NULL ORDER BY quiet_since DESC LIMIT \(limit)
+            WHERE visibility = ANY(\(listed)) AND quiet_since IS NOT NULL
+            AND id NOT IN (SELECT station_id FROM station_hidden) ORDER BY quiet_since DESC LIMIT \(limit)
             """
         ).all(StationRows.station)
         return onAir + quiet

@@ -27,10 +27,11 @@ extension AppDatabase: StationRepository {
         return try await writer.read { db in
             // Two reads along `station_listing`, so 100,000 stations cost
             // no more than a hundred.
+            let shown = SQL("id NOT IN (SELECT stationID FROM stationHidden)")
             let onAir = try StationRecord.filter(listed.contains(Column("visibility")) && Column("quietSince") == nil)
-                .limit(limit).fetchAll(db)
+                .filter(shown).limit(limit).fetchAll(db)
             let quiet = try StationRecord.filter(listed.contains(Column("visibility")) && Column("quietSince") != nil)
-                .order(Column("quietSince").desc).limit(limit).fetchAll(db)
+                .filter(shown).order(Column("quietSince").desc).limit(limit).fetchAll(db)
             return onAir + quiet
         }
     }

@@ -407,6 +407,14 @@ extension AppDatabase {
                 t.primaryKey(["blockerID", "blockedID"])
             }
         }
+        migrator.registerMigration("v25: stations hidden from the dial") { db in
+            // A table of its own, not a station column: the hub saves its
+            // record whole, and would write an older value back.
+            try db.create(table: "stationHidden") { t in
+                t.primaryKey("stationID", .text).references("station", onDelete: .cascade)
+                t.column("hiddenAt", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

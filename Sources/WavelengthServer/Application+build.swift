@@ -131,7 +131,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     PeopleController(
         people: storage, access: storage, directory: services.directory, gate: gate,
-        clock: services.clock
+        clock: services.clock, operators: storage
     ).addRoutes(to: router)
     StationsController(directory: services.directory, stations: storage, catalog: services.catalog, gate: gate)
         .addRoutes(to: router)
@@ -187,10 +187,15 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         publicURL: services.configuration.publicURL, serverStart: Date()
     ).addRoutes(to: router)
     let deletion = StationDeletion(directory: services.directory, operators: storage, clipRecords: storage, clipFiles: services.clips)
+    let personDeletion = PersonDeletion(
+        directory: services.directory, operators: storage, access: storage, clipFiles: services.clips)
     AdminController(
-        people: storage, operators: storage, access: storage, directory: services.directory, deletion: deletion,
-        clock: services.clock, rescans: services.libraryRescans)
+        people: storage, operators: storage, access: storage, stations: storage, directory: services.directory,
+        deletion: deletion, personDeletion: personDeletion, clock: services.clock, rescans: services.libraryRescans)
         .addRoutes(to: router)
+    AccountDeletionController(
+        auth: services.auth, deletion: personDeletion, secureCookies: services.configuration.secureCookies
+    ).addRoutes(to: router)
     ReportsController(
         storage: storage, evidence: ReportEvidence(folder: services.configuration.dataDirectory + "/reports"),
         clipFiles: services.clips, directory: services.directory, gate: gate, clock: services.clock,

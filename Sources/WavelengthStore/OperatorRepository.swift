@@ -81,6 +81,16 @@ public protocol OperatorRepository: Sendable {
     /// clips' rows, members, shows…) with the audit entry, in one
     /// transaction. False when there is no such station.
     func deleteStation(id: StationID, audit: AuditEntry) async throws -> Bool
+    /// Hides a station from the dial and every listing (or shows it again);
+    /// it still plays for anyone with its link. False when there is no such station.
+    func setHiddenFromDial(stationID: StationID, _ hidden: Bool, audit: AuditEntry) async throws -> Bool
+    /// Which of `ids` an administrator hid from the dial.
+    func hiddenFromDial(_ ids: [StationID]) async throws -> Set<StationID>
+    /// Deletes a person and what is theirs, with the audit entry, in one
+    /// transaction: their stations (with everything of them), sessions,
+    /// follows, memberships, chat messages, clips' rows, likes, reminders,
+    /// keys, blocks and server invites. Nil when there is no such person.
+    func deletePerson(id: String, audit: AuditEntry) async throws -> DeletedPerson?
     /// The person's sessions that still work at `now`, newest first.
     func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord]
     /// How many users (not guests), stations and waiting sign-ups the server holds.
@@ -97,5 +107,17 @@ public struct ServerCounts: Sendable, Equatable {
         self.users = users
         self.stations = stations
         self.waitingSignups = waitingSignups
+    }
+}
+
+/// What went with a deleted person: the server stops the stations and
+/// removes the clips' files.
+public struct DeletedPerson: Sendable, Equatable {
+    public var stations: [StationID]
+    public var clips: [String]
+
+    public init(stations: [StationID], clips: [String]) {
+        self.stations = stations
+        self.clips = clips
     }
 }

@@ -216,6 +216,8 @@ public struct AdminPersonDetail: Sendable, Codable, Equatable {
     public var standing: AdminPersonView
     public var stations: [StationView]
     public var sessions: [Session]
+    /// The stations an administrator hid from the dial.
+    public var hiddenStations: [String] = []
 
     public init(standing: AdminPersonView, stations: [StationView], sessions: [Session]) {
         self.standing = standing

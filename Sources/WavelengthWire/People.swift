@@ -338,3 +338,12 @@ public struct InviteLookup: Sendable, Codable, Equatable {
         self.expiresAt = expiresAt
     }
 }
+
+/// "Delete my account": the password again, so a session alone can't.
+public struct DeleteAccountRequest: Sendable, Codable, Equatable {
+    public var password: String
+
+    public init(password: String) {
+        self.password = password
+    }
+}

@@ -136,6 +136,11 @@ struct MigrateDBTests {
                 contentAt: 101, createdAt: 60),
             limits: ReportLimits())
         try await db.block("ana", "bo", at: 61, limit: 10)
+        _ = try await db.setHiddenFromDial(
+            stationID: "party", true,
+            audit: AuditEntry(
+                at: 62, actorID: nil, actorName: "shell", action: "hide-station", subjectKind: "station", subjectID: "party",
+                subjectName: "Party", reason: "test"))
     }
 
     /// What a server reads, as a value to compare between the two stores.
@@ -176,6 +181,7 @@ struct MigrateDBTests {
         note("password reset", try await db.passwordResetHolder(tokenHash: "reset", at: 10)?.id as Any)
         note("reports", try await db.reports(ReportFilter(status: nil), limit: 10))
         note("blocks", try await db.blocked(by: "ana").map(\.id))
+        note("hidden", try await db.hiddenFromDial(try await db.allStations().map(\.id)).sorted())
         note("session", try await db.session(tokenHash: "t1") as Any)
         note("rotated", try await db.session(previousTokenHash: "t2") as Any)
         note("search", try await db.search("cafe song", limit: 10).map(\.id).sorted())

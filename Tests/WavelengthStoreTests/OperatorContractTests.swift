@@ -42,6 +42,56 @@ struct OperatorContractTests {
         }
     }
 
+    /// An administrator hides a station from the listings; it still loads by id.
+    @Test(arguments: StoreKind.full)
+    func aHiddenStationLeavesTheListings(_ kind: StoreKind) async throws {
+        try await kind.withStore(draw: .seeded(7)) { store in
+            let db = try #require(store as? any Operators)
+            try await PeopleContractTests.signUp(db, PeopleContractTests.user("u1", handle: "ada", name: "Ada"), station: "home-u1")
+            #expect(try await db.listedStations(limit: 10).map(\.id) == ["home-u1"])
+            #expect(try await db.setHiddenFromDial(stationID: "home-u1", true, audit: Self.entry("hide-station", "home-u1", at: 5)))
+            #expect(try await db.listedStations(limit: 10).isEmpty)
+            #expect(try await db.hiddenFromDial(["home-u1", "other"]) == ["home-u1"])
+            #expect(try await db.station(id: "home-u1") != nil)
+            #expect(try await db.setHiddenFromDial(stationID: "home-u1", false, audit: Self.entry("show-station", "home-u1", at: 6)))
+            #expect(try await db.listedStations(limit: 10).map(\.id) == ["home-u1"])
+            #expect(try await db.setHiddenFromDial(stationID: "nope", true, audit: Self.entry("hide-station", "nope", at: 7)) == false)
+            #expect(try await db.auditLog(before: nil, limit: 10).map(\.action) == ["show-station", "hide-station"])
+        }
+    }
+
+    /// A deleted person takes their stations, sessions, follows and clips
+    /// with them, in one step with its entry; others' stations stay.
+    @Test(arguments: StoreKind.full)
+    func aDeletedPersonTakesWhatIsTheirs(_ kind: StoreKind) async throws {
+        try await kind.withStore(draw: .seeded(7)) { store in
+            let db = try #require(store as? any Operators & ClipRepository & ReportRepository & BlockRepository)
+            try await PeopleContractTests.signUp(db, PeopleContractTests.user("u1", handle: "ada", name: "Ada"), station: "home-u1")
+            try await PeopleContractTests.signUp(db, PeopleContractTests.user("u2", handle: "bo", name: "Bo"), station: "home-u2")
+            try await db.follow("u2", "u1", at: 1)
+            try await db.follow("u1", "u2", at: 1)
+            try await db.insertSession(SessionRecord(id: "s1", tokenHash: "t1", personID: "u1", kind: .bearer, createdAt: 1, expiresAt: 1_000))
+            try await db.block("u2", "u1", at: 2, limit: 10)
+            for (clip, station) in [("v1", "home-u1"), ("v2", "home-u2")] {
+                try await db.insertClip(
+                    VoiceClip(id: clip, stationID: station, personID: "u1", name: "Ada", note: "", durationMs: 1_000, bytes: 10, status: .approved, createdAt: 3),
+                    quotaBytes: 1 << 20, pendingLimit: 3)
+            }
+            let gone = try #require(try await db.deletePerson(id: "u1", audit: Self.entry("delete-person", "u1", at: 9)))
+            #expect(gone.stations == ["home-u1"] && Set(gone.clips) == ["v1", "v2"])
+            #expect(try await db.person(id: "u1") == nil)
+            #expect(try await db.station(id: "home-u1") == nil)
+            #expect(try await db.session(id: "s1") == nil)
+            #expect(try await db.clip(id: "v2") == nil)
+            let counts = try await db.followCounts(of: "u2")
+            #expect(counts.followers == 0 && counts.following == 0)
+            #expect(try await db.blockedIDs(by: "u2").isEmpty)
+            #expect(try await db.station(id: "home-u2") != nil)
+            #expect(try await db.deletePerson(id: "u1", audit: Self.entry("delete-person", "u1", at: 10)) == nil)
+            #expect(try await db.auditLog(before: nil, limit: 10).first?.action == "delete-person")
+        }
+    }
+
     @Test(arguments: StoreKind.full)
     func aSuspensionEndsEverySessionAndIsLifted(_ kind: StoreKind) async throws {
         try await kind.withStore(draw: .seeded(7)) { store in

@@ -86,6 +86,49 @@ extension AppDatabase: OperatorRepository {
         }
     }
 
+    public func setHiddenFromDial(stationID: StationID, _ hidden: Bool, audit: AuditEntry) async throws -> Bool {
+        try await writer.write { db in
+            guard try StationRecord.exists(db, key: stationID) else { return false }
+            if hidden {
+                try db.execute(
+                    sql: "INSERT INTO stationHidden (stationID, hiddenAt) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    arguments: [stationID, audit.at])
+            } else {
+                try db.execute(sql: "DELETE FROM stationHidden WHERE stationID = ?", arguments: [stationID])
+            }
+            try Self.insert(audit, db)
+            return true
+        }
+    }
+
+    public func hiddenFromDial(_ ids: [StationID]) async throws -> Set<StationID> {
+        guard !ids.isEmpty else { return [] }
+        return try await writer.read { db in
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT stationID FROM stationHidden WHERE stationID IN (\(databaseQuestionMarks(count: ids.count)))",
+                    arguments: StatementArguments(ids)))
+        }
+    }
+
+    public func deletePerson(id: String, audit: AuditEntry) async throws -> DeletedPerson? {
+        try await writer.write { db in
+            guard try PersonRecord.exists(db, key: id) else { return nil }
+            let stations = try String.fetchAll(db, sql: "SELECT id FROM station WHERE ownerID = ?", arguments: [id])
+            let clips = try String.fetchAll(
+                db, sql: "SELECT id FROM voiceClip WHERE personID = ? OR stationID IN (SELECT id FROM station WHERE ownerID = ?)",
+                arguments: [id, id])
+            // Every table of a station references it ON DELETE CASCADE, and
+            // every table of a person references them so (a station's owner
+            // is only set to NULL: its stations go first).
+            try db.execute(sql: "DELETE FROM station WHERE ownerID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM serverInvite WHERE createdBy = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id])
+            try Self.insert(audit, db)
+            return DeletedPerson(stations: stations, clips: clips)
+        }
+    }
+
     public func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord] {
         try await writer.read { db in
             try SessionRecord.fetchAll(

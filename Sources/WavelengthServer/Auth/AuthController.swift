@@ -248,6 +248,11 @@ struct AuthController {
     }
 
     private func clearCookies(_ response: inout Response) {
+        Self.clearCookies(&response, secure: secureCookies)
+    }
+
+    /// Ends the browser's session cookies (signing out, an account deleted).
+    static func clearCookies(_ response: inout Response, secure secureCookies: Bool) {
         for name in [SessionAuthenticator.sessionCookie, SessionAuthenticator.csrfCookie] {
             response.setCookie(
                 Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secureCookies, httpOnly: true, sameSite: .lax))

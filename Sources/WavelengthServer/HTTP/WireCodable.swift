@@ -58,3 +58,4 @@ extension ReportRequest: ResponseCodable {}
 extension ReportReceipt: ResponseEncodable {}
 extension ReportView: ResponseEncodable {}
 extension ReportCloseRequest: ResponseCodable {}
+extension DeleteAccountRequest: ResponseCodable {}

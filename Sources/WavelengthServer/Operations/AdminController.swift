@@ -11,8 +11,10 @@ struct AdminController {
     let people: any PeopleRepository
     let operators: any OperatorRepository
     let access: any StationAccessRepository
+    let stations: any StationRepository
     let directory: StationDirectory
     let deletion: StationDeletion
+    let personDeletion: PersonDeletion
     let clock: any ServerClock
     /// The library's rescans (nil where the library isn't rescanned live).
     let rescans: LibraryRescanQueue?
@@ -22,6 +24,9 @@ struct AdminController {
         router.get("/api/admin/people/{id}", use: personDetail)
         router.post("/api/admin/stations/{id}/off-air", use: takeOffTheAir)
         router.post("/api/admin/stations/{id}/delete", use: deleteStation)
+        router.post("/api/admin/stations/{id}/hide", use: hide)
+        router.post("/api/admin/stations/{id}/show", use: show)
+        router.post("/api/admin/people/{id}/delete", use: deletePerson)
         router.post("/api/admin/people/{id}/suspend", use: suspend)
         router.post("/api/admin/people/{id}/unsuspend", use: unsuspend)
         router.get("/api/admin/audit", use: audit)
@@ -65,11 +70,15 @@ struct AdminController {
     @Sendable func personDetail(_ request: Request, context: AppRequestContext) async throws -> AdminPersonDetail {
         _ = try Self.administrator(context)
         let person = try await subject(context)
-        let stations = try await directory.views(of: try await access.stations(ownedBy: [person.id]))
+        let records = try await access.stations(ownedBy: [person.id])
+        let stations = try await directory.views(of: records)
+        let hidden = try await operators.hiddenFromDial(records.map(\.id))
         let sessions = try await operators.activeSessions(personID: person.id, at: clock.now()).map {
             AdminPersonDetail.Session(kind: $0.kind.rawValue, createdAt: $0.createdAt, expiresAt: $0.expiresAt)
         }
-        return AdminPersonDetail(standing: try await view(of: person), stations: stations, sessions: sessions)
+        var detail = AdminPersonDetail(standing: try await view(of: person), stations: stations, sessions: sessions)
+        detail.hiddenStations = records.map(\.id).filter(hidden.contains)
+        return detail
     }
 
     /// Ends a station's session, as its owner's "End" does: everyone tuned
@@ -107,6 +116,45 @@ struct AdminController {
             subjectID: record.id, subjectName: record.name, reason: reason)
         guard try await deletion.delete(record.id, audit: entry) else {
             throw APIError.notFound("No station with id \(record.id).")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// Hides a station from the dial and every listing, or shows it again;
+    /// it still plays for anyone with its link.
+    @Sendable func hide(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setHidden(true, request, context)
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await setHidden(false, request, context)
+    }
+
+    private func setHidden(_ hidden: Bool, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let admin = try Self.administrator(context)
+        let reason = try await Self.reason(request, context: context)
+        let id = try context.id("id")
+        guard let record = try await stations.station(id: id) else { throw APIError.notFound("No station with id \(id).") }
+        let entry = AuditEntry(
+            at: clock.now(), actorID: admin.id, actorName: admin.displayName, action: hidden ? "hide-station" : "show-station",
+            subjectKind: "station", subjectID: record.id, subjectName: record.name, reason: reason)
+        guard try await operators.setHiddenFromDial(stationID: record.id, hidden, audit: entry) else {
+            throw APIError.notFound("No station with id \(id).")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// Deletes a person for good (`PersonDeletion`); not oneself (that is
+    /// the account page's "Delete my account").
+    @Sendable func deletePerson(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let admin = try Self.administrator(context)
+        let person = try await subject(context)
+        guard person.id != admin.id else {
+            throw APIError(.conflict, code: .forbidden, "You can't delete yourself here: use your account page.")
+        }
+        let reason = try await Self.reason(request, context: context)
+        guard try await personDeletion.delete(person, audit: entry("delete-person", by: admin, on: person, reason: reason)) else {
+            throw APIError.notFound("No person with id \(person.id).")
         }
         return Response(status: .noContent)
     }

@@ -11,6 +11,9 @@ struct PeopleController {
     let gate: StationGate
     let clock: any ServerClock
 
+    /// Stations an administrator hid stay off the following sections too.
+    var operators: (any OperatorRepository)? = nil
+
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/people", use: search)
         router.get("/api/people/{id}", use: profile)
@@ -79,7 +82,10 @@ struct PeopleController {
             add("codj", try await directory.views(of: coDJ).map { $0.seen(as: .codj) })
             let followed = try await people.followeeIDs(of: me.id)
             var visible: [StationView] = []
-            for record in try await access.stations(ownedBy: followed) {
+            let records = try await access.stations(ownedBy: followed)
+            // Hidden by an administrator: off everyone's dial but the owner's.
+            let hidden = try await operators?.hiddenFromDial(records.map(\.id)) ?? []
+            for record in records where !hidden.contains(record.id) {
                 let verdict = try await gate.verdict(caller, on: record)
                 // A friend's code-protected party shows (without its
                 // frequency) so you can ask for the code; link-only and

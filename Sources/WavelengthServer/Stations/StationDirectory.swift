@@ -384,6 +384,17 @@ actor StationDirectory {
         }
     }
 
+    /// A person about to be deleted: let go of every station they are on
+    /// here, and what they wrote in its chat is taken off everyone's
+    /// screen (their own stations are stopped by `stopForDeletion`).
+    func personDeleted(_ personID: String) async {
+        for (id, hub) in hubs where await hub.record.ownerID != personID {
+            try? await hub.moderate(.deleteAllBy(personID: personID), by: nil)
+            await hub.letGo(personID: personID)
+            await accessChanged(id)
+        }
+    }
+
     /// A station an administrator deletes: its session ends (listeners are
     /// told) and it stops here before its rows go; other nodes' relays of
     /// it are told to read it again, and find it gone.

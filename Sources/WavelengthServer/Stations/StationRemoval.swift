@@ -43,3 +43,26 @@ struct StationDeletion: Sendable {
         return true
     }
 }
+
+/// Deleting a person for good (an administrator's, or their own): they are
+/// let go everywhere and their messages leave every room running here,
+/// their stations stop, then their rows go in one transaction with the
+/// audit entry, then their clips' files. What others keep of them is
+/// docs/ARCHITECTURE.md's "Deleting a person".
+struct PersonDeletion: Sendable {
+    let directory: StationDirectory
+    let operators: any OperatorRepository
+    let access: any StationAccessRepository
+    let clipFiles: ClipStore
+
+    /// False when there was no such person.
+    func delete(_ person: PersonRecord, audit: AuditEntry) async throws -> Bool {
+        let owned = try await access.stations(ownedBy: [person.id]).map(\.id)
+        await directory.personDeleted(person.id)
+        for id in owned { await directory.stopForDeletion(id) }
+        guard let gone = try await operators.deletePerson(id: person.id, audit: audit) else { return false }
+        for id in gone.stations where !owned.contains(id) { await directory.stopForDeletion(id) }
+        for clip in gone.clips { clipFiles.remove(clip) }
+        return true
+    }
+}
