@@ -97,6 +97,7 @@ const SHELL = [
   "/js/views/reports/queue.js",
   "/js/views/reports/report-dialog.js",
   "/js/api/reports.js",
+  "/js/views/account-privacy.js",
   "/styles-reports.css",
   "/js/views/password-reset.js",
   "/js/views/server-invites.js",

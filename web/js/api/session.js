@@ -120,6 +120,12 @@ export const session = {
     apply(null, null);
   },
 
+  /** Deletes the account for good (the password again); signed out after. */
+  async deleteAccount({ password }) {
+    await request("/api/auth/delete-account", { method: "POST", body: { password } });
+    apply(null, null);
+  },
+
   /** Every other session of this person is signed out by the server. */
   async changePassword({ currentPassword, newPassword }) {
     await request("/api/auth/password", { method: "POST", body: { currentPassword, newPassword } });

@@ -29,6 +29,15 @@ const ACTIONS = {
   "password-reset": "given a password reset link",
   "take-off-air": "taken off the air",
   "delete-station": "deleted",
+  "hide-station": "hidden from the dial",
+  "show-station": "back on the dial",
+  "delete-person": "deleted",
+  "delete-account": "deleted (by themselves)",
+  "report-dismiss": ": report dismissed",
+  "report-delete": ": reported content deleted",
+  "report-mute": ": muted from a report",
+  "report-ban": ": banned from a report",
+  "report-suspend": ": suspended from a report",
 };
 
 /** What the library's rescans say, in words. */
@@ -294,14 +303,16 @@ export function createAdminView() {
           body,
           h("p", { class: "muted" }, n ? `Signed in on ${n} device${n === 1 ? "" : "s"} (newest ${when(detail.sessions[0].createdAt)}).` : "Not signed in anywhere."),
           detail.stations.length
-            ? h("ul", { class: "admin-stations", "aria-label": `${person.displayName}'s stations` }, ...detail.stations.map(stationLine))
+            ? h("ul", { class: "admin-stations", "aria-label": `${person.displayName}'s stations` },
+                ...detail.stations.map((station) => stationLine(station, (detail.hiddenStations || []).includes(station.id))))
             : h("p", { class: "muted" }, "No stations."),
+          person.id === session.person?.id ? null : deletePerson(person),
         );
       } catch (error) {
         if (!destroyed) setText(body, errorOf(error));
       }
     };
-    const stationLine = (station) => {
+    const stationLine = (station, hidden) => {
       const reason = h("input", { class: "input admin-reason", type: "text", maxlength: "500", "aria-label": `Why take ${station.name} off the air`, placeholder: "Why? (for the log)" });
       const off = h(
         "form",
@@ -323,15 +334,64 @@ export function createAdminView() {
         },
         reason,
         station.listeners > 0 ? h("button", { class: "btn btn-secondary btn-small admin-off-air", type: "submit" }, "Take off the air") : null,
+        hideButton(station, hidden, reason),
         deleteButton(station, reason),
       );
       return h(
         "li",
         { class: "admin-station", dataset: { stationId: station.id } },
         h("span", { class: "admin-station-name" }, station.name),
-        h("span", { class: "admin-station-state" }, `${station.frequency ? `${station.frequency} FM · ` : ""}${station.listeners} listening`),
+        h("span", { class: "admin-station-state" }, `${station.frequency ? `${station.frequency} FM · ` : ""}${station.listeners} listening${hidden ? " · hidden from the dial" : ""}`),
         off,
       );
+    };
+    // Off the dial and every listing (it still plays by its link), or back on it.
+    const hideButton = (station, hidden, reason) =>
+      h(
+        "button",
+        {
+          class: "btn btn-secondary btn-small admin-hide-station",
+          type: "button",
+          onclick: async () => {
+            const why = reasonIn(reason);
+            if (!why) return;
+            try {
+              await request(`/api/admin/stations/${encodeURIComponent(station.id)}/${hidden ? "show" : "hide"}`, { method: "POST", body: { reason: why } });
+              toast(hidden ? `${station.name} is back on the dial.` : `${station.name} is hidden from the dial.`);
+              loadLog();
+              load();
+            } catch (error) {
+              toast(errorOf(error));
+            }
+          },
+        },
+        hidden ? "Show on the dial" : "Hide from the dial",
+      );
+    // A person deleted for good: asked twice, with a reason for the log.
+    const deletePerson = (person) => {
+      const reason = h("input", { class: "input admin-reason", type: "text", maxlength: "500", "aria-label": `Why delete ${person.displayName}`, placeholder: "Why? (for the log)" });
+      const button = h("button", { class: "btn btn-danger btn-small admin-delete-person", type: "button" }, `Delete ${person.displayName}`);
+      button.addEventListener("click", async () => {
+        const why = reasonIn(reason);
+        if (!why) return;
+        if (button.dataset.armed !== "true") {
+          button.dataset.armed = "true";
+          setText(button, "Delete them and everything of theirs?");
+          return;
+        }
+        button.disabled = true;
+        try {
+          await request(`/api/admin/people/${encodeURIComponent(person.id)}/delete`, { method: "POST", body: { reason: why } });
+          toast(`${person.displayName} is deleted.`);
+          const row = body.closest(".admin-person");
+          if (row) row.remove();
+          loadLog();
+        } catch (error) {
+          button.disabled = false;
+          toast(errorOf(error));
+        }
+      });
+      return h("div", { class: "admin-action admin-delete-person-row" }, reason, button);
     };
     // Two presses: the first asks, the second deletes (nothing is kept).
     const deleteButton = (station, reason) => {
