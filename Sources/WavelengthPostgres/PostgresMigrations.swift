@@ -356,9 +356,11 @@ enum PostgresMigrations {
                 "CREATE INDEX person_block_blocked ON person_block (blocked_id)",
             ]),
         Migration(
-            version: 16, name: "stations hidden from the dial",
+            version: 16, name: "stations hidden from the dial; a person's messages and clips found by person",
             statements: [
-                "CREATE TABLE station_hidden (station_id TEXT PRIMARY KEY REFERENCES station ON DELETE CASCADE, hidden_at BIGINT NOT NULL)"
+                "CREATE TABLE station_hidden (station_id TEXT PRIMARY KEY REFERENCES station ON DELETE CASCADE, hidden_at BIGINT NOT NULL)",
+                "CREATE INDEX chat_message_by_person ON chat_message (person_id, sent_at)",
+                "CREATE INDEX voice_clip_by_person ON voice_clip (person_id, created_at)",
             ]),
     ]
 

@@ -75,7 +75,7 @@ extension AppDatabase: ClipRepository {
         }
     }
 
-    private static func clip(_ row: Row) -> VoiceClip {
+    static func clip(_ row: Row) -> VoiceClip {
         VoiceClip(
             id: row["id"], stationID: row["stationID"], personID: row["personID"], name: row["name"], note: row["note"],
             durationMs: row["durationMs"], bytes: row["bytes"],

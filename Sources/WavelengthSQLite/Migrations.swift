@@ -407,13 +407,15 @@ extension AppDatabase {
                 t.primaryKey(["blockerID", "blockedID"])
             }
         }
-        migrator.registerMigration("v25: stations hidden from the dial") { db in
+        migrator.registerMigration("v25: stations hidden from the dial; a person's messages and clips found by person") { db in
             // A table of its own, not a station column: the hub saves its
             // record whole, and would write an older value back.
             try db.create(table: "stationHidden") { t in
                 t.primaryKey("stationID", .text).references("station", onDelete: .cascade)
                 t.column("hiddenAt", .integer).notNull()
             }
+            try db.create(index: "chatMessage_byPerson", on: "chatMessage", columns: ["personID", "sentAt"])
+            try db.create(index: "voiceClip_byPerson", on: "voiceClip", columns: ["personID", "createdAt"])
         }
         return migrator
     }

@@ -193,6 +193,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         people: storage, operators: storage, access: storage, stations: storage, directory: services.directory,
         deletion: deletion, personDeletion: personDeletion, clock: services.clock, rescans: services.libraryRescans)
         .addRoutes(to: router)
+    PersonalDataController(storage: storage, clipFiles: services.clips, clock: services.clock).addRoutes(to: router)
     AccountDeletionController(
         auth: services.auth, deletion: personDeletion, secureCookies: services.configuration.secureCookies
     ).addRoutes(to: router)

@@ -66,10 +66,17 @@ def test_a_person_unblocks_someone_and_deletes_their_own_account(demo_server, br
     d.get(f"{server.base}/#/account")
     blocked = f".blocks-row[data-person-id='{pest.person['id']}']"
     wait_for(d, lambda d: d.find_elements(By.CSS_SELECTOR, blocked), "the blocked person isn't listed")
-    at_every_width(d, shot, "account-privacy", [".blocks-card", ".delete-account-card"], reveal=".blocks-card")
+    at_every_width(d, shot, "account-privacy", [".blocks-card", ".download-card", ".delete-account-card"], reveal=".blocks-card")
     click(d, f"{blocked} .blocks-unblock")
     wait_for(d, lambda d: "You block nobody" in (text_of(d, ".blocks-card") or ""), "the unblock didn't show")
     assert auth_request(server, "GET", "/api/blocks", token=me.token) == []
+
+    # "Download my data": the browser's own session fetches one tar archive.
+    assert find(d, ".download-data").get_attribute("href").endswith("/api/auth/export")
+    magic = d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/auth/export').then(r => r.arrayBuffer()).then(b => done(new TextDecoder().decode(new Uint8Array(b).slice(257, 262))))")
+    assert magic == "ustar"
 
     form = ".delete-account-form"
     find(d, "#delete-password").send_keys("not my password")

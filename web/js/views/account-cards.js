@@ -15,7 +15,7 @@ import { avatar, countsText } from "./people.js";
 import { likedSongsCard } from "./liked-songs.js";
 import { errorText, field, firstInvalid, formShell, glass, showServerError } from "./account-forms.js";
 import { inviteFriendsCard } from "./server-invites.js";
-import { blocksCard, deleteAccountCard } from "./account-privacy.js";
+import { blocksCard, deleteAccountCard, downloadCard } from "./account-privacy.js";
 
 const OLD_KEYS = "wavelength.ownerKeys";
 
@@ -303,7 +303,7 @@ export function accountPage(person, heading, { alive, goLive }) {
       "div",
       { class: "account-grid" },
       h("div", { class: "account-col" }, person.stationID ? stationCard(person, alive) : null, goLive.el, likedSongsCard(person), h("div", { class: "account-signout" }, logOutButton("Sign out"))),
-      h("div", { class: "account-col" }, controlRoomCard(alive), inviteFriendsCard(alive), passwordCard(person), claimCard(alive), blocksCard(alive), deleteAccountCard(person)),
+      h("div", { class: "account-col" }, controlRoomCard(alive), inviteFriendsCard(alive), passwordCard(person), claimCard(alive), blocksCard(alive), downloadCard(), deleteAccountCard(person)),
     ),
   ];
 }

@@ -62,6 +62,17 @@ export function blocksCard(alive) {
   );
 }
 
+/** "Download my data": one archive of everything the server keeps of you. */
+export function downloadCard() {
+  return h(
+    "section",
+    { class: "card account-card download-card", "aria-labelledby": "download-heading" },
+    h("h2", { class: "section-title", id: "download-heading" }, "Your data"),
+    h("p", { class: "hint" }, "One archive (.tar) of your account, stations and shows, likes, follows, chat messages and voice clips, to keep or take elsewhere."),
+    h("a", { class: "btn btn-secondary download-data", href: "/api/auth/export", download: "" }, "Download my data"),
+  );
+}
+
 /** "Delete my account": your password, then a second press. */
 export function deleteAccountCard(person) {
   const password = field({ label: "Your password", id: "delete-password", type: "password", autocomplete: "current-password", maxlength: "128" });
