@@ -50,7 +50,7 @@ extension PostgresStore: PeopleRepository {
         ).first(PersonRows.person)
     }
 
-    public func searchPeople(prefix: String, limit: Int) async throws -> [PersonRecord] {
+    public func searchPeople(prefix: String, limit: Int, guests: Bool) async throws -> [PersonRecord] {
         // LIKE with the wildcards escaped: a prefix of the handle, or of any word of the name.
         let escaped = prefix.lowercased()
             .replacingOccurrences(of: "\\", with: "\\\\")
@@ -61,9 +61,9 @@ extension PostgresStore: PeopleRepository {
         return try await query(
             """
             SELECT \(unescaped: PersonRows.columns) FROM person
-            WHERE kind = 'user' AND (handle LIKE \(start) OR lower(display_name) LIKE \(start)
-                OR lower(display_name) LIKE \(word))
-            ORDER BY (handle LIKE \(start)) DESC, handle
+            WHERE (kind = 'user' OR \(guests)) AND (handle LIKE \(start) OR lower(display_name) LIKE \(start)
+                OR lower(display_name) LIKE \(word) OR (\(guests) AND id = \(prefix)))
+            ORDER BY COALESCE(handle LIKE \(start), false) DESC, handle NULLS LAST, id
             LIMIT \(Int64(limit))
             """
         ).all(PersonRows.person)

@@ -11,8 +11,10 @@ public protocol PeopleRepository: Sendable {
     func insertGuest(_ person: PersonRecord) async throws
     func person(id: String) async throws -> PersonRecord?
     func person(handle: String) async throws -> PersonRecord?
-    /// Users whose handle or display name starts with `prefix`.
-    func searchPeople(prefix: String, limit: Int) async throws -> [PersonRecord]
+    /// Users whose handle or display name starts with `prefix`; with
+    /// `guests`, guests by their name too, and anyone whose id it is (the
+    /// control room finds anyone).
+    func searchPeople(prefix: String, limit: Int, guests: Bool) async throws -> [PersonRecord]
     /// Sets a new password hash and revokes every other session of the person.
     func changePassword(personID: String, hash: String, keepingSession: String?, at: EpochMillis) async throws
 
@@ -84,4 +86,11 @@ public protocol StationAccessRepository: Sendable {
     func invites(stationID: StationID) async throws -> [InviteRecord]
     func revokeInvite(id: String, stationID: StationID, at: EpochMillis) async throws -> Bool
     func countInviteUse(id: String) async throws
+}
+
+extension PeopleRepository {
+    /// Users whose handle or display name starts with `prefix`.
+    public func searchPeople(prefix: String, limit: Int) async throws -> [PersonRecord] {
+        try await searchPeople(prefix: prefix, limit: limit, guests: false)
+    }
 }

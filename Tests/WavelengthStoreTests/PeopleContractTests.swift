@@ -64,7 +64,7 @@ struct PeopleContractTests {
     }
 
     /// Search by the start of a handle or of any word of the name; guests
-    /// are never found, and LIKE's wildcards are only letters.
+    /// only when asked (the control room), and LIKE's wildcards are only letters.
     @Test(arguments: StoreKind.full)
     func peopleAreFoundByTheStartOfAHandleOrAName(_ kind: StoreKind) async throws {
         try await Self.withPeople(kind) { db in
@@ -79,6 +79,10 @@ struct PeopleContractTests {
             #expect(try await db.searchPeople(prefix: "_", limit: 10).isEmpty)
             #expect(try await db.searchPeople(prefix: "%", limit: 10).isEmpty)
             #expect(try await db.searchPeople(prefix: "100%", limit: 10).map(\.id) == ["u3"])
+            // The control room finds guests too, by name or by id.
+            #expect(try await db.searchPeople(prefix: "Lov", limit: 10, guests: true).map(\.id) == ["u2", "u1", "g1"])
+            #expect(try await db.searchPeople(prefix: "g1", limit: 10, guests: true).map(\.id) == ["g1"])
+            #expect(try await db.searchPeople(prefix: "g1", limit: 10).isEmpty)
         }
     }
 

@@ -109,3 +109,29 @@ struct ReportContractTests {
         }
     }
 }
+
+/// A person's own messages and clips, found across stations for "Download my data".
+@Suite("Personal data storage contract")
+struct PersonalDataContractTests {
+    @Test(arguments: StoreKind.full)
+    func aPersonsMessagesAndClipsAreFoundAcrossStations(_ kind: StoreKind) async throws {
+        try await kind.withStore(draw: .seeded(3)) { store in
+            let db = try #require(store as? any PeopleRepository & PersonalDataRepository & ChatRepository & ClipRepository & StationAccessRepository & StationRepository)
+            try await PeopleContractTests.signUp(db, PeopleContractTests.user("u1", handle: "ada", name: "Ada"), station: "h1")
+            try await PeopleContractTests.signUp(db, PeopleContractTests.user("u2", handle: "bo", name: "Bo"), station: "h2")
+            for (n, (author, station)) in [("u1", "h1"), ("u2", "h1"), ("u1", "h2")].enumerated() {
+                try await db.saveChat(
+                    stationID: station,
+                    .post(ChatMessage(id: "m\(n)", personID: author, name: author, handle: nil, text: "text \(n)", sentAt: 100 + Int64(n)), purgeBefore: 0))
+            }
+            try await db.insertClip(
+                VoiceClip(id: "v1", stationID: "h2", personID: "u1", name: "Ada", note: "", durationMs: 1_000, bytes: 10, status: .approved, createdAt: 5),
+                quotaBytes: 1 << 20, pendingLimit: 3)
+            let mine = try await db.chatMessages(by: "u1", limit: 10)
+            #expect(mine.map(\.message.id) == ["m2", "m0"] && mine.map(\.stationID) == ["h2", "h1"])
+            #expect(try await db.chatMessages(by: "u1", limit: 1).map(\.message.id) == ["m2"])
+            #expect(try await db.clips(by: "u1", limit: 10).map(\.id) == ["v1"])
+            #expect(try await db.clips(by: "u2", limit: 10).isEmpty)
+        }
+    }
+}

@@ -41,7 +41,7 @@ extension AppDatabase: PeopleRepository {
         }
     }
 
-    public func searchPeople(prefix: String, limit: Int) async throws -> [PersonRecord] {
+    public func searchPeople(prefix: String, limit: Int, guests: Bool) async throws -> [PersonRecord] {
         // LIKE with the wildcards escaped: a prefix match on handle or name.
         let escaped = prefix.lowercased()
             .replacingOccurrences(of: "\\", with: "\\\\")
@@ -52,12 +52,12 @@ extension AppDatabase: PeopleRepository {
                 db,
                 sql: """
                     SELECT * FROM person
-                    WHERE kind = 'user' AND (handle LIKE ? ESCAPE '\\' OR lower(displayName) LIKE ? ESCAPE '\\'
-                        OR lower(displayName) LIKE ? ESCAPE '\\')
+                    WHERE (kind = 'user' OR ?) AND (handle LIKE ? ESCAPE '\\' OR lower(displayName) LIKE ? ESCAPE '\\'
+                        OR lower(displayName) LIKE ? ESCAPE '\\' OR (? AND id = ?))
                     ORDER BY (handle LIKE ? ESCAPE '\\') DESC, handle
                     LIMIT ?
                     """,
-                arguments: [escaped + "%", escaped + "%", "% " + escaped + "%", escaped + "%", limit])
+                arguments: [guests, escaped + "%", escaped + "%", "% " + escaped + "%", guests, prefix, escaped + "%", limit])
         }
     }
 

@@ -61,7 +61,8 @@ struct AdminController {
         let query = (try request.stringQuery("q", maxLength: 40) ?? "").trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return [] }
         var views: [AdminPersonView] = []
-        for person in try await people.searchPeople(prefix: query, limit: 20) {
+        // Anyone: users by handle or name, guests by name, anyone by id.
+        for person in try await people.searchPeople(prefix: query, limit: 20, guests: true) {
             views.append(try await view(of: person))
         }
         return views
