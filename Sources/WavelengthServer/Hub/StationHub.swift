@@ -304,28 +304,30 @@ actor StationHub {
 
     /// A moderator's action on the chat.
     func moderate(_ action: ChatModeration, from connection: ConnectionID) async throws {
-        try await inTurn { hub in
-            var target: StationRole?
-            if let personID = StationMachine.moderationTarget(action) {
-                target = try await hub.storedRole(of: personID)
-            }
-            try await hub.commit { machine, _ in
-                try machine.moderate(action, from: connection, at: hub.context.clock.now(), targetRole: target)
-            }
+        try await moderating(action) { machine, now, target in
+            try machine.moderate(action, from: connection, at: now, targetRole: target)
         }
     }
 
     /// A moderator's action on the chat from a report, checked by the
     /// caller (`ReportRules`): nobody need be connected.
     func moderate(_ action: ChatModeration, by moderatorID: String?) async throws {
+        try await moderating(action) { machine, now, target in
+            try machine.moderate(action, by: moderatorID, at: now, targetRole: target)
+        }
+    }
+
+    /// Reads the stored role of the person the action is on, then applies it in turn.
+    private func moderating(
+        _ action: ChatModeration,
+        _ apply: @escaping @Sendable (inout StationMachine, EpochMillis, StationRole?) throws -> [HubAction]
+    ) async throws {
         try await inTurn { hub in
             var target: StationRole?
             if let personID = StationMachine.moderationTarget(action) {
                 target = try await hub.storedRole(of: personID)
             }
-            try await hub.commit { machine, _ in
-                try machine.moderate(action, by: moderatorID, at: hub.context.clock.now(), targetRole: target)
-            }
+            try await hub.commit { machine, _ in try apply(&machine, hub.context.clock.now(), target) }
         }
     }
 
