@@ -363,6 +363,11 @@ actor StationHub {
         await inTurn { hub in await hub.perform(hub.machine.clipWaiting(clip)) }
     }
 
+    /// Whether a newcomer would see something `personID` wrote here.
+    func showsMessages(by personID: String) -> Bool {
+        machine.chat.recent.contains { $0.personID == personID }
+    }
+
     /// Whether the clip's entry is on the timeline still to play (or playing).
     func isScheduled(clipID: String) -> Bool {
         machine.isScheduled(ClipTrack.id(clipID), at: context.clock.now())

@@ -182,8 +182,10 @@ struct ReportsController {
 
     /// The report named by `{id}` when the caller moderates it (an
     /// administrator, or a moderator of its room), with their role there.
-    private func moderated(_ context: AppRequestContext) async throws -> (report: ReportRecord, role: StationRole) {
-        guard context.caller.person != nil else {
+    private func moderated(_ context: AppRequestContext) async throws
+        -> (report: ReportRecord, role: StationRole, moderator: PersonRecord)
+    {
+        guard let moderator = context.caller.person else {
             throw APIError(.unauthorized, code: .signInRequired, "Sign in to moderate.")
         }
         let id = try context.id("id")
@@ -196,14 +198,13 @@ struct ReportsController {
             // The reported, and anyone else, learn nothing: not even that it exists.
             throw APIError.notFound("No report with id \(id).")
         }
-        return (report, role)
+        return (report, role, moderator)
     }
 
     // MARK: Acting
 
     @Sendable func close(_ request: Request, context: AppRequestContext) async throws -> ReportView {
-        let (report, role) = try await moderated(context)
-        let moderator = context.caller.person!
+        let (report, role, moderator) = try await moderated(context)
         let body = try await request.decode(as: ReportCloseRequest.self, context: context)
         let note = try Self.note(body.note)
         let isAdministrator = context.caller.isAdministrator

@@ -389,7 +389,11 @@ actor StationDirectory {
     /// screen (their own stations are stopped by `stopForDeletion`).
     func personDeleted(_ personID: String) async {
         for (id, hub) in hubs where await hub.record.ownerID != personID {
-            try? await hub.moderate(.deleteAllBy(personID: personID), by: nil)
+            // Only rooms showing their words change (a save each); the rest of
+            // their rows go with them in the deleting transaction.
+            if await hub.showsMessages(by: personID) {
+                try? await hub.moderate(.deleteAllBy(personID: personID), by: nil)
+            }
             await hub.letGo(personID: personID)
             await accessChanged(id)
         }
