@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v41";
+const VERSION = "wavelength-shell-v42";
 const SHELL = [
   "/",
   "/index.html",
@@ -99,6 +99,10 @@ const SHELL = [
   "/js/api/reports.js",
   "/js/views/account-privacy.js",
   "/styles-reports.css",
+  "/styles-uploads.css",
+  "/js/views/uploads.js",
+  "/js/views/admin-uploads.js",
+  "/js/api/uploads.js",
   "/js/views/password-reset.js",
   "/js/views/server-invites.js",
   "/js/views/signup-mode.js",

@@ -78,11 +78,16 @@ public struct PoolTrack: Sendable, Equatable, Hashable {
     /// Set when people who saved a song this room likes saved this one too
     /// (the robot's inputs mark it; never stored).
     public var coLikedWith: CoLike?
+    /// An upload its uploader hasn't shared: only their own stations' robot
+    /// picks it. Nil for everyone's music.
+    public var privateTo: String?
 
     public init(
         id: TrackID, artist: String, duration: Int64, album: String = "", genre: String? = nil, year: Int? = nil,
-        tempo: Double? = nil, onsetRate: Double? = nil, loudness: Double? = nil, loudnessRange: Double? = nil
+        tempo: Double? = nil, onsetRate: Double? = nil, loudness: Double? = nil, loudnessRange: Double? = nil,
+        privateTo: String? = nil
     ) {
+        self.privateTo = privateTo
         self.loudness = loudness
         self.loudnessRange = loudnessRange
         self.id = id

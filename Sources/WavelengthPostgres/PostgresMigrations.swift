@@ -362,6 +362,17 @@ enum PostgresMigrations {
                 "CREATE INDEX chat_message_by_person ON chat_message (person_id, sent_at)",
                 "CREATE INDEX voice_clip_by_person ON voice_clip (person_id, created_at)",
             ]),
+        Migration(
+            version: 17, name: "uploads, upload quotas and tag corrections",
+            statements: [
+                "ALTER TABLE track ADD COLUMN uploader_id TEXT, ADD COLUMN shared BOOLEAN NOT NULL DEFAULT FALSE, ADD COLUMN upload_name TEXT",
+                "CREATE INDEX track_by_uploader ON track (uploader_id, added_at)",
+                "CREATE TABLE upload_quota (person_id TEXT PRIMARY KEY REFERENCES person ON DELETE CASCADE, bytes BIGINT NOT NULL)",
+                """
+                CREATE TABLE track_tag_override (
+                    track_id TEXT PRIMARY KEY REFERENCES track ON DELETE CASCADE, title TEXT, artist TEXT, album TEXT)
+                """,
+            ]),
     ]
 
     /// This build's schema version.

@@ -32,8 +32,14 @@ extension PostgresStore: LibraryIndex {
             for (trackID, file) in changes.updated + changes.moved {
                 let addedAt = try await connection.query("SELECT added_at FROM track WHERE id = \(trackID)", logger: logger)
                     .first { try $0.value("added_at", as: Int64.self) }
+                var record = TrackRecord(id: trackID, file: file, addedAt: addedAt ?? now)
+                // An administrator's corrections outlive the file's own tags changing.
+                let override = try await Self.tagOverride(trackID, connection, logger: logger)
+                if let override { record.metadata.tags = override.applied(to: record.metadata.tags) }
+                // The correction's row goes with the old one (ON DELETE CASCADE) and comes back after.
                 try await connection.query("DELETE FROM track WHERE id = \(trackID)", logger: logger)
-                try await Self.insert(TrackRecord(id: trackID, file: file, addedAt: addedAt ?? now), connection, logger: logger)
+                try await Self.insert(record, connection, logger: logger)
+                if let override { try await Self.keep(override, trackID: trackID, connection, logger: logger) }
             }
             for file in changes.added {
                 try await connection.query("DELETE FROM track WHERE path = \(file.path)", logger: logger)
@@ -53,13 +59,15 @@ extension PostgresStore: LibraryIndex {
             INSERT INTO track (
                 id, path, size, mtime_ns, fingerprint, title, artist, album, album_artist, track_number, disc_number,
                 year, genre, duration_ms, isrc, musicbrainz_recording_id, format, codec, has_embedded_art, artwork_path,
-                lyrics_path, added_at, words_title, words_artist, words_album, words_album_artist)
+                lyrics_path, added_at, words_title, words_artist, words_album, words_album_artist, uploader_id, shared,
+                upload_name)
             VALUES (
                 \(t.id), \(t.path), \(t.size), \(t.mtimeNs), \(t.fingerprint), \(t.title), \(t.artist), \(t.album),
                 \(t.albumArtist), \(t.trackNumber.map(Int64.init)), \(t.discNumber.map(Int64.init)), \(t.year.map(Int64.init)),
                 \(t.genre), \(t.durationMs), \(t.metadata.isrc), \(t.metadata.musicBrainzRecordingID), \(t.metadata.format.rawValue),
                 \(t.metadata.codec), \(t.metadata.hasEmbeddedArt), \(t.artworkPath), \(t.lyricsPath), \(t.addedAt),
-                \(words(t.title)), \(words(t.artist)), \(words(t.album)), \(words(t.albumArtist)))
+                \(words(t.title)), \(words(t.artist)), \(words(t.album)), \(words(t.albumArtist)), \(t.uploaderID),
+                \(t.shared), \(t.uploadName))
             """, logger: logger)
     }
 }
@@ -68,7 +76,7 @@ extension PostgresStore: TrackRepository {
     static let trackColumns = """
         id, path, size, mtime_ns, fingerprint, title, artist, album, album_artist, track_number, disc_number, year,
         genre, duration_ms, isrc, musicbrainz_recording_id, format, codec, has_embedded_art, artwork_path, lyrics_path,
-        added_at, loudness, loudness_range, true_peak, tempo, onset_rate, analyzed_at
+        added_at, loudness, loudness_range, true_peak, tempo, onset_rate, analyzed_at, uploader_id, shared, upload_name
         """
 
     static func track(_ row: PostgresRandomAccessRow) throws -> TrackRecord {
@@ -93,6 +101,9 @@ extension PostgresStore: TrackRepository {
         record.tempo = try row.value("tempo")
         record.onsetRate = try row.value("onset_rate")
         record.analyzedAt = try row.value("analyzed_at")
+        record.uploaderID = try row.value("uploader_id")
+        record.shared = try row.value("shared")
+        record.uploadName = try row.value("upload_name")
         return record
     }
 
@@ -113,7 +124,7 @@ extension PostgresStore: TrackRepository {
     /// artist (folded as `SearchWords` folds); a match in the title counts
     /// most. A scan of the words columns: fine for a library of tens of
     /// thousands; a trigram index would serve more.
-    public func search(_ query: String, limit: Int) async throws -> [TrackRecord] {
+    public func search(_ query: String, limit: Int, viewer: String?) async throws -> [TrackRecord] {
         let words = Array(SearchWords.of(String(query.prefix(200))).prefix(16))
         guard !words.isEmpty else { return [] }
         // Folded words hold letters and digits only: nothing LIKE reads as a wildcard.
@@ -122,6 +133,7 @@ extension PostgresStore: TrackRepository {
             """
             SELECT \(unescaped: Self.trackColumns) FROM track
             WHERE (words_title || words_artist || words_album || words_album_artist) LIKE ALL(\(patterns))
+              AND (track.uploader_id IS NULL OR track.shared OR track.uploader_id = \(viewer))
             ORDER BY (CASE WHEN words_title LIKE ANY(\(patterns)) THEN \(SearchWords.titleWeight) ELSE 0 END
                 + CASE WHEN words_artist LIKE ANY(\(patterns)) THEN \(SearchWords.artistWeight) ELSE 0 END
                 + CASE WHEN words_album LIKE ANY(\(patterns)) THEN \(SearchWords.albumWeight) ELSE 0 END
@@ -132,11 +144,11 @@ extension PostgresStore: TrackRepository {
         ).all(Self.track)
     }
 
-    public func artists() async throws -> [ArtistSummary] {
+    public func artists(viewer: String?) async throws -> [ArtistSummary] {
         try await query(
             """
             SELECT album_artist AS name, COUNT(DISTINCT album) AS album_count, COUNT(*) AS track_count
-            FROM track GROUP BY album_artist ORDER BY lower(album_artist), album_artist
+            FROM track WHERE uploader_id IS NULL OR shared OR uploader_id = \(viewer) GROUP BY album_artist ORDER BY lower(album_artist), album_artist
             """
         ).all { row in
             ArtistSummary(
@@ -145,13 +157,15 @@ extension PostgresStore: TrackRepository {
         }
     }
 
-    public func albums(artist: String?) async throws -> [AlbumSummary] {
+    public func albums(artist: String?, viewer: String?) async throws -> [AlbumSummary] {
         try await query(
             """
             SELECT album AS title, album_artist AS artist, MAX(year) AS year, COUNT(*) AS track_count,
                    (SELECT t2.id FROM track t2 WHERE t2.album = track.album AND t2.album_artist = track.album_artist
-                    AND (t2.has_embedded_art OR t2.artwork_path IS NOT NULL) ORDER BY t2.id LIMIT 1) AS artwork_track_id
-            FROM track WHERE \(artist)::TEXT IS NULL OR album_artist = \(artist)
+                    AND (t2.has_embedded_art OR t2.artwork_path IS NOT NULL) AND (t2.uploader_id IS NULL OR t2.shared)
+                    ORDER BY t2.id LIMIT 1) AS artwork_track_id
+            FROM track WHERE (\(artist)::TEXT IS NULL OR album_artist = \(artist))
+              AND (uploader_id IS NULL OR shared OR uploader_id = \(viewer))
             GROUP BY album_artist, album ORDER BY lower(album_artist), album_artist, lower(album), album
             """
         ).all { row in
@@ -163,11 +177,14 @@ extension PostgresStore: TrackRepository {
         }
     }
 
-    public func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord] {
+    public func tracks(artist: String?, album: String?, limit: Int, offset: Int, viewer: String?) async throws
+        -> [TrackRecord]
+    {
         try await query(
             """
             SELECT \(unescaped: Self.trackColumns) FROM track
             WHERE (\(artist)::TEXT IS NULL OR album_artist = \(artist)) AND (\(album)::TEXT IS NULL OR album = \(album))
+              AND (uploader_id IS NULL OR shared OR uploader_id = \(viewer))
             ORDER BY lower(album_artist), lower(album), disc_number NULLS FIRST, track_number NULLS FIRST, lower(title)
             LIMIT \(limit) OFFSET \(offset)
             """
@@ -177,7 +194,8 @@ extension PostgresStore: TrackRepository {
     public func poolTracks() async throws -> [PoolTrack] {
         try await query(
             """
-            SELECT id, artist, duration_ms, album, genre, year, tempo, onset_rate, loudness, loudness_range
+            SELECT id, artist, duration_ms, album, genre, year, tempo, onset_rate, loudness, loudness_range,
+                   CASE WHEN shared THEN NULL ELSE uploader_id END AS private_to
             FROM track WHERE duration_ms > 0
             """
         ).all { row in
@@ -186,7 +204,7 @@ extension PostgresStore: TrackRepository {
                 album: try row.value("album"), genre: try row.value("genre"),
                 year: try row.value("year", as: Int64?.self).map { Int($0) }, tempo: try row.value("tempo"),
                 onsetRate: try row.value("onset_rate"), loudness: try row.value("loudness"),
-                loudnessRange: try row.value("loudness_range"))
+                loudnessRange: try row.value("loudness_range"), privateTo: try row.value("private_to"))
         }
     }
 
@@ -207,25 +225,31 @@ extension PostgresStore: AnalysisRepository {
     }
 
     public func saveAnalysis(trackID: TrackID, features: AudioFeatures, at: EpochMillis) async throws {
+        try await transaction { [logger] connection in
+            try await Self.saveAnalysis(trackID: trackID, features: features, at: at, connection, logger: logger)
+        }
+    }
+
+    static func saveAnalysis(
+        trackID: TrackID, features: AudioFeatures, at: EpochMillis, _ connection: PostgresConnection, logger: Logger
+    ) async throws {
         let loudness = features.loudness
         let rhythm = features.rhythm
-        try await transaction { connection in
+        try await connection.query(
+            """
+            UPDATE track SET loudness = \(loudness?.integrated), loudness_range = \(loudness?.range),
+                true_peak = \(loudness?.truePeak), tempo = \(rhythm?.tempo), onset_rate = \(rhythm?.onsetRate),
+                analyzed_at = \(at)
+            WHERE id = \(trackID)
+            """, logger: logger)
+        if let print = features.fingerprint {
             try await connection.query(
                 """
-                UPDATE track SET loudness = \(loudness?.integrated), loudness_range = \(loudness?.range),
-                    true_peak = \(loudness?.truePeak), tempo = \(rhythm?.tempo), onset_rate = \(rhythm?.onsetRate),
-                    analyzed_at = \(at)
-                WHERE id = \(trackID)
+                INSERT INTO track_fingerprint (track_id, items) VALUES (\(trackID), \(ByteBuffer(bytes: print.bytes)))
+                ON CONFLICT (track_id) DO UPDATE SET items = EXCLUDED.items
                 """, logger: logger)
-            if let print = features.fingerprint {
-                try await connection.query(
-                    """
-                    INSERT INTO track_fingerprint (track_id, items) VALUES (\(trackID), \(ByteBuffer(bytes: print.bytes)))
-                    ON CONFLICT (track_id) DO UPDATE SET items = EXCLUDED.items
-                    """, logger: logger)
-            } else {
-                try await connection.query("DELETE FROM track_fingerprint WHERE track_id = \(trackID)", logger: logger)
-            }
+        } else {
+            try await connection.query("DELETE FROM track_fingerprint WHERE track_id = \(trackID)", logger: logger)
         }
     }
 

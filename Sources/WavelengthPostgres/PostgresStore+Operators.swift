@@ -142,6 +142,9 @@ extension PostgresStore: OperatorRepository {
             let clips = try await connection.query(
                 "SELECT id FROM voice_clip WHERE person_id = \(id) OR station_id = ANY(\(stations))", logger: logger
             ).all { try $0.value("id", as: String.self) }
+            let uploads = try await connection.query(
+                "DELETE FROM track WHERE uploader_id = \(id) RETURNING \(unescaped: Self.trackColumns)", logger: logger
+            ).all(Self.track)
             // Every table of a station references it ON DELETE CASCADE, and
             // every table of a person references them so (a station's owner
             // is only set to NULL: its stations go first).
@@ -150,7 +153,7 @@ extension PostgresStore: OperatorRepository {
             try await connection.query("DELETE FROM server_invite WHERE created_by = \(id)", logger: logger)
             try await connection.query("DELETE FROM person WHERE id = \(id)", logger: logger)
             try await Self.insert(audit, connection, logger: logger)
-            return DeletedPerson(stations: stations, clips: clips)
+            return DeletedPerson(stations: stations, clips: clips, uploads: uploads)
         }
     }
 

@@ -36,7 +36,12 @@ extension AppDatabase: LibraryIndex {
             }
             for (trackID, file) in changes.updated + changes.moved {
                 let addedAt = try Int64.fetchOne(db, sql: "SELECT addedAt FROM track WHERE id = ?", arguments: [trackID])
-                try TrackRecord(id: trackID, file: file, addedAt: addedAt ?? now).save(db)
+                var record = TrackRecord(id: trackID, file: file, addedAt: addedAt ?? now)
+                // An administrator's corrections outlive the file's own tags changing.
+                if let override = try Self.tagOverride(trackID, db) {
+                    record.metadata.tags = override.applied(to: record.metadata.tags)
+                }
+                try record.save(db)
             }
             for file in changes.added {
                 try TrackRecord(id: TrackRecord.newID(), file: file, addedAt: now).insert(db, onConflict: .replace)
@@ -58,7 +63,14 @@ extension AppDatabase: TrackRepository {
         }
     }
 
-    public func search(_ query: String, limit: Int) async throws -> [TrackRecord] {
+    /// The SQL condition for what `viewer` may find (`TrackRecord.isVisible`).
+    static func visible(to viewer: String?) -> (sql: String, arguments: StatementArguments) {
+        guard let viewer else { return ("(track.uploaderID IS NULL OR track.shared)", []) }
+        return ("(track.uploaderID IS NULL OR track.shared OR track.uploaderID = ?)", [viewer])
+    }
+
+    public func search(_ query: String, limit: Int, viewer: String?) async throws -> [TrackRecord] {
+        let visible = Self.visible(to: viewer)
         guard let pattern = FTS5Pattern(matchingAllPrefixesIn: String(query.prefix(200))) else { return [] }
         return try await writer.read { db in
             // bm25 weights: a title hit counts most, then artist, then album.
@@ -67,36 +79,39 @@ extension AppDatabase: TrackRepository {
                 sql: """
                     SELECT track.* FROM track
                     JOIN track_search ON track_search.rowid = track.rowid
-                    WHERE track_search MATCH ?
+                    WHERE track_search MATCH ? AND \(visible.sql)
                     ORDER BY bm25(track_search, 10.0, 6.0, 3.0, 2.0), track.title
                     LIMIT ?
                     """,
-                arguments: [pattern, limit])
+                arguments: [pattern] + visible.arguments + [limit])
         }
     }
 
-    public func artists() async throws -> [ArtistSummary] {
-        try await writer.read { db in
+    public func artists(viewer: String?) async throws -> [ArtistSummary] {
+        let visible = Self.visible(to: viewer)
+        return try await writer.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT albumArtist AS name, COUNT(DISTINCT album) AS albumCount, COUNT(*) AS trackCount
-                    FROM track GROUP BY albumArtist ORDER BY albumArtist COLLATE NOCASE
-                    """
+                    FROM track WHERE \(visible.sql) GROUP BY albumArtist ORDER BY albumArtist COLLATE NOCASE
+                    """, arguments: visible.arguments
             ).map { ArtistSummary(name: $0["name"], albumCount: $0["albumCount"], trackCount: $0["trackCount"]) }
         }
     }
 
-    public func albums(artist: String?) async throws -> [AlbumSummary] {
-        try await writer.read { db in
-            let filter = artist == nil ? "" : "WHERE albumArtist = ?"
-            let arguments: StatementArguments = artist.map { [$0] } ?? []
+    public func albums(artist: String?, viewer: String?) async throws -> [AlbumSummary] {
+        let visible = Self.visible(to: viewer)
+        return try await writer.read { db in
+            let filter = "WHERE \(visible.sql)" + (artist == nil ? "" : " AND albumArtist = ?")
+            let arguments: StatementArguments = visible.arguments + (artist.map { [$0] } ?? [])
             return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT album AS title, albumArtist AS artist, MAX(year) AS year, COUNT(*) AS trackCount,
                            (SELECT t2.id FROM track t2 WHERE t2.album = track.album AND t2.albumArtist = track.albumArtist
-                            AND (t2.hasEmbeddedArt OR t2.artworkPath IS NOT NULL) LIMIT 1) AS artworkTrackID
+                            AND (t2.hasEmbeddedArt OR t2.artworkPath IS NOT NULL)
+                            AND (t2.uploaderID IS NULL OR t2.shared) LIMIT 1) AS artworkTrackID
                     FROM track \(filter)
                     GROUP BY albumArtist, album ORDER BY albumArtist COLLATE NOCASE, album COLLATE NOCASE
                     """,
@@ -109,9 +124,12 @@ extension AppDatabase: TrackRepository {
         }
     }
 
-    public func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord] {
-        try await writer.read { db in
-            var request = TrackRecord.all()
+    public func tracks(artist: String?, album: String?, limit: Int, offset: Int, viewer: String?) async throws
+        -> [TrackRecord]
+    {
+        let visible = Self.visible(to: viewer)
+        return try await writer.read { db in
+            var request = TrackRecord.filter(sql: visible.sql, arguments: visible.arguments)
             if let artist { request = request.filter(Column("albumArtist") == artist) }
             if let album { request = request.filter(Column("album") == album) }
             return
@@ -130,14 +148,15 @@ extension AppDatabase: TrackRepository {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, artist, durationMs, album, genre, year, tempo, onsetRate, loudness, loudnessRange
+                    SELECT id, artist, durationMs, album, genre, year, tempo, onsetRate, loudness, loudnessRange,
+                           CASE WHEN shared THEN NULL ELSE uploaderID END AS privateTo
                     FROM track WHERE durationMs > 0
                     """
             ).map {
                 PoolTrack(
                     id: $0["id"], artist: $0["artist"], duration: $0["durationMs"], album: $0["album"],
                     genre: $0["genre"], year: $0["year"], tempo: $0["tempo"], onsetRate: $0["onsetRate"],
-                    loudness: $0["loudness"], loudnessRange: $0["loudnessRange"])
+                    loudness: $0["loudness"], loudnessRange: $0["loudnessRange"], privateTo: $0["privateTo"])
             }
         }
     }
@@ -156,24 +175,26 @@ extension AppDatabase: AnalysisRepository {
     }
 
     public func saveAnalysis(trackID: TrackID, features: AudioFeatures, at: EpochMillis) async throws {
+        try await writer.write { db in try Self.saveAnalysis(trackID: trackID, features: features, at: at, db) }
+    }
+
+    static func saveAnalysis(trackID: TrackID, features: AudioFeatures, at: EpochMillis, _ db: Database) throws {
         let loudness = features.loudness
         let rhythm = features.rhythm
-        try await writer.write { db in
+        try db.execute(
+            sql: """
+                UPDATE track SET loudness = ?, loudnessRange = ?, truePeak = ?, tempo = ?, onsetRate = ?, analyzedAt = ?
+                WHERE id = ?
+                """,
+            arguments: [
+                loudness?.integrated, loudness?.range, loudness?.truePeak, rhythm?.tempo, rhythm?.onsetRate, at, trackID,
+            ])
+        if let print = features.fingerprint {
             try db.execute(
-                sql: """
-                    UPDATE track SET loudness = ?, loudnessRange = ?, truePeak = ?, tempo = ?, onsetRate = ?, analyzedAt = ?
-                    WHERE id = ?
-                    """,
-                arguments: [
-                    loudness?.integrated, loudness?.range, loudness?.truePeak, rhythm?.tempo, rhythm?.onsetRate, at, trackID,
-                ])
-            if let print = features.fingerprint {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO trackFingerprint (trackID, items) VALUES (?, ?)",
-                    arguments: [trackID, Data(print.bytes)])
-            } else {
-                try db.execute(sql: "DELETE FROM trackFingerprint WHERE trackID = ?", arguments: [trackID])
-            }
+                sql: "INSERT OR REPLACE INTO trackFingerprint (trackID, items) VALUES (?, ?)",
+                arguments: [trackID, Data(print.bytes)])
+        } else {
+            try db.execute(sql: "DELETE FROM trackFingerprint WHERE trackID = ?", arguments: [trackID])
         }
     }
 

@@ -417,6 +417,26 @@ extension AppDatabase {
             try db.create(index: "chatMessage_byPerson", on: "chatMessage", columns: ["personID", "sentAt"])
             try db.create(index: "voiceClip_byPerson", on: "voiceClip", columns: ["personID", "createdAt"])
         }
+        migrator.registerMigration("v26: uploads, upload quotas and tag corrections") { db in
+            // No foreign key to person: deleting a person deletes their
+            // uploads' rows itself and hands the files back to remove.
+            try db.alter(table: "track") { t in
+                t.add(column: "uploaderID", .text)
+                t.add(column: "shared", .boolean).notNull().defaults(to: false)
+                t.add(column: "uploadName", .text)
+            }
+            try db.create(index: "track_byUploader", on: "track", columns: ["uploaderID", "addedAt"])
+            try db.create(table: "uploadQuota") { t in
+                t.primaryKey("personID", .text).references("person", onDelete: .cascade)
+                t.column("bytes", .integer).notNull()
+            }
+            try db.create(table: "trackTagOverride") { t in
+                t.primaryKey("trackID", .text).references("track", onDelete: .cascade)
+                t.column("title", .text)
+                t.column("artist", .text)
+                t.column("album", .text)
+            }
+        }
         return migrator
     }
 }

@@ -188,12 +188,23 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     let deletion = StationDeletion(directory: services.directory, operators: storage, clipRecords: storage, clipFiles: services.clips)
     let personDeletion = PersonDeletion(
-        directory: services.directory, operators: storage, access: storage, clipFiles: services.clips)
+        directory: services.directory, operators: storage, access: storage, clipFiles: services.clips,
+        uploadFiles: services.uploadFiles, catalog: services.catalog)
     AdminController(
         people: storage, operators: storage, access: storage, stations: storage, directory: services.directory,
         deletion: deletion, personDeletion: personDeletion, clock: services.clock, rescans: services.libraryRescans)
         .addRoutes(to: router)
     PersonalDataController(storage: storage, clipFiles: services.clips, clock: services.clock).addRoutes(to: router)
+    UploadsController(
+        uploads: storage, tracks: storage, people: storage, files: services.uploadFiles, recognizer: services.recognizer,
+        catalog: services.catalog, directory: services.directory, clock: services.clock,
+        allowance: UploadAllowance(
+            defaultQuotaBytes: services.configuration.uploadQuotaBytes, serverCapBytes: services.configuration.uploadCapBytes),
+        maxFileBytes: services.configuration.uploadMaxFileBytes
+    ).addRoutes(to: router)
+    TagFixController(
+        tracks: storage, overrides: storage, roots: services.libraryRoots, catalog: services.catalog, clock: services.clock
+    ).addRoutes(to: router)
     AccountDeletionController(
         auth: services.auth, deletion: personDeletion, secureCookies: services.configuration.secureCookies
     ).addRoutes(to: router)
@@ -251,6 +262,7 @@ public struct ServerServices: Sendable {
     let streams: StreamDirectory
     /// Voice clips' audio.
     let clips: ClipStore
+    let uploadFiles: UploadFiles
     /// The LAN: this server's stations announced, other servers' found (nil
     /// when mDNS is off).
     let nearby: NearbyService?
@@ -286,6 +298,11 @@ public struct ServerServices: Sendable {
         if roots.isEmpty, configuration.demoLibrary {
             roots = [try await DemoLibrary.ensure(in: configuration.dataDirectory + "/demo-library")]
         }
+        let uploadFiles = UploadFiles(folder: configuration.dataDirectory + "/uploads")
+        let swept = try uploadFiles.prepare(keep: try await storage.uploadPaths())
+        if swept > 0 { logger.notice("Uploads: removed \(swept) files no track names (an upload cut off by a crash)") }
+        // Uploads are served, streamed and analysed like the library's files.
+        let served = LibraryRoots(roots + [uploadFiles.folder])
         if !roots.isEmpty {
             let report = try await LibraryScanner(index: storage, logger: logger).scan(roots: roots)
             logger.info(
@@ -339,20 +356,20 @@ public struct ServerServices: Sendable {
             auth: try await AuthService.make(
                 people: storage, signingKeys: signingKeys, clock: clock, bcryptCost: configuration.bcryptCost),
             attempts: attempts, registration: registration, warnings: warnings,
-            folderSizes: FolderSizes(data: configuration.dataDirectory, libraries: roots), libraryRoots: LibraryRoots(roots),
+            folderSizes: FolderSizes(data: configuration.dataDirectory, libraries: roots), libraryRoots: served,
             liveSocketSlots: LiveSocketSlots(limits: configuration.liveSocketLimits),
             analysis: AudioAnalysis(
-                store: storage, roots: LibraryRoots(roots), clock: clock, logger: logger,
+                store: storage, roots: served, clock: clock, logger: logger,
                 enabled: configuration.analyzeAudio,
                 analyzed: {
                     await catalog.invalidate()
                     await recognizer.invalidate()
                 }),
             streams: StreamDirectory(
-                tracks: storage, roots: LibraryRoots(roots), clock: clock, grace: configuration.streamGracePeriod,
+                tracks: storage, roots: served, clock: clock, grace: configuration.streamGracePeriod,
                 stallTimeout: configuration.streamStallTimeout, sources: liveSources, clips: clips,
                 metrics: context.metrics, logger: logger),
-            clips: clips, nearby: nearby,
+            clips: clips, uploadFiles: uploadFiles, nearby: nearby,
             recognizer: recognizer, liveSources: liveSources,
             liveSourceServer: configuration.sourcePort.map {
                 LiveSourceServer(

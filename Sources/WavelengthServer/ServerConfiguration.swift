@@ -81,6 +81,11 @@ public struct ServerConfiguration: Sendable {
     public var mdns = true
     /// The bytes of voice clips each station keeps.
     public var clipQuotaBytes = ClipLimits.defaultQuotaBytes
+    /// The bytes of music each person may upload, unless an administrator
+    /// sets theirs; everyone's uploads together; one file.
+    public var uploadQuotaBytes: Int64 = UploadAllowance.defaultQuota
+    public var uploadCapBytes: Int64 = 20 << 30
+    public var uploadMaxFileBytes: Int64 = 500 << 20
     /// How long chat messages are kept.
     public var chatRetention: Duration = .seconds(7 * 86_400)
     public var analyzeAudio = true

@@ -89,7 +89,7 @@ public protocol OperatorRepository: Sendable {
     /// Deletes a person and what is theirs, with the audit entry, in one
     /// transaction: their stations (with everything of them), sessions,
     /// follows, memberships, chat messages, clips' rows, likes, reminders,
-    /// keys, blocks and server invites. Nil when there is no such person.
+    /// keys, blocks, server invites and uploads. Nil when there is no such person.
     func deletePerson(id: String, audit: AuditEntry) async throws -> DeletedPerson?
     /// The person's sessions that still work at `now`, newest first.
     func activeSessions(personID: String, at now: EpochMillis) async throws -> [SessionRecord]
@@ -111,13 +111,17 @@ public struct ServerCounts: Sendable, Equatable {
 }
 
 /// What went with a deleted person: the server stops the stations and
-/// removes the clips' files.
+/// removes the clips' and uploads' files.
 public struct DeletedPerson: Sendable, Equatable {
     public var stations: [StationID]
     public var clips: [String]
+    /// Their uploaded tracks, shared or not: the rows are gone, the files
+    /// are the server's to remove.
+    public var uploads: [TrackRecord]
 
-    public init(stations: [StationID], clips: [String]) {
+    public init(stations: [StationID], clips: [String], uploads: [TrackRecord] = []) {
         self.stations = stations
         self.clips = clips
+        self.uploads = uploads
     }
 }

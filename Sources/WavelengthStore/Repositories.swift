@@ -79,13 +79,31 @@ public protocol TrackRepository: Sendable {
     func tracks(ids: [TrackID]) async throws -> [TrackID: TrackRecord]
     /// Find-as-you-type: every word of `query` must prefix-match a word of
     /// the title, artist or album; best matches first.
-    func search(_ query: String, limit: Int) async throws -> [TrackRecord]
-    func artists() async throws -> [ArtistSummary]
-    func albums(artist: String?) async throws -> [AlbumSummary]
-    func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord]
-    /// Every playable track, with what the robot DJ needs.
+    /// The browsing and searching calls see what `viewer` may find
+    /// (`TrackRecord.isVisible`): the library, shared uploads and their own.
+    func search(_ query: String, limit: Int, viewer: String?) async throws -> [TrackRecord]
+    func artists(viewer: String?) async throws -> [ArtistSummary]
+    func albums(artist: String?, viewer: String?) async throws -> [AlbumSummary]
+    func tracks(artist: String?, album: String?, limit: Int, offset: Int, viewer: String?) async throws -> [TrackRecord]
+    /// Every playable track, with what the robot DJ needs; an unshared
+    /// upload carries its uploader (`PoolTrack.privateTo`).
     func poolTracks() async throws -> [PoolTrack]
     func trackCount() async throws -> Int
+}
+
+extension TrackRepository {
+    /// What anyone may find: the library and shared uploads.
+    public func search(_ query: String, limit: Int) async throws -> [TrackRecord] {
+        try await search(query, limit: limit, viewer: nil)
+    }
+
+    public func artists() async throws -> [ArtistSummary] { try await artists(viewer: nil) }
+
+    public func albums(artist: String?) async throws -> [AlbumSummary] { try await albums(artist: artist, viewer: nil) }
+
+    public func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord] {
+        try await tracks(artist: artist, album: album, limit: limit, offset: offset, viewer: nil)
+    }
 }
 
 /// A station saved with its new frequency, and the station whose code was
@@ -112,6 +130,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case reportLimit(String)
     /// A person blocks at most this many people.
     case blockLimit(Int)
+    /// An upload would pass the uploader's quota or the server's cap.
+    case uploadRefused(UploadAllowance.Refusal)
 
     public var description: String {
         switch self {
@@ -129,6 +149,10 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .inviteLimit(let limit): "A person holds at most \(limit) usable invites."
         case .reportLimit(let why): why
         case .blockLimit(let limit): "A person blocks at most \(limit) people."
+        case .uploadRefused(.quota(let bytes)):
+            "Your uploads would pass your \(ByteCount.text(bytes)): delete some first, or ask an administrator for more."
+        case .uploadRefused(.cap(let bytes)):
+            "The server's uploads would pass its \(ByteCount.text(bytes)): ask an administrator to make room."
         }
     }
 }

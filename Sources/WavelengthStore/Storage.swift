@@ -8,4 +8,4 @@ public typealias Storage = StationRepository & StationAccessRepository & PeopleR
     & StreamKeyRepository & ScheduleRepository & TrackRepository & AnalysisRepository & LibraryIndex
     & LikesRepository & ClipRepository & AttemptRepository & StorageHealth & StationLeases & ClusterSignals
     & ListenerPresence & OperatorRepository & RegistrationRepository & PasswordResetRepository
-    & ReportRepository & BlockRepository & PersonalDataRepository
+    & ReportRepository & BlockRepository & PersonalDataRepository & UploadRepository & TagOverrideRepository

@@ -26,6 +26,14 @@ public struct TrackRecord: Sendable, Equatable {
     public var onsetRate: Double?
     /// When the analysis looked at the file (also when it couldn't measure it).
     public var analyzedAt: Int64?
+    /// Who uploaded it, for music brought through the web app rather than
+    /// found in the library folders; nil for the library's own.
+    public var uploaderID: String?
+    /// An upload the uploader shared with the whole server; an unshared one
+    /// is in their pool and search alone.
+    public var shared: Bool = false
+    /// The name the upload's file had on the uploader's device.
+    public var uploadName: String?
 
     public init(id: String, file: ScannedFile, addedAt: Int64) {
         self.id = id
@@ -55,6 +63,13 @@ public struct TrackRecord: Sendable, Equatable {
     }
 
     public var audioFormat: AudioFormat? { metadata.format }
+    public var isUpload: Bool { uploaderID != nil }
+
+    /// Whether `viewer` may find it: the library's own and shared uploads
+    /// are everyone's, an unshared upload only its uploader's.
+    public func isVisible(to viewer: String?) -> Bool {
+        uploaderID == nil || shared || uploaderID == viewer
+    }
     public var hasArtwork: Bool { metadata.hasEmbeddedArt || artworkPath != nil }
 }
 
@@ -62,6 +77,7 @@ extension TrackRecord: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, path, size, mtimeNs, fingerprint, artworkPath, lyricsPath, addedAt
         case loudness, loudnessRange, truePeak, tempo, onsetRate, analyzedAt
+        case uploaderID, shared, uploadName
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +97,9 @@ extension TrackRecord: Codable {
         tempo = try c.decodeIfPresent(Double.self, forKey: .tempo)
         onsetRate = try c.decodeIfPresent(Double.self, forKey: .onsetRate)
         analyzedAt = try c.decodeIfPresent(Int64.self, forKey: .analyzedAt)
+        uploaderID = try c.decodeIfPresent(String.self, forKey: .uploaderID)
+        shared = try c.decodeIfPresent(Bool.self, forKey: .shared) ?? false
+        uploadName = try c.decodeIfPresent(String.self, forKey: .uploadName)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -100,5 +119,8 @@ extension TrackRecord: Codable {
         try c.encodeIfPresent(tempo, forKey: .tempo)
         try c.encodeIfPresent(onsetRate, forKey: .onsetRate)
         try c.encodeIfPresent(analyzedAt, forKey: .analyzedAt)
+        try c.encodeIfPresent(uploaderID, forKey: .uploaderID)
+        try c.encode(shared, forKey: .shared)
+        try c.encodeIfPresent(uploadName, forKey: .uploadName)
     }
 }

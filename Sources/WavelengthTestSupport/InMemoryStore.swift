@@ -260,23 +260,23 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         trackRows.filter { ids.contains($0.key) }
     }
 
-    public func search(_ query: String, limit: Int) async throws -> [TrackRecord] {
+    public func search(_ query: String, limit: Int, viewer: String?) async throws -> [TrackRecord] {
         let words = query.lowercased().split(separator: " ")
         return Array(
-            sortedTracks.filter { track in
+            visibleTracks(viewer).filter { track in
                 let text = "\(track.title) \(track.artist) \(track.album)".lowercased().split(separator: " ")
                 return words.allSatisfy { word in text.contains { $0.hasPrefix(word) } }
             }.prefix(limit))
     }
 
-    public func artists() async throws -> [ArtistSummary] {
-        Dictionary(grouping: sortedTracks, by: \.albumArtist).map { name, tracks in
+    public func artists(viewer: String?) async throws -> [ArtistSummary] {
+        Dictionary(grouping: visibleTracks(viewer), by: \.albumArtist).map { name, tracks in
             ArtistSummary(name: name, albumCount: Set(tracks.map(\.album)).count, trackCount: tracks.count)
         }.sorted { $0.name < $1.name }
     }
 
-    public func albums(artist: String?) async throws -> [AlbumSummary] {
-        let tracks = sortedTracks.filter { artist == nil || $0.albumArtist == artist }
+    public func albums(artist: String?, viewer: String?) async throws -> [AlbumSummary] {
+        let tracks = visibleTracks(viewer).filter { artist == nil || $0.albumArtist == artist }
         return Dictionary(grouping: tracks, by: { "\($0.albumArtist)\u{0}\($0.album)" }).values.map { tracks in
             AlbumSummary(
                 title: tracks[0].album, artist: tracks[0].albumArtist, year: tracks[0].year, trackCount: tracks.count,
@@ -284,9 +284,11 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         }.sorted { ($0.artist, $0.title) < ($1.artist, $1.title) }
     }
 
-    public func tracks(artist: String?, album: String?, limit: Int, offset: Int) async throws -> [TrackRecord] {
+    public func tracks(artist: String?, album: String?, limit: Int, offset: Int, viewer: String?) async throws
+        -> [TrackRecord]
+    {
         Array(
-            sortedTracks.filter { (artist == nil || $0.albumArtist == artist) && (album == nil || $0.album == album) }
+            visibleTracks(viewer).filter { (artist == nil || $0.albumArtist == artist) && (album == nil || $0.album == album) }
                 .dropFirst(offset).prefix(limit))
     }
 
@@ -294,7 +296,8 @@ public actor InMemoryStore: StationRepository, TrackRepository {
         sortedTracks.filter { $0.durationMs > 0 }.map {
             PoolTrack(
                 id: $0.id, artist: $0.artist, duration: $0.durationMs, album: $0.album, genre: $0.genre, year: $0.year,
-                tempo: $0.tempo, onsetRate: $0.onsetRate, loudness: $0.loudness, loudnessRange: $0.loudnessRange)
+                tempo: $0.tempo, onsetRate: $0.onsetRate, loudness: $0.loudness, loudnessRange: $0.loudnessRange,
+                privateTo: $0.shared ? nil : $0.uploaderID)
         }
     }
 
@@ -304,6 +307,10 @@ public actor InMemoryStore: StationRepository, TrackRepository {
 
     private var sortedTracks: [TrackRecord] {
         trackRows.values.sorted { $0.id < $1.id }
+    }
+
+    private func visibleTracks(_ viewer: String?) -> [TrackRecord] {
+        sortedTracks.filter { $0.isVisible(to: viewer) }
     }
 }
 

@@ -103,6 +103,10 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     /// A reporter's limits: so many reports an hour, so many waiting.
     case reportLimit = "report_limit"
     case blockLimit = "block_limit"
+    /// An upload past the uploader's quota or the server's cap.
+    case uploadQuota = "upload_quota"
+    /// An upload's file name holds a folder or control characters.
+    case badFileName = "bad_file_name"
     case timelineFull = "timeline_full"
     case tooLarge = "too_large"
     case tooFast = "too_fast"

@@ -86,6 +86,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Megabytes of voice clips each station keeps (1…1024).")
     var clipQuotaMb: Int = ClipLimits.defaultQuotaBytes >> 20
 
+    @Option(help: "Megabytes of music each person may upload, unless an administrator sets theirs (0…1048576).")
+    var uploadQuotaMb: Int = Int(UploadAllowance.defaultQuota >> 20)
+
+    @Option(help: "Gigabytes of uploaded music the server keeps in all (0…100000).")
+    var uploadCapGb: Int = 20
+
     @Option(help: "Days chat messages are kept (1…365).")
     var chatRetentionDays: Int = 7
 
@@ -162,6 +168,10 @@ struct Serve: AsyncParsableCommand {
         if noSocketLimits { configuration.liveSocketLimits = .unbounded }
         guard (1...1024).contains(clipQuotaMb) else { throw ValidationError("--clip-quota-mb must be 1…1024") }
         configuration.clipQuotaBytes = clipQuotaMb << 20
+        guard (0...1_048_576).contains(uploadQuotaMb) else { throw ValidationError("--upload-quota-mb must be 0…1048576") }
+        guard (0...100_000).contains(uploadCapGb) else { throw ValidationError("--upload-cap-gb must be 0…100000") }
+        configuration.uploadQuotaBytes = Int64(uploadQuotaMb) << 20
+        configuration.uploadCapBytes = Int64(uploadCapGb) << 30
         guard (1...600).contains(shutdownGrace) else { throw ValidationError("--shutdown-grace must be 1…600") }
         let environmentDrain = Environment.value("WAVELENGTH_DRAIN")
         let drain = try drain ?? environmentDrain.map { value in

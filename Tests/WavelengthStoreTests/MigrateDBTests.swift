@@ -141,6 +141,20 @@ struct MigrateDBTests {
             audit: AuditEntry(
                 at: 62, actorID: nil, actorName: "shell", action: "hide-station", subjectKind: "station", subjectID: "party",
                 subjectName: "Party", reason: "test"))
+        var upload = TrackRecord(
+            id: "up1", file: LibraryContractTests.file("/data/uploads/up1.mp3", title: "Demo Tape", artist: "Ana", album: "Home"),
+            addedAt: 63)
+        upload.uploaderID = "ana"
+        upload.uploadName = "demo tape.mp3"
+        try await db.insertUpload(
+            upload, features: AudioFeatures(), allowance: UploadAllowance(defaultQuotaBytes: 1 << 30, serverCapBytes: 1 << 32), at: 63)
+        let audit = AuditEntry(
+            at: 64, actorID: nil, actorName: "shell", action: "set", subjectKind: "person", subjectID: "bo", subjectName: "Bo",
+            reason: "test")
+        _ = try await db.setUploadQuota(personID: "bo", bytes: 5 << 20, audit: audit)
+        let fixed = TagOverride(title: "Café Song Zero")
+        let first = try await db.tracks(artist: nil, album: nil, limit: 1, offset: 0)[0]
+        _ = try await db.setTagOverride(trackID: first.id, fixed, tags: fixed.applied(to: first.metadata.tags), audit: audit)
     }
 
     /// What a server reads, as a value to compare between the two stores.
@@ -182,6 +196,11 @@ struct MigrateDBTests {
         note("reports", try await db.reports(ReportFilter(status: nil), limit: 10))
         note("blocks", try await db.blocked(by: "ana").map(\.id))
         note("hidden", try await db.hiddenFromDial(try await db.allStations().map(\.id)).sorted())
+        note("uploads", try await db.uploads(by: "ana", limit: 10, offset: 0))
+        note("ana's search", try await db.search("demo", limit: 10, viewer: "ana").map(\.id))
+        note("quota", try await db.uploadUsage(personID: "bo", allowance: UploadAllowance(defaultQuotaBytes: 1, serverCapBytes: 1)))
+        let first = try await db.tracks(artist: nil, album: nil, limit: 1, offset: 0)[0]
+        note("override", try await db.tagOverride(trackID: first.id) as Any)
         note("session", try await db.session(tokenHash: "t1") as Any)
         note("rotated", try await db.session(previousTokenHash: "t2") as Any)
         note("search", try await db.search("cafe song", limit: 10).map(\.id).sorted())

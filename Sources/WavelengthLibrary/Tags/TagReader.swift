@@ -16,7 +16,11 @@ public enum TagReader {
 
     /// Like `read(path:)`, but folders at or above `libraryRoot` are never taken for the
     /// artist when tags are missing.
-    public static func read(path: String, libraryRoot: String?) throws -> TrackMetadata {
+    ///
+    /// - Parameter fallbackName: read for the title instead of the path when
+    ///   the tags have none (an upload, stored under an id, keeps its name
+    ///   from the uploader's device); its folders are then unknown.
+    public static func read(path: String, libraryRoot: String?, fallbackName: String? = nil) throws -> TrackMetadata {
         try requireNonEmptyFile(path)
         let container = try MediaContainer(path: path)
         guard let audio = container.audioStream else { throw LibraryError.unreadable("it contains no audio stream") }
@@ -28,7 +32,8 @@ public enum TagReader {
             throw LibraryError.unreadable(problem)
         }
 
-        let fallback = PathFallbacks(path: path, libraryRoot: libraryRoot)
+        let fallback = fallbackName.map { PathFallbacks(path: "/" + $0, libraryRoot: "/") }
+            ?? PathFallbacks(path: path, libraryRoot: libraryRoot)
         let artist = container.tag(TagKeys.artist) ?? fallback.artist
         return TrackMetadata(
             title: container.tag(TagKeys.title) ?? fallback.title,

@@ -118,14 +118,16 @@ extension AppDatabase: OperatorRepository {
             let clips = try String.fetchAll(
                 db, sql: "SELECT id FROM voiceClip WHERE personID = ? OR stationID IN (SELECT id FROM station WHERE ownerID = ?)",
                 arguments: [id, id])
+            let uploads = try TrackRecord.filter(Column("uploaderID") == id).fetchAll(db)
             // Every table of a station references it ON DELETE CASCADE, and
             // every table of a person references them so (a station's owner
             // is only set to NULL: its stations go first).
             try db.execute(sql: "DELETE FROM station WHERE ownerID = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM track WHERE uploaderID = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM serverInvite WHERE createdBy = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM person WHERE id = ?", arguments: [id])
             try Self.insert(audit, db)
-            return DeletedPerson(stations: stations, clips: clips)
+            return DeletedPerson(stations: stations, clips: clips, uploads: uploads)
         }
     }
 

@@ -59,3 +59,9 @@ extension ReportReceipt: ResponseEncodable {}
 extension ReportView: ResponseEncodable {}
 extension ReportCloseRequest: ResponseCodable {}
 extension DeleteAccountRequest: ResponseCodable {}
+extension UploadView: ResponseEncodable {}
+extension UploadReceipt: ResponseEncodable {}
+extension UploadList: ResponseEncodable {}
+extension UploadQuotaRequest: ResponseCodable {}
+extension TagFixRequest: ResponseCodable {}
+extension TagFixView: ResponseEncodable {}

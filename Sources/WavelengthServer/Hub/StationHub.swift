@@ -556,7 +556,10 @@ actor StationHub {
     /// Tracks co-liked with the room's favourite songs are marked, so they
     /// borrow the room's liking for them (`CoLike`).
     func robotInputs() async throws -> RobotInputs {
-        let library = try await context.catalog.pool().markingCoLikes(await currentCoLikes())
+        // Everyone's music, and the owner's own uploads they haven't shared.
+        let owner = record.ownerID
+        let library = try await context.catalog.pool().filter { $0.privateTo == nil || $0.privateTo == owner }
+            .markingCoLikes(await currentCoLikes())
         let artists = try await context.catalog.artistsByTrack()
         // The show on the air brings its own programming; between shows,
         // and when none of its tracks is in the library, the station's.

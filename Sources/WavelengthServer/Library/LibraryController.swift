@@ -2,7 +2,8 @@ import Hummingbird
 import WavelengthStore
 import WavelengthWire
 
-/// Find-as-you-type search and browsing by artist, album and song.
+/// Find-as-you-type search and browsing by artist, album and song: the
+/// library, shared uploads and the caller's own.
 struct LibraryController {
     let tracks: any TrackRepository
     let audioAnalysis: AudioAnalysis
@@ -23,17 +24,17 @@ struct LibraryController {
     @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> SearchResponse {
         let query = try request.stringQuery("q") ?? ""
         let limit = try request.intQuery("limit", default: 25, range: 1...100)
-        let found = try await tracks.search(query, limit: limit)
+        let found = try await tracks.search(query, limit: limit, viewer: context.caller.personID)
         return SearchResponse(query: query, tracks: found.map(TrackSummary.init))
     }
 
     @Sendable func artists(_ request: Request, context: AppRequestContext) async throws -> [ArtistSummary] {
-        try await tracks.artists()
+        try await tracks.artists(viewer: context.caller.personID)
     }
 
     @Sendable func albums(_ request: Request, context: AppRequestContext) async throws -> [AlbumSummary] {
         let artist = try request.stringQuery("artist")
-        return try await tracks.albums(artist: artist).map { album in
+        return try await tracks.albums(artist: artist, viewer: context.caller.personID).map { album in
             var album = album
             album.artworkURL = album.artworkTrackID.map { "/api/tracks/\($0)/artwork" }
             return album
@@ -45,6 +46,8 @@ struct LibraryController {
         let album = try request.stringQuery("album")
         let limit = try request.intQuery("limit", default: 100, range: 1...500)
         let offset = try request.intQuery("offset", default: 0, range: 0...1_000_000)
-        return try await tracks.tracks(artist: artist, album: album, limit: limit, offset: offset).map(TrackSummary.init)
+        return try await tracks.tracks(
+            artist: artist, album: album, limit: limit, offset: offset, viewer: context.caller.personID
+        ).map(TrackSummary.init)
     }
 }

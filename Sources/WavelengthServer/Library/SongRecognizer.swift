@@ -53,6 +53,12 @@ actor SongRecognizer {
         return try await currentIndex().match(print)
     }
 
+    /// The library's track a whole recording's fingerprint matches, if any:
+    /// an upload already on the server.
+    func match(_ print: AudioFingerprint) async throws -> FingerprintIndex.Match? {
+        try await currentIndex().match(print)
+    }
+
     private func currentIndex() async throws -> FingerprintIndex {
         if let index { return index }
         let built = FingerprintIndex(try await store.fingerprints())

@@ -121,9 +121,14 @@ struct TracksController {
         return real
     }
 
+    /// An upload not shared is its uploader's, an administrator's, and
+    /// that of the listeners of a station playing it; anyone else is told
+    /// there is no such track.
     private func track(_ context: AppRequestContext) async throws -> TrackRecord {
         let id = try context.id("id")
-        guard let track = try await tracks.track(id: id) else { throw APIError.notFound("No track with id \(id).") }
+        guard let track = try await tracks.track(id: id),
+            track.isVisible(to: context.caller.personID) || context.caller.isAdministrator || onAir.contains(track.id)
+        else { throw APIError.notFound("No track with id \(id).") }
         return track
     }
 }

@@ -179,6 +179,11 @@ actor StationDirectory {
         for hub in hubs.values { await hub.leaveOut(tracks: gone) }
     }
 
+    /// An upload its uploader took back leaves every station but theirs.
+    func privateTrackLeaves(_ id: TrackID, keepingOwner owner: String?) async {
+        for hub in hubs.values where await hub.record.ownerID != owner { await hub.leaveOut(tracks: [id]) }
+    }
+
     /// The stations someone listens to here, and those claimed moments ago
     /// (their first listener may still be joining): the leases this node
     /// renews. The rest it holds are let go.

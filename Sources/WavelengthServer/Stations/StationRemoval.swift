@@ -54,6 +54,8 @@ struct PersonDeletion: Sendable {
     let operators: any OperatorRepository
     let access: any StationAccessRepository
     let clipFiles: ClipStore
+    let uploadFiles: UploadFiles
+    let catalog: LibraryCatalog
 
     /// False when there was no such person.
     func delete(_ person: PersonRecord, audit: AuditEntry) async throws -> Bool {
@@ -63,6 +65,11 @@ struct PersonDeletion: Sendable {
         guard let gone = try await operators.deletePerson(id: person.id, audit: audit) else { return false }
         for id in gone.stations where !owned.contains(id) { await directory.stopForDeletion(id) }
         for clip in gone.clips { clipFiles.remove(clip) }
+        if !gone.uploads.isEmpty {
+            for upload in gone.uploads { uploadFiles.remove(upload.path) }
+            await catalog.invalidate()
+            await directory.tracksLeftTheLibrary(Set(gone.uploads.map(\.id)))
+        }
         return true
     }
 }

@@ -48,7 +48,8 @@ function cookie(name) {
   return null;
 }
 
-function currentCsrfToken() {
+/** The session's CSRF token, for a request made without `request` (an upload's XHR, for its progress). */
+export function currentCsrfToken() {
   return csrfSource() || cookie("wl_csrf");
 }
 

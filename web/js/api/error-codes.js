@@ -98,6 +98,8 @@ export const ErrorCode = Object.freeze({
   inviteLimit: "invite_limit",
   reportLimit: "report_limit",
   blockLimit: "block_limit",
+  uploadQuota: "upload_quota",
+  badFileName: "bad_file_name",
   timelineFull: "timeline_full",
   tooLarge: "too_large",
   tooFast: "too_fast",

@@ -15,6 +15,7 @@ import { signupsPanel } from "./admin-signups.js";
 import { glancePanel } from "./admin-glance.js";
 import { createReportQueue } from "./reports/queue.js";
 import { reportsAPI } from "../api/reports.js";
+import { uploadsPanel, tagFixPanel, quotaForm } from "./admin-uploads.js";
 
 const ACTIONS = {
   "grant-admin": "made an administrator",
@@ -38,6 +39,9 @@ const ACTIONS = {
   "report-mute": ": muted from a report",
   "report-ban": ": banned from a report",
   "report-suspend": ": suspended from a report",
+  "remove-upload": ": upload removed",
+  "set-upload-quota": ": upload quota set",
+  "fix-tags": ": tags fixed",
 };
 
 /** What the library's rescans say, in words. */
@@ -165,6 +169,9 @@ export function createAdminView() {
     closed: () => loadLog(),
   });
 
+  const music = uploadsPanel({ alive: () => !destroyed, changed: () => loadLog() });
+  const tagFix = tagFixPanel({ alive: () => !destroyed, changed: () => loadLog() });
+
   const el = h(
     "section",
     { class: "screen admin-screen" },
@@ -173,7 +180,7 @@ export function createAdminView() {
     h("p", { class: "muted lead" }, "Keep the airwaves friendly. Every action here is written to the log with your reason."),
     notice,
     glance.el,
-    h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, reports.el, peoplePanel, signups.el, libraryPanel), logPanel),
+    h("div", { class: "admin-grid" }, h("div", { class: "admin-col" }, reports.el, peoplePanel, signups.el, libraryPanel, music.el, tagFix.el), logPanel),
   );
 
   function refuse(error) {
@@ -195,6 +202,8 @@ export function createAdminView() {
     signups.el.hidden = true;
     reports.el.hidden = true;
     libraryPanel.hidden = true;
+    music.el.hidden = true;
+    tagFix.el.hidden = true;
     logPanel.hidden = true;
   }
 
@@ -306,6 +315,7 @@ export function createAdminView() {
             ? h("ul", { class: "admin-stations", "aria-label": `${person.displayName}'s stations` },
                 ...detail.stations.map((station) => stationLine(station, (detail.hiddenStations || []).includes(station.id))))
             : h("p", { class: "muted" }, "No stations."),
+          person.kind === "user" ? quotaForm(person, { changed: () => loadLog() }) : null,
           person.id === session.person?.id ? null : deletePerson(person),
         );
       } catch (error) {

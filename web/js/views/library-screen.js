@@ -7,6 +7,7 @@ import { h, randomID } from "../ui/dom.js";
 import { session } from "../api/session.js";
 import { createLibraryBrowser } from "./library.js";
 import { createAnalysisStatus } from "./analysis-status.js";
+import { createUploadsPanel } from "./uploads.js";
 
 function addToMyStation(track) {
   const person = session && session.person;
@@ -25,6 +26,9 @@ function addToMyStation(track) {
 export function createLibraryView() {
   const browser = createLibraryBrowser({ initialTab: "artists", addFromDetails: addToMyStation });
   const analysis = createAnalysisStatus();
+  // Uploading is for accounts: a guest's music would outlive the guest.
+  const person = session && session.person;
+  const uploads = person && person.kind === "user" ? createUploadsPanel() : null;
   const el = h(
     "section",
     { class: "screen library-screen" },
@@ -32,6 +36,7 @@ export function createLibraryView() {
     h("p", { class: "muted" }, "Every track this server can put on the air."),
     analysis.el,
     h("div", { class: "panel" }, browser.el),
+    uploads ? uploads.el : null,
   );
   return {
     el,
@@ -40,6 +45,7 @@ export function createLibraryView() {
     destroy: () => {
       browser.destroy();
       analysis.destroy();
+      if (uploads) uploads.destroy();
     },
   };
 }

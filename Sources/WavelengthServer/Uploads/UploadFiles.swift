@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOPosix
+
+/// Where uploaded music lives: `<data>/uploads/<track id>.<ext>`, each
+/// file 0600 in a 0700 folder (the server's umask), read only through the
+/// track API. A body is streamed to `incoming/` first and moved into place
+/// only whole and read; a `kill -9` mid-upload leaves a part file that the
+/// next start sweeps away, never a track.
+struct UploadFiles: Sendable {
+    let folder: String
+    var incoming: String { folder + "/incoming" }
+
+    init(folder: String) {
+        self.folder = folder
+    }
+
+    /// Creates the folders (the library roots must find the uploads folder to
+    /// serve from it) and removes what a crash left: part files, and files no
+    /// track names (moved into place before the row was written).
+    func prepare(keep stored: Set<String>) throws -> Int {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if manager.fileExists(atPath: incoming) { try manager.removeItem(atPath: incoming) }
+        try manager.createDirectory(atPath: incoming, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        let keep = Set(stored.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
+        var removed = 0
+        for name in try manager.contentsOfDirectory(atPath: folder) where name != "incoming" {
+            let path = folder + "/" + name
+            if !keep.contains(path), !keep.contains(real + "/" + name) {
+                try? manager.removeItem(atPath: path)
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// A part file in `incoming/`, empty.
+    func newPart() -> String {
+        incoming + "/" + UUID().uuidString + ".part"
+    }
+
+    /// Streams `body` into `path`, at most `limit` bytes (else
+    /// `UploadTooLarge`), through NIO's file system (no thread of the
+    /// cooperative pool waits on a write), then makes it durable.
+    func write(_ body: RequestBody, to path: String, limit: Int64, context: some RequestContext) async throws -> Int64 {
+        let counted = LimitedBody(body: body, limit: limit)
+        try await FileIO().writeFile(contents: counted, path: path, context: context)
+        try await NIOThreadPool.singleton.runIfActive { try Self.sync(path) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// Moves a read part file into place as the track's file, durably.
+    func keep(_ part: String, trackID: String, extension ext: String) async throws -> String {
+        let target = folder + "/" + trackID + "." + ext
+        try await NIOThreadPool.singleton.runIfActive {
+            guard rename(part, target) == 0 else { throw UploadFileError(errno: errno) }
+            try Self.sync(folder)
+        }
+        return target
+    }
+
+    func discard(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A stored upload's file, once its row is gone. Only inside the folder.
+    func remove(_ path: String) {
+        guard path.hasPrefix(folder + "/"), !path.contains("/../") else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    private static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw UploadFileError(errno: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw UploadFileError(errno: errno) }
+    }
+}
+
+struct UploadFileError: Error, CustomStringConvertible {
+    var errno: Int32
+    var description: String { String(cString: strerror(errno)) }
+}
+
+/// The body is larger than the upload may be.
+struct UploadTooLarge: Error {}
+
+/// A request body that throws `UploadTooLarge` once it passes `limit`
+/// bytes, so an upload past the quota stops while it streams, not after.
+struct LimitedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let body: RequestBody
+    let limit: Int64
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let limit: Int64
+        var seen: Int64 = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let buffer = try await base.next() else { return nil }
+            seen += Int64(buffer.readableBytes)
+            if seen > limit { throw UploadTooLarge() }
+            return buffer
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body.makeAsyncIterator(), limit: limit)
+    }
+}
