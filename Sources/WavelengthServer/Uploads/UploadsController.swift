@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import WavelengthCore
 import WavelengthLibrary
 import WavelengthStore
@@ -21,6 +22,7 @@ struct UploadsController {
     let clock: any ServerClock
     let allowance: UploadAllowance
     let maxFileBytes: Int64
+    let logger: Logger
     /// Reading an upload decodes it: two at a time on the server, one per person.
     let slots = FairSlots(
         slots: 2, maxWaitingPerClient: 1, maxWaiting: 16,
@@ -66,6 +68,7 @@ struct UploadsController {
         _ request: Request, name: String, declared: Int64?, room: Int64, person: PersonRecord, context: AppRequestContext
     ) async throws -> UploadReceipt {
         let part = files.newPart()
+        logger.info("Upload started: \(name) by \(person.id)")
         do {
             let size: Int64
             do {
@@ -104,6 +107,12 @@ struct UploadsController {
             var record = TrackRecord(id: trackID, file: file, addedAt: now)
             record.uploaderID = person.id
             record.uploadName = name
+            record.loudness = features.loudness?.integrated
+            record.loudnessRange = features.loudness?.range
+            record.truePeak = features.loudness?.truePeak
+            record.tempo = features.rhythm?.tempo
+            record.onsetRate = features.rhythm?.onsetRate
+            record.analyzedAt = now
             do {
                 try await uploads.insertUpload(record, features: features, allowance: allowance, at: now)
             } catch StorageError.uploadRefused(let refusal) {
@@ -115,9 +124,11 @@ struct UploadsController {
             }
             await catalog.invalidate()
             await recognizer.invalidate()
+            logger.info("Upload stored: \(name) by \(person.id) as track \(trackID), \(ByteCount.text(size))")
             return UploadReceipt(upload: view(record))
         } catch {
             files.discard(part)
+            logger.info("Upload refused: \(name) by \(person.id): \(error)")
             throw error
         }
     }
