@@ -24,6 +24,7 @@ struct AdminTests {
         (.get, "/api/admin/library", nil),
         (.get, "/api/admin/overview", nil),
         (.get, "/api/admin/reports", nil),
+        (.get, "/api/admin/uploads", nil),
     ]
 
     static func grant(_ server: TestServer, _ account: TestAccount) async throws {

@@ -15,13 +15,13 @@ export function uploadsPanel({ alive, changed }) {
   const status = h("p", { class: "lib-status", role: "status", "aria-live": "polite" });
   const list = h("ul", { class: "admin-uploads-list", "aria-label": "Uploaded music, newest first" });
   const row = (upload) => {
-    const tags = upload.track.tags || {};
+    const track = upload.track;
     const reason = h("input", {
       class: "input admin-reason",
       type: "text",
       maxlength: "500",
       placeholder: "Why? (for the log)",
-      "aria-label": `Why remove ${tags.title}`,
+      "aria-label": `Why remove ${track.title}`,
     });
     const form = h(
       "form",
@@ -37,7 +37,7 @@ export function uploadsPanel({ alive, changed }) {
           }
           try {
             await uploadsAPI.remove(upload.track.id, why);
-            toast(`Removed “${tags.title}”.`);
+            toast(`Removed “${track.title}”.`);
             changed();
             load();
           } catch (error) {
@@ -54,8 +54,8 @@ export function uploadsPanel({ alive, changed }) {
       h(
         "span",
         {},
-        h("strong", {}, tags.title || upload.name),
-        ` · ${tags.artist || "Unknown Artist"} · ${sizeText(upload.bytes)} · by ${upload.uploaderName || "someone"}${upload.shared ? " · shared" : ""}`,
+        h("strong", {}, track.title || upload.name),
+        ` · ${track.artist || "Unknown Artist"} · ${sizeText(upload.bytes)} · by ${upload.uploaderName || "someone"}${upload.shared ? " · shared" : ""}`,
       ),
       form,
     );
@@ -96,7 +96,6 @@ export function tagFixPanel({ alive, changed }) {
   const editor = h("div", { class: "tagfix-editor" });
 
   const edit = (track) => {
-    const tags = track.tags || {};
     const input = (name, value, label) =>
       h(
         "label",
@@ -117,7 +116,7 @@ export function tagFixPanel({ alive, changed }) {
               artist: data.get("artist"),
               album: data.get("album"),
             });
-            const now = fixed.track.tags;
+            const now = fixed.track;
             toast(`Saved: “${now.title}” by ${now.artist}, on ${now.album}.`);
             changed();
             find();
@@ -127,9 +126,9 @@ export function tagFixPanel({ alive, changed }) {
         },
       },
       h("p", { class: "muted" }, "Kept over the file's own tags; the file itself is never changed. Empty a field to give back the file's."),
-      input("title", tags.title, "Title"),
-      input("artist", tags.artist, "Artist"),
-      input("album", tags.album, "Album"),
+      input("title", track.title, "Title"),
+      input("artist", track.artist, "Artist"),
+      input("album", track.album, "Album"),
       h("button", { class: "btn btn-primary btn-small tagfix-save", type: "submit" }, "Save the tags"),
     );
     fill(editor, form);
@@ -153,10 +152,10 @@ export function tagFixPanel({ alive, changed }) {
           h(
             "li",
             { class: "tagfix-result", dataset: { trackId: track.id } },
-            h("span", {}, h("strong", {}, track.tags.title), ` · ${track.tags.artist} · ${track.tags.album}`),
+            h("span", {}, h("strong", {}, track.title), ` · ${track.artist} · ${track.album}`),
             h(
               "button",
-              { class: "btn btn-secondary btn-small tagfix-edit", type: "button", "aria-label": `Fix the tags of ${track.tags.title}`, onclick: () => edit(track) },
+              { class: "btn btn-secondary btn-small tagfix-edit", type: "button", "aria-label": `Fix the tags of ${track.title}`, onclick: () => edit(track) },
               "Fix tags",
             ),
           ),

@@ -83,11 +83,11 @@ export function createUploadsPanel() {
       bar.value = bar.max;
       row.className = "uploads-row is-done";
       if (code === 201 && receipt.upload) {
-        const tags = receipt.upload.track.tags || {};
-        setText(status, `In your music: ${tags.title || file.name}`);
+        const track = receipt.upload.track;
+        setText(status, `In your music: ${track.title || file.name}`);
       } else if (receipt.duplicate) {
-        const tags = receipt.duplicate.tags || {};
-        setText(status, `Already on the server as “${tags.title}” by ${tags.artist}: not stored twice`);
+        const track = receipt.duplicate;
+        setText(status, `Already on the server as “${track.title}” by ${track.artist}: not stored twice`);
       }
       load();
     } catch (error) {
@@ -107,7 +107,7 @@ export function createUploadsPanel() {
   }
 
   function row(upload) {
-    const tags = upload.track.tags || {};
+    const track = upload.track;
     const shareBox = h("input", {
       type: "checkbox",
       class: "uploads-share",
@@ -116,7 +116,7 @@ export function createUploadsPanel() {
         shareBox.disabled = true;
         try {
           await (shareBox.checked ? uploadsAPI.share(upload.track.id) : uploadsAPI.unshare(upload.track.id));
-          toast(shareBox.checked ? `“${tags.title}” is everyone's now.` : `“${tags.title}” is yours alone again.`);
+          toast(shareBox.checked ? `“${track.title}” is everyone's now.` : `“${track.title}” is yours alone again.`);
         } catch (error) {
           shareBox.checked = !shareBox.checked;
           toast(error.message || "That didn't work: try again.", { kind: "error" });
@@ -131,7 +131,7 @@ export function createUploadsPanel() {
       {
         type: "button",
         class: "btn btn-secondary btn-small uploads-delete",
-        "aria-label": `Delete ${tags.title}`,
+        "aria-label": `Delete ${track.title}`,
         onclick: async () => {
           if (!armed) {
             armed = true;
@@ -141,7 +141,7 @@ export function createUploadsPanel() {
           remove.disabled = true;
           try {
             await uploadsAPI.remove(upload.track.id);
-            toast(`Deleted “${tags.title}”.`);
+            toast(`Deleted “${track.title}”.`);
             load();
           } catch (error) {
             remove.disabled = false;
@@ -157,8 +157,8 @@ export function createUploadsPanel() {
       h(
         "span",
         { class: "uploads-item-text" },
-        h("span", { class: "uploads-item-title" }, tags.title || upload.name),
-        h("span", { class: "uploads-item-meta" }, `${tags.artist || "Unknown Artist"} · ${sizeText(upload.bytes)} · ${upload.name}`),
+        h("span", { class: "uploads-item-title" }, track.title || upload.name),
+        h("span", { class: "uploads-item-meta" }, `${track.artist || "Unknown Artist"} · ${sizeText(upload.bytes)} · ${upload.name}`),
       ),
       h("label", { class: "uploads-share-label" }, shareBox, h("span", {}, "Share with everyone")),
       remove,
