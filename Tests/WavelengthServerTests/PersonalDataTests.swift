@@ -26,6 +26,8 @@ struct PersonalDataTests {
                 case .chat = try await ChatTests.say(hostRoom, "the host's, not mine", id: "2")
             else { throw TestFailure("refused") }
             let clip = try await client.upload("/api/stations/\(host.stationID)/clips", as: me, bytes: tone).decode(ClipView.self)
+            let song = try await UploadsTests.song("Exported Song", seconds: 10)
+            let upload = try #require(try await UploadsTests.send(client, song, name: "export.mp3", as: me).decode(UploadReceipt.self).upload)
 
             #expect(try await client.send("/api/auth/export", .get).status == .unauthorized)
             let answer = try await client.send("/api/auth/export", .get, as: me)
@@ -49,6 +51,10 @@ struct PersonalDataTests {
             #expect(chat.contains("mine <to keep>") && !chat.contains("the host's"))
             let audio = try Data(contentsOf: URL(fileURLWithPath: folder + "/wavelength/clips/\(clip.id).mp3"))
             #expect(audio.count > 1_000)
+            let uploads = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: folder + "/wavelength/uploads.json"))) as? [[String: Any]]
+            #expect(uploads?.map { $0["title"] as? String } == ["Exported Song"])
+            #expect(uploads?.first?["audioURL"] as? String == "/api/tracks/\(upload.track.id)/audio")
         }
     }
 }

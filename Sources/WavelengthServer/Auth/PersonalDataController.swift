@@ -7,8 +7,8 @@ import WavelengthWire
 
 /// "Download my data": everything the server keeps of the signed-in
 /// person, as one tar archive: their account, stations and shows, likes,
-/// follows, reminders, blocks, chat messages and voice clips (the audio
-/// too). Made in memory off the cooperative pool, a couple at a time.
+/// follows, reminders, blocks, chat messages, voice clips (the audio
+/// too) and the list of their uploads. Made in memory off the cooperative pool, a couple at a time.
 struct PersonalDataController {
     let people: any PeopleRepository
     let access: any StationAccessRepository
@@ -17,6 +17,7 @@ struct PersonalDataController {
     let tracks: any TrackRepository
     let blocks: any BlockRepository
     let personal: any PersonalDataRepository
+    let uploads: any UploadRepository
     let clipFiles: ClipStore
     let clock: any ServerClock
     /// Exports read files and hold an archive in memory: two at once, one per person.
@@ -30,6 +31,7 @@ struct PersonalDataController {
 
     init(storage: any Storage, clipFiles: ClipStore, clock: any ServerClock) {
         (people, access, schedule, likes, tracks, blocks, personal) = (storage, storage, storage, storage, storage, storage, storage)
+        uploads = storage
         self.clipFiles = clipFiles
         self.clock = clock
     }
@@ -100,6 +102,22 @@ struct PersonalDataController {
             try json(clips.map { ExportedClip(id: $0.id, stationID: $0.stationID, note: $0.note, durationMs: $0.durationMs, createdAt: $0.createdAt) })
         ))
         files.clips = clips.map { ("clips/\($0.id).mp3", clipFiles.path(for: $0.id)) }
+        // The music itself may be gigabytes, more than an archive made in
+        // memory holds: each is listed with where to download it.
+        var uploaded: [TrackRecord] = []
+        while uploaded.count < 100_000 {
+            let page = try await uploads.uploads(by: person.id, limit: 100, offset: uploaded.count)
+            uploaded += page
+            if page.count < 100 { break }
+        }
+        files.json.append((
+            "uploads.json",
+            try json(uploaded.map {
+                ExportedUpload(
+                    id: $0.id, name: $0.uploadName ?? $0.title, title: $0.title, artist: $0.artist, album: $0.album, bytes: $0.size,
+                    shared: $0.shared, uploadedAt: $0.addedAt, audioURL: "/api/tracks/\($0.id)/audio")
+            })
+        ))
         return files
     }
 
@@ -128,11 +146,24 @@ struct PersonalDataController {
         blocks.json      whom you block
         chat.json        what you wrote in any station's chat (newest \(messages))
         clips.json       the voice clips you sent, their audio in clips/ (newest \(clips))
+        uploads.json     the music you uploaded; each file downloads from its audioURL
 
         Times are milliseconds since 1970 (UTC).
 
         """
     }
+}
+
+private struct ExportedUpload: Encodable {
+    var id: String
+    var name: String
+    var title: String
+    var artist: String
+    var album: String
+    var bytes: Int64
+    var shared: Bool
+    var uploadedAt: EpochMillis
+    var audioURL: String
 }
 
 private struct ExportedAccount: Encodable {
