@@ -12,7 +12,7 @@ struct WavelengthBench: AsyncParsableCommand {
         commandName: "wavelength-bench",
         abstract: "Benchmarks that print figures. Build with -c release for real numbers.",
         subcommands: [
-            BenchScan.self, BenchSearch.self, BenchFrequencies.self, BenchListeners.self, BenchRobotDJ.self, BenchAnalysis.self, BenchIdentify.self, BenchFailover.self, BenchBackup.self, BenchWatch.self,
+            BenchScan.self, BenchSearch.self, BenchFrequencies.self, BenchListeners.self, BenchRobotDJ.self, BenchAnalysis.self, BenchIdentify.self, BenchFailover.self, BenchBackup.self, BenchWatch.self, BenchUploads.self,
         ])
 }
 

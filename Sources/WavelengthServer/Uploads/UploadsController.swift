@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Synchronization
 import WavelengthCore
 import WavelengthLibrary
 import WavelengthStore
@@ -25,8 +26,12 @@ struct UploadsController {
     let logger: Logger
     /// Reading an upload decodes it: two at a time on the server, one per person.
     let slots = FairSlots(
-        slots: 2, maxWaitingPerClient: 1, maxWaiting: 16,
+        slots: Self.lanes.count, maxWaitingPerClient: 1, maxWaiting: 16,
         busy: "The server is busy reading other uploads; try again in a few seconds.", retryAfterSeconds: 5)
+    /// A thread of its own for each slot's decode, apart from the background
+    /// analysis and "what's this song?".
+    static let lanes = (0..<2).map { AnalysisLane(label: "wavelength.uploads.\($0)") }
+    private static let turn = Atomic<Int>(0)
 
     /// A recording this close to one on the server, from the start and as
     /// long within `sameLengthMillis`, is that recording (re-encoded, or
@@ -92,7 +97,8 @@ struct UploadsController {
                 files.discard(part)
                 return UploadReceipt(duplicate: TrackSummary(same))
             }
-            let analysis = try await TrackAnalyzer.measure(path: part)
+            let lane = Self.lanes[Self.turn.wrappingAdd(1, ordering: .relaxed).oldValue % Self.lanes.count]
+            let analysis = try await TrackAnalyzer.measure(path: part, on: lane)
             let features = AudioFeatures(
                 loudness: try? analysis.loudness?.get(), rhythm: try? analysis.rhythm?.get(),
                 fingerprint: try? analysis.fingerprint?.get())
