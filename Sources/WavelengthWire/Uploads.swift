@@ -65,20 +65,6 @@ public struct UploadQuotaRequest: Sendable, Codable, Equatable {
     }
 }
 
-/// An administrator's correction of a track's tags: each field given
-/// replaces the file's own; a null or empty one gives the file's back.
-public struct TagFixRequest: Sendable, Codable, Equatable {
-    public var title: String?
-    public var artist: String?
-    public var album: String?
-
-    public init(title: String? = nil, artist: String? = nil, album: String? = nil) {
-        self.title = title
-        self.artist = artist
-        self.album = album
-    }
-}
-
 /// A track's tags after a correction, with what is corrected.
 public struct TagFixView: Sendable, Codable, Equatable {
     public var track: TrackSummary

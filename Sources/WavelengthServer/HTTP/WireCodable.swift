@@ -63,5 +63,5 @@ extension UploadView: ResponseEncodable {}
 extension UploadReceipt: ResponseEncodable {}
 extension UploadList: ResponseEncodable {}
 extension UploadQuotaRequest: ResponseCodable {}
-extension TagFixRequest: ResponseCodable {}
+extension TagOverride: ResponseCodable {}
 extension TagFixView: ResponseEncodable {}

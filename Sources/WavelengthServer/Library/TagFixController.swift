@@ -23,7 +23,8 @@ struct TagFixController {
     @Sendable func fix(_ request: Request, context: AppRequestContext) async throws -> TagFixView {
         let admin = try AdminController.administrator(context)
         let id = try context.id("id")
-        let body = try await request.decode(as: TagFixRequest.self, context: context)
+        // Each field given replaces the file's own; a null or empty one gives the file's back.
+        let body = try await request.decode(as: TagOverride.self, context: context)
         let override = TagOverride(
             title: try Self.field(body.title, "title"), artist: try Self.field(body.artist, "artist"),
             album: try Self.field(body.album, "album"))
