@@ -26,7 +26,8 @@ public protocol UploadRepository: Sendable {
     func setUploadQuota(personID: String, bytes: Int64?, audit: AuditEntry) async throws -> Bool
     /// Every stored upload's path, for the start-up sweep of files no row names.
     func uploadPaths() async throws -> Set<String>
-    /// An upload whose audio has this content fingerprint, among what `viewer` may find.
+    /// A track (the library's or an upload) with this content fingerprint
+    /// and size, among what `viewer` may find: the same file again.
     func upload(contentFingerprint: String, size: Int64, visibleTo viewer: String) async throws -> TrackRecord?
 }
 

@@ -126,7 +126,7 @@ struct UploadsTests {
     }
 
     @Test func badFilesAndFullQuotasGetClearErrorsAndLeaveNothing() async throws {
-        let server = try await TestServer.make { $0.uploadMaxFileBytes = 600_000 }
+        let server = try await TestServer.make { $0.uploadMaxFileBytes = 1_200_000 }
         try await server.application().test(.router) { client in
             let ana = try await client.signUp(name: "Ana"), admin = try await client.signUp(name: "Admin")
             try await AdminTests.grant(server, admin)
@@ -147,7 +147,7 @@ struct UploadsTests {
             // Half a file: its audio breaks off.
             let half = try await Self.send(client, song.prefix(song.count / 2), name: "half.mp3", as: ana)
             #expect(half.status == .badRequest && half.errorCode == "bad_audio")
-            let big = try await Self.send(client, Data(count: 700_000), name: "big.wav", as: ana)
+            let big = try await Self.send(client, Data(count: 1_300_000), name: "big.wav", as: ana)
             #expect(big.status == .contentTooLarge && big.errorCode == "too_large")
 
             // A quota an administrator set: what fits goes in, what doesn't is refused.
@@ -157,6 +157,9 @@ struct UploadsTests {
             #expect(try await client.send("/api/admin/people/\(ana.id)/upload-quota", .post, as: admin, body: UploadQuotaRequest(megabytes: 0)).status == .noContent)
             let full = try await Self.send(client, song, name: "kept.mp3", as: ana)
             #expect(full.status == .conflict && full.errorCode == "upload_quota")
+            #expect(try await client.send("/api/admin/people/\(ana.id)/upload-quota", .post, as: admin, body: UploadQuotaRequest(megabytes: 1)).status == .noContent)
+            let over = try await Self.send(client, Data(count: 1_100_000), name: "over.wav", as: ana)
+            #expect(over.status == .conflict && over.errorCode == "upload_quota")
             #expect(try await client.send("/api/admin/people/\(ana.id)/upload-quota", .post, as: admin, body: UploadQuotaRequest(megabytes: nil)).status == .noContent)
             #expect(try await Self.send(client, song, name: "kept.mp3", as: ana).status == .created)
 

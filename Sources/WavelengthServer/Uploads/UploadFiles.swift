@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// Where uploaded music lives: `<data>/uploads/<track id>.<ext>`, each
 /// file 0600 in a 0700 folder (the server's umask), read only through the
@@ -47,7 +48,12 @@ struct UploadFiles: Sendable {
     /// cooperative pool waits on a write), then makes it durable.
     func write(_ body: RequestBody, to path: String, limit: Int64, context: some RequestContext) async throws -> Int64 {
         let counted = LimitedBody(body: body, limit: limit)
-        try await FileIO().writeFile(contents: counted, path: path, context: context)
+        do {
+            try await FileIO().writeFile(contents: counted, path: path, context: context)
+        } catch where counted.overflow.passed.load(ordering: .relaxed) {
+            // The file system wraps the body's error in one of its own.
+            throw UploadTooLarge()
+        }
         try await NIOThreadPool.singleton.runIfActive { try Self.sync(path) }
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.int64Value ?? 0
@@ -95,21 +101,31 @@ struct LimitedBody: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let body: RequestBody
     let limit: Int64
+    /// Set once the body passed the limit, read after the write failed.
+    let overflow = Overflow()
+
+    final class Overflow: Sendable {
+        let passed = Atomic<Bool>(false)
+    }
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: RequestBody.AsyncIterator
         let limit: Int64
+        let overflow: Overflow
         var seen: Int64 = 0
 
         mutating func next() async throws -> ByteBuffer? {
             guard let buffer = try await base.next() else { return nil }
             seen += Int64(buffer.readableBytes)
-            if seen > limit { throw UploadTooLarge() }
+            if seen > limit {
+                overflow.passed.store(true, ordering: .relaxed)
+                throw UploadTooLarge()
+            }
             return buffer
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: body.makeAsyncIterator(), limit: limit)
+        AsyncIterator(base: body.makeAsyncIterator(), limit: limit, overflow: overflow)
     }
 }

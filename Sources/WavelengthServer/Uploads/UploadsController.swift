@@ -63,14 +63,16 @@ struct UploadsController {
         if let declared, declared > maxFileBytes { throw tooLarge() }
         if room <= 0 || (declared ?? 0) > room { throw quotaRefusal(.quota(usage.quota)) }
         let receipt = try await slots.run(for: person.id) {
-            try await receive(request, name: name, declared: declared, room: room, person: person, context: context)
+            try await receive(
+                request, name: name, declared: declared, room: room, quota: usage.quota, person: person, context: context)
         }
         return try JSONResponse(status: receipt.upload == nil ? .ok : .created, value: receipt)
             .response(from: request, context: context)
     }
 
     private func receive(
-        _ request: Request, name: String, declared: Int64?, room: Int64, person: PersonRecord, context: AppRequestContext
+        _ request: Request, name: String, declared: Int64?, room: Int64, quota: Int64, person: PersonRecord,
+        context: AppRequestContext
     ) async throws -> UploadReceipt {
         let part = files.newPart()
         logger.info("Upload started: \(name) by \(person.id)")
@@ -79,7 +81,7 @@ struct UploadsController {
             do {
                 size = try await files.write(request.body, to: part, limit: room, context: context)
             } catch is UploadTooLarge {
-                throw room < maxFileBytes ? quotaRefusal(.quota(room)) : tooLarge()
+                throw room < maxFileBytes ? quotaRefusal(.quota(quota)) : tooLarge()
             }
             guard size > 0 else { throw APIError.badRequest("The file is empty.", code: .badAudio) }
             if let declared, size != declared {
