@@ -7,33 +7,32 @@ import Synchronization
 /// Where uploaded music lives: `<data>/uploads/<track id>.<ext>`, each
 /// file 0600 in a 0700 folder (the server's umask), read only through the
 /// track API. A body is streamed to `incoming/` first and moved into place
-/// only whole and read; a `kill -9` mid-upload leaves a part file that the
-/// next start sweeps away, never a track.
+/// only whole and read; a `kill -9` mid-upload leaves no track, and any
+/// part file is swept away at the next start.
 struct UploadFiles: Sendable {
     let folder: String
     var incoming: String { folder + "/incoming" }
 
+    /// Absolute, so a row's path stays right when `--data` was given relative.
     init(folder: String) {
-        self.folder = folder
+        self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
     }
 
     /// Creates the folders (the library roots must find the uploads folder to
     /// serve from it) and removes what a crash left: part files, and files no
-    /// track names (moved into place before the row was written).
+    /// track names (moved into place before the row was written). Rows are
+    /// matched by file name (the track's id), never by the whole path, so a
+    /// data folder moved or spelled another way loses nothing.
     func prepare(keep stored: Set<String>) throws -> Int {
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if manager.fileExists(atPath: incoming) { try manager.removeItem(atPath: incoming) }
         try manager.createDirectory(atPath: incoming, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        let keep = Set(stored.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
+        let keep = Set(stored.map { ($0 as NSString).lastPathComponent })
         var removed = 0
-        for name in try manager.contentsOfDirectory(atPath: folder) where name != "incoming" {
-            let path = folder + "/" + name
-            if !keep.contains(path), !keep.contains(real + "/" + name) {
-                try? manager.removeItem(atPath: path)
-                removed += 1
-            }
+        for name in try manager.contentsOfDirectory(atPath: folder) where name != "incoming" && !keep.contains(name) {
+            try? manager.removeItem(atPath: folder + "/" + name)
+            removed += 1
         }
         return removed
     }
