@@ -25,9 +25,26 @@ actor SongRecognizer {
         self.scratch = scratchDirectory
     }
 
-    /// The analysis fingerprinted more tracks: the next question rebuilds.
+    /// Tracks fingerprinted since the index was built (uploads), matched
+    /// from a small index of their own: rebuilding the library's whole index
+    /// for each upload would cost every upload a pass over every print.
+    private var recent: [(TrackID, AudioFingerprint)] = []
+    private var recentIndex: FingerprintIndex?
+    /// Past this many, the next question rebuilds the whole index instead.
+    static let recentLimit = 200
+
+    /// The analysis fingerprinted more tracks, or some left: the next question rebuilds.
     func invalidate() {
         index = nil
+        recent = []
+        recentIndex = nil
+    }
+
+    /// One new track's fingerprint, findable at once.
+    func remember(_ trackID: TrackID, _ print: AudioFingerprint) {
+        guard recent.count < Self.recentLimit else { return invalidate() }
+        recent.append((trackID, print))
+        recentIndex = nil
     }
 
     /// The track `audio` (a file's bytes, any format FFmpeg reads) comes
@@ -50,19 +67,28 @@ actor SongRecognizer {
                     code: .badAudio)
             }
         }
-        return try await currentIndex().match(print)
+        return try await match(print)
     }
 
-    /// The library's track a whole recording's fingerprint matches, if any:
-    /// an upload already on the server.
+    /// The track a fingerprint matches best, in the library's index or
+    /// among the tracks remembered since.
     func match(_ print: AudioFingerprint) async throws -> FingerprintIndex.Match? {
-        try await currentIndex().match(print)
+        let found = try await currentIndex().match(print)
+        guard !recent.isEmpty else { return found }
+        let small = recentIndex ?? FingerprintIndex(recent)
+        recentIndex = small
+        return [found, small.match(print)].compactMap { $0 }.max { $0.similarity < $1.similarity }
     }
 
     private func currentIndex() async throws -> FingerprintIndex {
         if let index { return index }
+        let remembered = recent.count
         let built = FingerprintIndex(try await store.fingerprints())
         index = built
+        // The store held those remembered before the read; any remembered
+        // while it ran stay remembered.
+        recent.removeFirst(min(remembered, recent.count))
+        recentIndex = nil
         return built
     }
 }

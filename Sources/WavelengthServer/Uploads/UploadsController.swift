@@ -131,7 +131,7 @@ struct UploadsController {
                 throw error
             }
             await catalog.invalidate()
-            await recognizer.invalidate()
+            if let print = features.fingerprint { await recognizer.remember(trackID, print) }
             logger.info("Upload stored: \(name) by \(person.id) as track \(trackID), \(ByteCount.text(size))")
             return UploadReceipt(upload: view(record))
         } catch {
