@@ -187,6 +187,12 @@ public actor StationClient {
         transmit(.react(id: id, entryID: entryID, emoji: emoji))
     }
 
+    /// A room calibration's message to the station's other listeners
+    /// (`RoomSignal`). A refusal comes back as a `refused` event.
+    public func sendRoom(_ signal: RoomSignal) {
+        transmit(.room(signal))
+    }
+
     /// A moderator's action on the chat. A refusal comes back as a
     /// `refused` event with `id`.
     public func moderate(_ action: ChatModeration, id: String = UUID().uuidString) {
@@ -393,6 +399,8 @@ public actor StationClient {
             eventSink.yield(.reactions(burst))
         case .clipWaiting(let clip):
             eventSink.yield(.clipWaiting(clip))
+        case .room(let signal):
+            eventSink.yield(.room(signal))
         case .pong(let nonce, _, let serverReceived, let serverSent):
             guard let nonce, let sent = probes.take(nonce) else { return }
             estimator.add(

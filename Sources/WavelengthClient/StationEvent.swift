@@ -41,6 +41,8 @@ public enum StationEvent: Sendable {
     case reactions(ReactionsView)
     /// A guest's voice clip waits for approval (owner and co-DJs only).
     case clipWaiting(ClipView)
+    /// Another listener's room calibration message (`RoomSignal`).
+    case room(RoomSignal)
     case refused(id: String?, code: String, message: String)
     case disconnected(reason: String)
     case reconnecting(attempt: Int, afterMs: Double)

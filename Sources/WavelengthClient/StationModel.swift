@@ -106,7 +106,7 @@ public struct StationModel: Sendable, Equatable {
             }
         case .reactions(let burst):
             reactions = burst
-        case .ack, .error, .pong, .removed, .ended, .hostOverride, .thumbs, .clipWaiting:
+        case .ack, .error, .pong, .removed, .ended, .hostOverride, .thumbs, .clipWaiting, .room:
             break
         }
         return gap ? .resync : .none

@@ -31,6 +31,10 @@ public actor StationPlayer {
     private var playing: EntryID?
     private var playingGain: Double?
     private var lastCorrection = -Double.infinity
+    /// What the output route adds after the output takes the sound (ms,
+    /// `OutputDelays`): each start is that much earlier, so the sound is
+    /// *heard* on time. A delay past the lead time starts mid-song.
+    public private(set) var outputDelayMs: Double = 0
     public private(set) var status = Status()
 
     public init(
@@ -42,6 +46,14 @@ public actor StationPlayer {
         self.maxDrift = maxDrift
         self.cooldown = cooldown
         self.clock = clock
+    }
+
+    /// A new correction for the output's route: the track starts again at
+    /// the corrected place at the next step.
+    public func setOutputDelay(_ ms: Double) {
+        guard ms.isFinite, ms != outputDelayMs else { return }
+        outputDelayMs = ms
+        playing = nil
     }
 
     /// When the first sound started, on the client clock.
@@ -65,7 +77,7 @@ public actor StationPlayer {
 
     /// One look at the plan: start, switch or correct as needed.
     public func step() async {
-        guard let (plan, local) = await client.timedPlan(), let entry = plan.current, !plan.paused else {
+        guard let (plan, planned) = await client.timedPlan(), let entry = plan.current, !plan.paused else {
             if playing != nil {
                 await output.stop()
                 playing = nil
@@ -84,6 +96,9 @@ public actor StationPlayer {
             url += (url.contains("?") ? "&" : "?") + "listener=" + client.deviceKey
         }
         let gain = await gain(for: entry)
+        // Handed over earlier by the route's delay; the output's position
+        // then runs that much ahead of what is heard.
+        let local = planned - outputDelayMs
         if playing != entry.id {
             try? await output.play(url: url, fileOffsetMs: live ? 0 : plan.fileOffsetMs, at: local, gainDb: gain)
             playing = entry.id
@@ -96,14 +111,15 @@ public actor StationPlayer {
             try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)
             self.playingGain = gain
             lastCorrection = clock.now()
-        } else if !live, let actual = await output.position(), abs(actual - plan.fileOffsetMs) > maxDrift,
+        } else if !live, let actual = await output.position(), abs(actual - outputDelayMs - plan.fileOffsetMs) > maxDrift,
             clock.now() - lastCorrection > cooldown
         {
             try? await output.play(url: url, fileOffsetMs: plan.fileOffsetMs, at: local, gainDb: gain)
             lastCorrection = clock.now()
         }
         status = Status(
-            entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position(), gainDb: playingGain)
+            entry: entry, expectedMs: plan.fileOffsetMs, actualMs: await output.position().map { $0 - outputDelayMs },
+            gainDb: playingGain)
     }
 
     /// Where playback is and should be at this moment (not at the last step).
@@ -113,7 +129,7 @@ public actor StationPlayer {
         else { return Status() }
         // Bring the output's answer back to the instant the plan describes.
         return Status(
-            entry: entry, expectedMs: plan.fileOffsetMs, actualMs: actual - (clock.now() - local), local: local)
+            entry: entry, expectedMs: plan.fileOffsetMs, actualMs: actual - outputDelayMs - (clock.now() - local), local: local)
     }
 
     /// The gain for `entry` now: a new level counts from its instant on

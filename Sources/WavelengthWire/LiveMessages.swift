@@ -31,6 +31,9 @@ public enum ClientMessage: Sendable, Equatable {
     /// `{"type":"moderate","id":"x","action":"mute","personID":"p","minutes":15}`:
     /// the owner's or a co-DJ's action on the chat (`ChatModeration`).
     case moderate(id: String?, ChatModeration)
+    /// A room calibration's message, passed on to the station's other
+    /// listeners (`RoomSignal`).
+    case room(RoomSignal)
 }
 
 /// What the server sends on a station's WebSocket.
@@ -91,6 +94,8 @@ public enum ServerMessage: Sendable, Equatable {
     case reactions(ReactionsView)
     /// A guest's voice clip waits for approval (to the owner and co-DJs).
     case clipWaiting(ClipView)
+    /// Another listener's room calibration message, with `from` set.
+    case room(RoomSignal)
 
     public struct Snapshot: Sendable, Codable, Equatable {
         public var station: StationView
@@ -114,7 +119,7 @@ private enum TypeKey: String, CodingKey {
 
 extension ClientMessage: Codable {
     private enum Keys: String, CodingKey {
-        case id, command, nonce, epoch, text, entryID, emoji
+        case id, command, nonce, epoch, text, entryID, emoji, signal
     }
 
     public init(from decoder: any Decoder) throws {
@@ -142,12 +147,14 @@ extension ClientMessage: Codable {
                 emoji: try container.decode(String.self, forKey: .emoji))
         case "moderate":
             self = .moderate(id: try container.decodeIfPresent(String.self, forKey: .id), try ChatModeration(from: decoder))
+        case "room":
+            self = .room(try container.decode(RoomSignal.self, forKey: .signal))
         default:
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: [TypeKey.type],
                     debugDescription:
-                        "Unknown message type '\(type.prefix(40))'; expected command, ping, resync, chat, react or moderate."))
+                        "Unknown message type '\(type.prefix(40))'; expected command, ping, resync, chat, react, moderate or room."))
         }
     }
 
@@ -178,6 +185,9 @@ extension ClientMessage: Codable {
             try typeContainer.encode("moderate", forKey: .type)
             try container.encodeIfPresent(id, forKey: .id)
             try action.encode(to: encoder)
+        case .room(let signal):
+            try typeContainer.encode("room", forKey: .type)
+            try container.encode(signal, forKey: .signal)
         }
     }
 }
@@ -187,7 +197,7 @@ extension ServerMessage: Codable {
         case snapshot, revision, serverTime, listeners, timeline, count, ack, id, code, message, nonce
         case serverReceived, serverSent, role, epoch, present, name, person, reason
         case party, votes, kind, trackID, requesterName, entryID, up, down, standing, sound
-        case ref, room, messageIDs, all, reactions, clip
+        case ref, room, messageIDs, all, reactions, clip, signal
     }
 
     public var type: String {
@@ -215,6 +225,7 @@ extension ServerMessage: Codable {
         case .chatDeleted: "chatDeleted"
         case .reactions: "reactions"
         case .clipWaiting: "clipWaiting"
+        case .room: "room"
         }
     }
 
@@ -276,6 +287,7 @@ extension ServerMessage: Codable {
                 all: try c.decode(Bool.self, forKey: .all))
         case "reactions": self = .reactions(try c.decode(ReactionsView.self, forKey: .reactions))
         case "clipWaiting": self = .clipWaiting(try c.decode(ClipView.self, forKey: .clip))
+        case "room": self = .room(try c.decode(RoomSignal.self, forKey: .signal))
         default:
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [TypeKey.type], debugDescription: "Unknown server message type '\(type)'."))
@@ -338,6 +350,7 @@ extension ServerMessage: Codable {
             try c.encode(all, forKey: .all)
         case .reactions(let reactions): try c.encode(reactions, forKey: .reactions)
         case .clipWaiting(let clip): try c.encode(clip, forKey: .clip)
+        case .room(let signal): try c.encode(signal, forKey: .signal)
         }
     }
 }

@@ -4,7 +4,7 @@
 
 import { runAll } from "./assert.js";
 
-const FILES = ["frequency", "wait-text", "timeline", "live-sequence", "known-tracks", "clock", "station-state", "settings-state", "party", "lobby", "sound", "analysis", "studio", "history", "identify", "schedule", "reminders", "go-live", "broadcast", "live-takeover", "lyrics", "chat", "room-reactions", "clips", "nearby", "library", "queue"];
+const FILES = ["frequency", "wait-text", "timeline", "live-sequence", "known-tracks", "clock", "station-state", "settings-state", "party", "lobby", "sound", "analysis", "studio", "history", "identify", "schedule", "reminders", "go-live", "broadcast", "live-takeover", "lyrics", "chat", "room-reactions", "clips", "nearby", "library", "queue", "room-calibration"];
 
 const loadFailures = [];
 for (const file of FILES) {

@@ -94,6 +94,8 @@ public enum HubNotice: Sendable, Equatable {
     case reactions(Reactions.Burst)
     /// A guest's voice clip waits for the host's approval.
     case clipWaiting(VoiceClip)
+    /// A room calibration's message from another listener (`RoomSignal`).
+    case room(RoomSignal)
 }
 
 /// What the host did to a request, so the room knows why the order changed.

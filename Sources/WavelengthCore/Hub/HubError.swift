@@ -16,4 +16,6 @@ public enum HubError: Error, Sendable, Equatable {
     case chat(ChatError)
     /// Nobody listens, so there is no "between songs" to put a clip in.
     case notOnAir
+    /// A room calibration's message was malformed or came too fast.
+    case room(RoomSignalError)
 }

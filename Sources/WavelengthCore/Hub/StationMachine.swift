@@ -85,6 +85,8 @@ public struct StationMachine: Sendable {
     public internal(set) var chat: ChatRoom
     /// The reactions to the song that plays.
     public internal(set) var reactions = Reactions()
+    /// How many room calibration messages each listener sent lately.
+    var roomSignals = RoomSignalLimit()
     /// Raised when a named person comes or goes: the chat room's list of
     /// people to mention is made again then.
     public private(set) var rosterVersion = 0

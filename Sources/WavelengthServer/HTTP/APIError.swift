@@ -67,6 +67,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             self.init(
                 .conflict, code: .notOnAir,
                 "Clips play between songs while someone listens: tune in to the station first.")
+        case .room(let error):
+            switch error {
+            case .invalid: self.init(.badRequest, code: .badMessage, error.description)
+            case .tooFast: self.init(.tooManyRequests, code: .tooFast, error.description)
+            }
         case .chat(let error):
             let status: HTTPResponse.Status =
                 switch error {

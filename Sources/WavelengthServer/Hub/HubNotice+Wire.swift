@@ -41,6 +41,8 @@ extension HubNotice {
             .reactions(ReactionsView(burst))
         case .clipWaiting(let clip):
             .clipWaiting(ClipView(clip))
+        case .room(let signal):
+            .room(signal)
         }
     }
 }

@@ -340,6 +340,16 @@ actor StationHub {
         return try await access.access(stationID: id, personID: personID, ownerID: record.ownerID).memberRole ?? .none
     }
 
+    /// A room calibration's message, passed on to the other listeners;
+    /// saves nothing, so it runs in place.
+    func room(_ signal: RoomSignal, from connection: ConnectionID) async throws {
+        try await inTurn { hub in
+            try await hub.commit(inPlace: true) { machine, _ in
+                try machine.roomSignal(signal, from: connection, at: hub.context.clock.now())
+            }
+        }
+    }
+
     /// A reaction to the song playing; saves nothing, so it runs in place.
     func react(_ emoji: String, on entryID: EntryID, from connection: ConnectionID) async throws {
         try await inTurn { hub in

@@ -48,6 +48,8 @@ struct LiveSession: Sendable {
             await refusing(id: id.map { String($0.prefix(WireLimits.maxCommandIDLength)) }) {
                 try await hub.moderate(action, from: connection)
             }
+        case .room(let signal):
+            await refusing(id: nil) { try await hub.room(signal, from: connection) }
         case .ping(let nonce):
             await pong(nonce, receivedAt: receivedAt)
         case .resync:
@@ -94,6 +96,7 @@ struct LiveSession: Sendable {
         case .resync: return await resync()
         case .chat(let ref, _), .react(let ref, _, _), .moderate(let ref, _): id = ref
         case .command(let request): id = request.id
+        case .room: id = nil
         }
         await reply(
             .error(

@@ -15,6 +15,10 @@ export class AudioClock {
     this.readings = [];
     this.lastContextTime = -1;
     this.source = "none"; // "output-timestamp" | "latency"
+    // What the output route adds after the platform's own figures (s): a
+    // Bluetooth speaker's delay, measured by a room calibration
+    // (room/route-delays.js). What is heard is that much later.
+    this.extra = 0;
   }
 
   /** Takes a reading; cheap, call often. */
@@ -55,11 +59,11 @@ export class AudioClock {
     if (this.cached != null) return this.cached;
     if (!this.readings.length) {
       const latency = (this.ctx.baseLatency || 0) + (this.ctx.outputLatency || 0);
-      return this.ctx.currentTime - performance.now() / 1000 - latency;
+      return this.ctx.currentTime - performance.now() / 1000 - latency - this.extra;
     }
     const sorted = [...this.readings].sort((a, b) => a - b);
     const mid = sorted.length >> 1;
-    this.cached = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    this.cached = (sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2) - this.extra;
     return this.cached;
   }
 

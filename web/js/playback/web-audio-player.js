@@ -252,6 +252,7 @@ export class WebAudioPlayer extends PlayerBase {
     this.wakeTimer = null;
     this.idleTimer = null;
     this.sound = null; // the station's {targetLufs, levelDb, since}
+    this.outputDelayMs = 0; // this route's measured extra delay (room/route-delays.js)
     clock.addEventListener("sync", () => {
       if (this.wantPlay && !this.currentVoice()) this.reconcile();
     });
@@ -267,6 +268,7 @@ export class WebAudioPlayer extends PlayerBase {
       this.master = this.ctx.createGain();
       this.master.connect(this.ctx.destination);
       this.audioClock = new AudioClock(this.ctx);
+      this.audioClock.extra = this.outputDelayMs / 1000;
       this.ctx.onstatechange = () => {
         this.audioClock.readings = [];
         this.audioClock.source = "none";
@@ -276,6 +278,60 @@ export class WebAudioPlayer extends PlayerBase {
     }
     if (this.ctx.state === "suspended" && this.wantPlay) this.ctx.resume().catch(() => {});
     return this.ctx;
+  }
+
+  /**
+   * The output route's measured delay (ms): every start moves that much
+   * earlier, so the sound is heard on time. What plays now is started again
+   * at the corrected place; a delay longer than the lead time starts the
+   * song that much further in.
+   */
+  setOutputDelay(ms) {
+    if (!Number.isFinite(ms) || ms === this.outputDelayMs) return;
+    this.outputDelayMs = ms;
+    if (!this.audioClock) return;
+    this.audioClock.extra = ms / 1000;
+    this.audioClock.cached = null;
+    const voice = this.currentVoice();
+    const item = voice && this.buffers.get(voice.entry.track.id);
+    if (item && item.buffer === voice.buffer) this.replace(voice, voice.entry, item);
+  }
+
+  /**
+   * Plays `samples` (at the context's rate) so that each copy is *heard*
+   * at one of `serverTimes` (ms), through the same output and correction
+   * as the music, which is silenced from now until `quietUntil` so the
+   * chirps are all the meter hears of this device. → how many were too
+   * late to schedule.
+   */
+  playChirps(samples, serverTimes, quietUntil) {
+    const ctx = this.ensureContext();
+    const buffer = ctx.createBuffer(1, samples.length, ctx.sampleRate);
+    buffer.copyToChannel(samples, 0);
+    let late = 0;
+    for (const at of serverTimes) {
+      const when = this.ctxAtServer(at);
+      if (!(when > ctx.currentTime + 0.01)) {
+        late += 1;
+        continue;
+      }
+      const source = ctx.createBufferSource();
+      source.buffer = buffer;
+      source.connect(ctx.destination);
+      source.start(when);
+    }
+    const now = ctx.currentTime;
+    this.master.gain.cancelScheduledValues(now);
+    this.master.gain.setTargetAtTime(0, now, 0.03);
+    this.master.gain.setTargetAtTime(1, Math.max(now, this.ctxAtServer(quietUntil)), 0.1);
+    return late;
+  }
+
+  /** The music back at once (a calibration that stopped). */
+  unduck() {
+    if (!this.ctx) return;
+    this.master.gain.cancelScheduledValues(this.ctx.currentTime);
+    this.master.gain.setTargetAtTime(1, this.ctx.currentTime, 0.05);
   }
 
   /** From a user gesture (the tune-in click): lets the context run. */

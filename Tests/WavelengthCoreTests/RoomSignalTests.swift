@@ -1,0 +1,45 @@
+import Testing
+@testable import WavelengthCore
+
+/// A room calibration's messages as the station passes them on: checked,
+/// named by the server, limited per listener, and never kept.
+@Suite("Room signals")
+struct RoomSignalTests {
+    let now: EpochMillis = 1_800_000_000_000
+
+    @Test func aWholeCalibrationPassesAndTheSenderCannotNameItself() throws {
+        let plan = RoomSignal(
+            kind: .plan, session: "cal-1", slots: [.init(device: "meter", at: now + 2000), .init(device: "tv", at: now + 4000)],
+            from: "Mallory")
+        let passed = try plan.checked(at: now)
+        #expect(passed.from == nil)
+        #expect(passed.slots == plan.slots)
+        let result = RoomSignal(
+            kind: .result, session: "cal-1",
+            results: [.init(device: "tv", delayMs: 151.2), .init(device: "bt", problem: " Not heard: is it playing? ")])
+        #expect(try result.checked(at: now).results?[1].problem == "Not heard: is it playing?")
+    }
+}
+
+extension StationMachineTests {
+    /// A room calibration through the machine: passed to everyone but the
+    /// sender, named by the server, and a flood slowed per listener.
+    @Test func aRoomCalibrationsSignalsArePassedOnAndLimited() throws {
+        var machine = quietMachine()
+        _ = try connect(&machine, 1, owner)
+        _ = try connect(&machine, 2, listener)
+        let meter = ConnectionID(1)
+        let actions = try machine.roomSignal(RoomSignal(kind: .call, session: "s", from: "Mallory"), from: meter, at: t0)
+        #expect(actions == [.broadcast(.room(RoomSignal(kind: .call, session: "s", from: "Owner")), except: meter)])
+        for index in 1..<RoomSignalLimit.limit {
+            _ = try machine.roomSignal(RoomSignal(kind: .cancel, session: "s"), from: meter, at: t0 + EpochMillis(index))
+        }
+        #expect(throws: HubError.room(.tooFast(retryAt: t0 + RoomSignalLimit.windowMillis))) {
+            try machine.roomSignal(RoomSignal(kind: .cancel, session: "s"), from: meter, at: t0 + 100)
+        }
+        // Another listener has a limit of its own, and the window passes.
+        _ = try machine.roomSignal(RoomSignal(kind: .join, session: "s", device: "d"), from: ConnectionID(2), at: t0 + 100)
+        _ = try machine.roomSignal(RoomSignal(kind: .cancel, session: "s"), from: meter, at: t0 + RoomSignalLimit.windowMillis)
+        #expect(throws: HubError.self) { try machine.roomSignal(RoomSignal(kind: .cancel, session: "s"), from: ConnectionID(9), at: t0) }
+    }
+}
