@@ -15,7 +15,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 packages=(ffmpeg libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libaubio-dev libchromaprint-dev libebur128-dev libsqlite3-dev pkg-config
           libqrencode-dev libpng-dev zbar-tools qrencode libavahi-client-dev avahi-daemon dbus
           chromium chromium-driver fonts-ipafont-gothic fonts-noto-color-emoji python3 python3-pip gdb prometheus
-          liquidsoap ezstream mpv icecast2 postgresql haproxy systemd)
+          liquidsoap ezstream mpv icecast2 postgresql haproxy systemd pulseaudio pulseaudio-utils espeak-ng)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

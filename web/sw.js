@@ -2,7 +2,7 @@
 // so the app opens offline and installs as a PWA. It never caches audio or
 // anything under /api/: radio is live, and stale timelines would be wrong.
 
-const VERSION = "wavelength-shell-v42";
+const VERSION = "wavelength-shell-v43";
 const SHELL = [
   "/",
   "/index.html",
@@ -198,6 +198,13 @@ const SHELL = [
   "/js/views/station/reactions.js",
   "/js/views/station/role.js",
   "/js/views/station/room-reactions.js",
+  "/js/views/station/room-calibration.js",
+  "/js/room/calibration.js",
+  "/js/room/chirp.js",
+  "/js/room/arrivals.js",
+  "/js/room/meter.js",
+  "/js/room/route-delays.js",
+  "/js/room/recorder-worklet.js",
   "/js/views/station/room-reactions-model.js",
   "/js/views/station/room-mode.js",
   "/js/views/station/room-level.js",

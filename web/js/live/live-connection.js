@@ -194,6 +194,13 @@ export class LiveConnection extends EventTarget {
     return this.sendRoom({ type: "moderate", id, ...action }, id);
   }
 
+  /** A room calibration's message to the station's other listeners. */
+  sendCalibration(signal) {
+    if (!this.isOpen()) return false;
+    this.ws.send(JSON.stringify({ type: "room", signal }));
+    return true;
+  }
+
   sendRoom(message, id) {
     if (!this.isOpen()) return false;
     if (id) {
@@ -531,6 +538,10 @@ export class LiveConnection extends EventTarget {
         break;
       case "reactions":
         this.emit("reactions", { reactions: message.reactions });
+        break;
+      case "room":
+        // Another device's room calibration message (room/calibration.js).
+        this.emit("calibration", { signal: message.signal });
         break;
       case "clipWaiting":
         // A listener's voice clip waits for approval (the owner and co-DJs only).

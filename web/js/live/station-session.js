@@ -84,6 +84,7 @@ export class StationSession extends EventTarget {
     // The booth changed hands: who has it now (null while the grace runs).
     live.addEventListener("dj", (e) => this.emit("handover", e.detail));
     live.addEventListener("clipwaiting", (e) => this.emit("clip", e.detail));
+    live.addEventListener("calibration", (e) => this.emit("calibration", e.detail));
     live.addEventListener("thumbs", (e) => this.set({ thumbs: e.detail }, "thumbs"));
     live.addEventListener("chatroom", (e) => this.emit("room", { type: "room", ...e.detail }));
     live.addEventListener("chat", (e) => this.emit("room", { type: "chat", ...e.detail }));
@@ -171,6 +172,10 @@ export class StationSession extends EventTarget {
 
   react(id, entryID, emoji) {
     return Boolean(this.live && this.live.react(id, entryID, emoji));
+  }
+
+  sendCalibration(signal) {
+    return Boolean(this.live && this.live.sendCalibration(signal));
   }
 
   moderate(id, action) {

@@ -11,9 +11,9 @@ export const MAX_ROUTES = 32;
 const KEY = "wavelength.outputDelays";
 
 /**
- * A route's name: the output device the browser plays to and the latency
- * it reports, rounded to 10 ms (Chromium's figure moves by a few ms; a
- * Bluetooth sink's jumps by tens).
+ * A route's name: the output device the browser plays to (its sink, or
+ * the labels of the outputs it lists) and the latency it reports, rounded
+ * to 10 ms.
  */
 export function routeKey({ sinkId = "", outputs = [], outputLatencyS = 0 } = {}) {
   const device = sinkId || (outputs.length ? outputs.map((o) => o.label || o.deviceId || "?").sort().join("|") : "default");

@@ -110,6 +110,7 @@ export function createStationView({ clock, player }, route) {
       destroyLyrics(view);
       destroyChat(view);
       destroyClips(view);
+      if (view.stopCalibration) view.stopCalibration();
       view.identify.destroy();
       closeHistoryMode(view);
       view.np.staticFx.destroy();

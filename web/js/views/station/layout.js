@@ -18,6 +18,7 @@ import { createPartyPanel } from "./party.js";
 import { createVetoedPanel } from "./vetoed.js";
 import { joinParty, partyCommand, voteSkip } from "./party-actions.js";
 import { createPlaybackDetails } from "./playback-details.js";
+import { createRoomCalibration } from "./room-calibration.js";
 import { createReactions } from "./reactions.js";
 import { createLevelPanel } from "./room-level.js";
 import { createLyricsPanel } from "./lyrics.js";
@@ -48,6 +49,8 @@ export function createLayout(view) {
     onFlip: (step) => flip(view, step),
   });
   const details = createPlaybackDetails(player);
+  // "Calibrate the room" (room-calibration.js): each device's output delay.
+  const calibrate = createRoomCalibration();
   // The radio stream's links, for public and unlisted stations.
   const anyPlayer = createAnyPlayer();
   // "What's this song?" for a song heard in the room, under the player.
@@ -80,7 +83,7 @@ export function createLayout(view) {
     },
     "Report this station",
   );
-  const nowCol = h("div", { class: "now-col" }, np.artStage, roomReactions.el, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, clips.shoutOut.el, details.el, identify.el, anyPlayer.el, reportStation);
+  const nowCol = h("div", { class: "now-col" }, np.artStage, roomReactions.el, np.meta, reactions.el, level.el, np.progress, np.times, controls.transport, controls.flipRow, clips.shoutOut.el, calibrate.el, details.el, identify.el, anyPlayer.el, reportStation);
   // The booth's report queue (the room's chat and clips), shown to the owner and co-DJs (role.js).
   const reports = createReportQueue({
     id: "booth-reports",
@@ -162,7 +165,7 @@ export function createLayout(view) {
     seek: (ms) => seek(view, ms),
   });
 
-  Object.assign(view, { el, header, np, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, vetoed, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips, reports });
+  Object.assign(view, { el, header, np, calibrate, liveShow, controls, details, anyPlayer, identify, booth, nowCol, queue, history, studio, lyrics, party, lobby, vetoed, level, reactions, addCol, grid, settingsHost, chat, roomReactions, clips, reports });
   // The palette, the song's totals and your recent sends (for the page's own limit).
   // `ids`: the reactions sent whose refusal may still come back, by id.
   view.roomReactionsState = { palette: [], reactions: null, sent: [], ids: new Set() };

@@ -32,6 +32,7 @@ import { clipWaiting, followSentClip, loadInbox, renderClips } from "./clips.js"
 import { isDJ, isHeldNow, normalRole, stationLine } from "./state.js";
 import { ErrorCode } from "../../api/error-codes.js";
 import { startedEarly } from "../../playback/early-player.js";
+import { startRoomCalibration } from "./room-calibration.js";
 
 const FRAME_MS = 250;
 // How old a timeline fetched before the screen (early-station.js) may be and
@@ -257,6 +258,7 @@ export async function startStation(view) {
   frame(view);
   view.frameTimer = setInterval(() => frame(view), FRAME_MS);
   refreshLiked(view);
+  startRoomCalibration(view);
   view.el.dataset.state = "ready";
   if (state.mode === "settings" && view.settingsView) focusSettings(view);
 }

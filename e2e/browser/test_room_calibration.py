@@ -1,0 +1,117 @@
+"""Room calibration in a real room built from PulseAudio (pulse_room.py):
+a phone (Chromium A, playing into the room's left channel and listening
+through the room's microphone) measures a "Bluetooth speaker" (Chromium B,
+whose sound reaches the room 150 ms late through module-loopback, a delay
+no browser figure shows). Before, the room hears B about 150 ms behind A;
+the test measures that itself, by cross-correlating the room's two
+channels. After B answers A's call and plays its chirps, B keeps the
+measured delay for its output, within a few ms of what the room showed,
+and the room hears the two together. Every wait is for the page.
+
+Needs pulseaudio and pulseaudio-utils (scripts/install-deps.sh)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from accounts_api import signup
+from conftest import REPO, Server
+from helpers import click, wait_for, wait_playing
+from pulse_room import PulseRoom, chromium, spread
+
+sys.path.insert(0, str(REPO / "bench"))
+from audio_spread import click_track  # noqa: E402
+
+HIDDEN_MS = 150
+TOLERANCE_MS = 8
+
+
+def record_spread(room: PulseRoom, folder: Path, name: str, driver, seconds: float) -> list[float]:
+    """The room for `seconds` (waited for on the page's clock), as lags."""
+    raw = folder / f"{name}.raw"
+    recorder = room.record(str(raw))
+    started = driver.execute_script("return performance.now()")
+    wait_for(driver, lambda d: d.execute_script("return performance.now()") - started > seconds * 1000, "recording")
+    recorder.terminate()
+    recorder.wait(timeout=10)
+    return spread(str(raw))
+
+
+def stored_delays(driver) -> dict:
+    return json.loads(driver.execute_script("return localStorage.getItem('wavelength.outputDelays') || '{}'"))
+
+
+@pytest.mark.skipif(not shutil.which("pulseaudio") or not shutil.which("parec"), reason="needs pulseaudio (scripts/install-deps.sh)")
+def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_together(tmp_path):
+    library = tmp_path / "library"
+    library.mkdir()
+    click_track(str(library / "click.mp3"))
+    server = Server(tmp_path / "data", libraries=[library], name="room").start()
+    room = PulseRoom(str(tmp_path / "pulse"), HIDDEN_MS)
+    drivers = []
+    try:
+        owner = signup(server)
+        url = f"{server.base}/#/station/{owner.station['id']}"
+        phone = chromium(room, "near", source="roommic")
+        speaker = chromium(room, "far")
+        drivers += [phone, speaker]
+        for d in drivers:
+            d.get(url)
+        for d in drivers:
+            wait_playing(d)
+            wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate-summary"), "the calibration card")
+        before = record_spread(room, tmp_path, "before", phone, 4)
+        assert before, "the room heard nothing before calibrating"
+        hidden = statistics.median(before)
+        assert abs(hidden - HIDDEN_MS) < 40, f"the room's own delay is not the injected one: {before}"
+
+        # The speaker has nothing measured yet; the phone calls the room.
+        assert stored_delays(speaker) == {}
+        click(phone, ".calibrate-summary")
+        assert "never leaves the measuring phone" in phone.find_element(By.CSS_SELECTOR, ".calibrate-privacy").text
+        click(phone, ".calibrate-start")
+        wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate-call").is_displayed(), "the call reaches the speaker")
+        speaker.find_element(By.CSS_SELECTOR, ".calibrate-name").clear()
+        speaker.find_element(By.CSS_SELECTOR, ".calibrate-name").send_keys("Bluetooth speaker")
+        click(speaker, ".calibrate-join")
+        explain = lambda: {"phone": phone.find_element(By.CSS_SELECTOR, ".calibrate-status").text,
+                           "speaker": speaker.find_element(By.CSS_SELECTOR, ".calibrate-status").text}
+        wait_for(phone, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") == "done",
+                 "the phone finishes", explain=explain)
+        wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") == "done",
+                 "the speaker takes its figure", explain=explain)
+        status = speaker.find_element(By.CSS_SELECTOR, ".calibrate-status").text
+        delays = stored_delays(speaker)
+        assert len(delays) == 1, f"{status} / {delays}"
+        measured = next(iter(delays.values()))["delayMs"]
+        assert abs(measured - hidden) <= TOLERANCE_MS, f"measured {measured} ms, the room showed {hidden} ms ({status})"
+        # The phone lists the speaker by its name with its figure; the speaker
+        # says what it did.
+        row = phone.find_element(By.CSS_SELECTOR, ".calibrate-result")
+        assert "Bluetooth speaker" in row.text and "ms" in row.text, row.text
+        assert "late by" in status, status
+
+        # The room now hears both together.
+        wait_playing(speaker)
+        after = record_spread(room, tmp_path, "after", phone, 6)
+        assert after, "the room heard nothing after calibrating"
+        assert abs(statistics.median(after)) < 10, f"still apart after calibrating: {after} (measured {measured})"
+        print(f"\nroom: before {hidden:.1f} ms, measured {measured:.2f} ms, after p50 {statistics.median(after):.2f} ms")
+    finally:
+        for d in drivers:
+            try:
+                d.quit()
+            except Exception:
+                pass
+        server.stop()
+        room.stop()
