@@ -99,29 +99,33 @@ def chromium(room: PulseRoom, sink: str, source: str | None = None, size=(390, 8
     return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver", env=env), options=options)
 
 
-def lag_ms(left, right, max_lag: int) -> float | None:
-    """Lag of right behind left (ms), by cross-correlation; None when either is flat."""
+def lag_ms(left, right, max_lag: int, center: int = 0) -> float | None:
+    """Lag of right behind left (ms), by cross-correlation, looked for within
+    `max_lag` samples of `center`; None when either is flat."""
     if np.abs(left).max() < 300 or np.abs(right).max() < 300:
         return None
     n = len(left) + len(right)
     size = 1 << (n - 1).bit_length()
     corr = np.fft.irfft(np.fft.rfft(right, size) * np.conj(np.fft.rfft(left, size)), size)
-    corr = np.concatenate([corr[-max_lag:], corr[:max_lag + 1]])
+    lags = np.arange(center - max_lag, center + max_lag + 1)
+    corr = corr[lags % size]
     k = int(np.argmax(corr))
     if 0 < k < len(corr) - 1:
         a, b, c = corr[k - 1], corr[k], corr[k + 1]
         if (a - 2 * b + c) != 0:
             k = k + 0.5 * (a - c) / (a - 2 * b + c)
-    return (k - max_lag) / RATE * 1000
+    return (k - max_lag + center) / RATE * 1000
 
 
-def spread(raw_path: str, max_lag_ms: float = 400) -> list[float]:
-    """The far speaker's lag behind the near one in each 1 s window (ms)."""
+def spread(raw_path: str, around_ms: float = 0, max_lag_ms: float = 100) -> list[float]:
+    """The far speaker's lag behind the near one in each 1 s window (ms),
+    looked for within `max_lag_ms` of `around_ms`: the click track's clicks
+    come 150–450 ms apart, so a wider search could match another click."""
     pcm = np.fromfile(raw_path, dtype="<i2").astype(np.float64).reshape(-1, 2)
-    window, max_lag = RATE, int(max_lag_ms / 1000 * RATE)
+    window, max_lag, center = RATE, int(max_lag_ms / 1000 * RATE), int(around_ms / 1000 * RATE)
     lags = []
     for start in range(0, len(pcm) - window, window):
-        lag = lag_ms(pcm[start:start + window, 0], pcm[start:start + window, 1], max_lag)
+        lag = lag_ms(pcm[start:start + window, 0], pcm[start:start + window, 1], max_lag, center)
         if lag is not None:
             lags.append(lag)
     return lags

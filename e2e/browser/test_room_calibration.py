@@ -25,7 +25,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from accounts_api import signup
-from conftest import REPO, Server
+from conftest import REPO, Server, at_every_width, fake_microphone
 from helpers import click, wait_for, wait_playing
 from pulse_room import PulseRoom, chromium, spread
 
@@ -36,15 +36,15 @@ HIDDEN_MS = 150
 TOLERANCE_MS = 8
 
 
-def record_spread(room: PulseRoom, folder: Path, name: str, driver, seconds: float) -> list[float]:
-    """The room for `seconds` (waited for on the page's clock), as lags."""
+def record_spread(room: PulseRoom, folder: Path, name: str, driver, seconds: float, around_ms: float) -> list[float]:
+    """The room for `seconds` (waited for on the page's clock), as lags near `around_ms`."""
     raw = folder / f"{name}.raw"
     recorder = room.record(str(raw))
     started = driver.execute_script("return performance.now()")
     wait_for(driver, lambda d: d.execute_script("return performance.now()") - started > seconds * 1000, "recording")
     recorder.terminate()
     recorder.wait(timeout=10)
-    return spread(str(raw))
+    return spread(str(raw), around_ms=around_ms, max_lag_ms=80)
 
 
 def stored_delays(driver) -> dict:
@@ -70,7 +70,7 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
         for d in drivers:
             wait_playing(d)
             wait_for(d, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate-summary"), "the calibration card")
-        before = record_spread(room, tmp_path, "before", phone, 4)
+        before = record_spread(room, tmp_path, "before", phone, 4, HIDDEN_MS)
         assert before, "the room heard nothing before calibrating"
         hidden = statistics.median(before)
         assert abs(hidden - HIDDEN_MS) < 40, f"the room's own delay is not the injected one: {before}"
@@ -103,7 +103,7 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
 
         # The room now hears both together.
         wait_playing(speaker)
-        after = record_spread(room, tmp_path, "after", phone, 6)
+        after = record_spread(room, tmp_path, "after", phone, 6, 0)
         assert after, "the room heard nothing after calibrating"
         assert abs(statistics.median(after)) < 10, f"still apart after calibrating: {after} (measured {measured})"
         print(f"\nroom: before {hidden:.1f} ms, measured {measured:.2f} ms, after p50 {statistics.median(after):.2f} ms")
@@ -115,3 +115,32 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
                 pass
         server.stop()
         room.stop()
+
+
+def test_a_refused_microphone_or_an_empty_room_says_why_and_keeps_the_correction(demo_server, browser, shot):
+    """The microphone refused: a clear message, and the correction in place
+    stays. A microphone but nobody answering the call: "No device
+    answered". The card fits at every width."""
+    owner = signup(demo_server)
+    url = f"{demo_server.base}/#/station/{owner.station['id']}"
+    denied = browser(extra_args=fake_microphone(deny=True))
+    denied.get(url)
+    wait_playing(denied)
+    # A correction from an earlier calibration of this output.
+    denied.execute_script("localStorage.setItem('wavelength.outputDelays', JSON.stringify({'default@0ms': {delayMs: 42, measuredAt: 1}}))")
+    denied.refresh()
+    wait_playing(denied)
+    click(denied, ".calibrate-summary")
+    at_every_width(denied, shot, "room-calibration", [".now-col", ".calibrate"], reveal=".calibrate")
+    click(denied, ".calibrate-start")
+    wait_for(denied, lambda d: "not allowed" in d.find_element(By.CSS_SELECTOR, ".calibrate-status").text, "the refusal is said")
+    assert "Nothing was changed" in denied.find_element(By.CSS_SELECTOR, ".calibrate-status").text
+    assert stored_delays(denied) == {"default@0ms": {"delayMs": 42, "measuredAt": 1}}
+
+    alone = browser(extra_args=fake_microphone())
+    alone.get(url)
+    wait_playing(alone)
+    click(alone, ".calibrate-summary")
+    click(alone, ".calibrate-start")
+    wait_for(alone, lambda d: "No device answered" in d.find_element(By.CSS_SELECTOR, ".calibrate-status").text,
+             "an empty room is said", explain=lambda: alone.find_element(By.CSS_SELECTOR, ".calibrate-status").text)

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Room calibration measured in a PulseAudio room (e2e/browser/pulse_room.py):
+a phone (Chromium A, the room's left channel, listening through the room's
+microphone) calibrates a "Bluetooth speaker" (Chromium B, reaching the room
+through module-loopback with a hidden delay). For each round the hidden delay
+is set anew (0 to 300 ms over the rounds), B's correction is cleared, the
+room's own spread is recorded (cross-correlating its two channels: the truth
+the measurement is checked against), B is calibrated through the web app,
+and the room is recorded again. Prints each round, the error's p50/p95/max,
+refusals, and with --listen the spread over that many seconds after a 150 ms
+calibration.
+
+    python3 bench/room_calibration.py [--binary .build/release/wavelength] [--rounds 20]
+        [--noise pink|voice] [--listen 60]
+
+--noise plays room noise into the room all along, its RMS 20 dB below the
+chirp's (pink noise from ffmpeg, or a voice reading from espeak-ng).
+Needs pulseaudio, pulseaudio-utils, ffmpeg, espeak-ng, numpy, selenium, chromium.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "e2e", "browser"))
+sys.path.insert(0, HERE)
+
+from audio_spread import click_track  # noqa: E402
+from pulse_room import PulseRoom, chromium, spread  # noqa: E402
+
+CHIRP_RMS_DB = -23.0  # the chirp: 0.1 peak (−20 dBFS), a sine's RMS 3 dB under
+VOICE = ("The weather on the mountain will turn after noon, so pack the red jacket and the spare batteries. "
+         "Did anyone see where I left the keys to the van? We meet at the lodge at seven.")
+
+
+def noise_file(kind, folder, seconds=900):
+    """Room noise at the chirp's RMS less 20 dB, as a WAV paplay can loop through."""
+    path = os.path.join(folder, f"{kind}.wav")
+    target = 10 ** ((CHIRP_RMS_DB - 20) / 20)
+    if kind == "pink":
+        source = ["-f", "lavfi", "-i", f"anoisesrc=color=pink:amplitude=1:sample_rate=48000:duration={seconds}"]
+    else:
+        speech = os.path.join(folder, "speech.wav")
+        subprocess.run(["espeak-ng", "-w", speech, VOICE], check=True, capture_output=True)
+        source = ["-stream_loop", "-1", "-i", speech, "-t", str(seconds)]
+    raw = os.path.join(folder, f"{kind}-raw.wav")
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", *source, "-ac", "1", "-ar", "48000", raw], check=True)
+    level = subprocess.run(["ffmpeg", "-hide_banner", "-i", raw, "-af", "volumedetect", "-f", "null", "-"],
+                           capture_output=True, text=True).stderr
+    mean = float(next(line.split("mean_volume:")[1].split("dB")[0] for line in level.splitlines() if "mean_volume" in line))
+    gain = (CHIRP_RMS_DB - 20) - mean
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", raw, "-af", f"volume={gain}dB",
+                    "-ac", "2", path], check=True)
+    return path, target
+
+
+def wait(condition, seconds, what):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception:
+            pass
+        time.sleep(0.05)
+    raise SystemExit(f"timed out: {what}")
+
+
+def phase(driver):
+    return driver.execute_script("const c = document.querySelector('.calibrate'); return c && c.dataset.phase")
+
+
+def status(driver):
+    return driver.execute_script("const s = document.querySelector('.calibrate-status'); return s && s.textContent")
+
+
+def playing(driver):
+    return driver.execute_script("const r = window.__wavelength && window.__wavelength.report(); return r && r.state === 'playing'")
+
+
+def record(room, folder, name, seconds, around_ms=0):
+    raw = os.path.join(folder, f"{name}.raw")
+    recorder = room.record(raw)
+    time.sleep(seconds)
+    recorder.terminate()
+    recorder.wait(timeout=10)
+    return spread(raw, around_ms=around_ms, max_lag_ms=60)
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
+
+
+def calibrate(phone, speaker):
+    """One calibration through the web app: → (measured ms or None, the speaker's words)."""
+    for d in (phone, speaker):
+        d.execute_script("document.querySelector('.calibrate').open = true")
+    phone.execute_script("document.querySelector('.calibrate-start').click()")
+    wait(lambda: speaker.execute_script("return !document.querySelector('.calibrate-call').hidden"), 30, "the call")
+    speaker.execute_script("document.querySelector('.calibrate-join').click()")
+    wait(lambda: phase(phone) == "done", 60, f"the phone: {status(phone)}")
+    wait(lambda: phase(speaker) in ("done", "idle") and status(speaker), 30, f"the speaker: {status(speaker)}")
+    delays = json.loads(speaker.execute_script("return localStorage.getItem('wavelength.outputDelays') || '{}'"))
+    return (next(iter(delays.values()))["delayMs"] if delays else None), status(speaker)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    release = os.path.join(ROOT, ".build-release/release/wavelength")
+    parser.add_argument("--binary", default=release if os.path.exists(release) else os.path.join(ROOT, ".build/debug/wavelength"))
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--noise", choices=["pink", "voice"])
+    parser.add_argument("--listen", type=float, default=0, help="seconds of room to record after a 150 ms calibration")
+    args = parser.parse_args()
+    os.environ["WAVELENGTH_BIN"] = args.binary
+    from conftest import Server  # noqa: E402  (the browser tests' server runner)
+    from accounts_api import signup  # noqa: E402
+
+    work = tempfile.mkdtemp(prefix="wavelength-room-")
+    room = server = None
+    drivers = []
+    try:
+        library = os.path.join(work, "library")
+        os.makedirs(library)
+        click_track(os.path.join(library, "click.mp3"), seconds=600)
+        noise = noise_file(args.noise, work)[0] if args.noise else None
+        from pathlib import Path
+        server = Server(Path(work) / "data", libraries=[Path(library)], name="room-bench").start()
+        room = PulseRoom(os.path.join(work, "pulse"), 150, noise=noise)
+        owner = signup(server)
+        url = f"{server.base}/#/station/{owner.station['id']}"
+        phone = chromium(room, "near", source="roommic")
+        speaker = chromium(room, "far")
+        drivers = [phone, speaker]
+        errors, refusals, afters = [], [], []
+        print(f"== room calibration, {args.rounds} rounds, hidden delays 0–300 ms, noise: {args.noise or 'none'}")
+        print("round  injected  room(truth)  measured   error   after (the room's lag once corrected)")
+        for r in range(args.rounds):
+            injected = round(r * 300 / max(1, args.rounds - 1))
+            room.set_delay(injected)
+            speaker.get(url)
+            speaker.execute_script("localStorage.removeItem('wavelength.outputDelays')")
+            speaker.refresh()
+            if r == 0:
+                phone.get(url)
+            for d in drivers:
+                wait(lambda: playing(d), 60, "playing")
+                wait(lambda: d.execute_script("return document.querySelector('.calibrate') && document.querySelector('.station[data-state=ready], [data-state=ready]')"), 30, "ready")
+            time.sleep(2)  # past the player's lock-in, before the truth is taken
+            before = record(room, work, f"before-{r}", 3, around_ms=injected)
+            truth = statistics.median(before) if before else float("nan")
+            measured, words = calibrate(phone, speaker)
+            time.sleep(1.5)
+            after = record(room, work, f"after-{r}", 3)
+            if measured is None:
+                refusals.append(words)
+                print(f"{r:5d}  {injected:6d} ms  {truth:8.2f} ms   refused: {words}")
+                continue
+            error = measured - truth
+            errors.append(error)
+            if after:
+                afters.append(statistics.median(after))
+            print(f"{r:5d}  {injected:6d} ms  {truth:8.2f} ms  {measured:7.2f} ms  {error:+6.2f}  {statistics.median(after) if after else float('nan'):+6.2f} ms")
+        absolute = [abs(e) for e in errors]
+        residual = [abs(x) for x in afters]
+        print(f"error |measured − room|: p50 {pct(absolute, .5):.2f} ms, p95 {pct(absolute, .95):.2f} ms, max {max(absolute, default=float('nan')):.2f} ms over {len(errors)}; refused {len(refusals)}")
+        print(f"the room's lag once corrected: p50 {pct(residual, .5):.2f} ms, p95 {pct(residual, .95):.2f} ms, max {max(residual, default=float('nan')):.2f} ms")
+        if args.listen:
+            room.set_delay(150)
+            speaker.execute_script("localStorage.removeItem('wavelength.outputDelays')")
+            speaker.refresh()
+            wait(lambda: playing(speaker), 60, "playing")
+            time.sleep(2)
+            before = record(room, work, "listen-before", 5, around_ms=150)
+            measured, words = calibrate(phone, speaker)
+            time.sleep(1.5)
+            lags = record(room, work, "listen", args.listen)
+            spread_abs = [abs(x) for x in lags]
+            print(f"150 ms hidden: before p50 {statistics.median(before):.2f} ms; measured {measured}; "
+                  f"after, {len(lags)} 1 s windows over {args.listen:.0f} s: |spread| p50 {pct(spread_abs, .5):.2f} ms, "
+                  f"p95 {pct(spread_abs, .95):.2f} ms, max {max(spread_abs, default=float('nan')):.2f} ms")
+    finally:
+        for d in drivers:
+            try:
+                d.quit()
+            except Exception:
+                pass
+        if server:
+            server.stop()
+        if room:
+            room.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
