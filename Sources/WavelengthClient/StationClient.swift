@@ -114,6 +114,12 @@ public actor StationClient {
         slewed.serverTime(at: clock.now())
     }
 
+    /// The client-clock instant at which the server clock reads `server` (ms).
+    public func localTime(ofServer server: Double) -> Double? {
+        let local = clock.now()
+        return slewed.serverTime(at: local).map { local + (server - $0) }
+    }
+
     public var clockEstimate: ClockEstimator.Estimate? { estimator.estimate }
 
     /// What should be playing now, at which offset, and what comes next.

@@ -35,6 +35,9 @@ public actor StationPlayer {
     /// `OutputDelays`): each start is that much earlier, so the sound is
     /// *heard* on time. A delay past the lead time starts mid-song.
     public private(set) var outputDelayMs: Double = 0
+    /// Until this client-clock instant the output is lent (a room
+    /// calibration's chirps play on it): no step touches it.
+    private var lentUntil = -Double.infinity
     public private(set) var status = Status()
 
     public init(
@@ -53,6 +56,13 @@ public actor StationPlayer {
     public func setOutputDelay(_ ms: Double) {
         guard ms.isFinite, ms != outputDelayMs else { return }
         outputDelayMs = ms
+        playing = nil
+    }
+
+    /// Lends the output until client-clock `local`: steps leave it alone,
+    /// then the track starts again at its place.
+    public func lend(until local: Double) {
+        lentUntil = local
         playing = nil
     }
 
@@ -77,6 +87,7 @@ public actor StationPlayer {
 
     /// One look at the plan: start, switch or correct as needed.
     public func step() async {
+        guard clock.now() >= lentUntil else { return }
         guard let (plan, planned) = await client.timedPlan(), let entry = plan.current, !plan.paused else {
             if playing != nil {
                 await output.stop()

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import Logging
 import WavelengthClient
+import WavelengthCore
 import WavelengthWire
 
 /// Listens to a station from the command line with the client SDK.
@@ -42,6 +43,15 @@ struct Tune: AsyncParsableCommand {
     @Option(help: "Make this client's clock run fast by this many parts per million.")
     var clockSkewPPM: Double = 0
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep each output's measured delay in this file, and take part when a phone calibrates the room.",
+            discussion: "A phone with the station open starts \"Calibrate the room\"; this device plays its chirps and keeps the figure."))
+    var outputDelays: String?
+
+    @Option(help: "This device's name in a room calibration.")
+    var deviceName = "wavelength tune"
+
 
     func run() async throws {
         var stationID: String
@@ -71,6 +81,7 @@ struct Tune: AsyncParsableCommand {
             (silent ? nil : FFmpegAudioOutput.forThisMachine(clock: clock)) ?? SilentAudioOutput(clock: clock)
         let player = StationPlayer(client: client, output: output, clock: clock)
         if !json { print("Tuning in to \(station ?? stationID) on \(server) (audio: \(output.name))") }
+        let calibrating = try await takePart(client: client, player: player, output: output, clock: clock)
         await client.start()
         let tunedAt = clock.now()
         let playing = Task { await player.run() }
@@ -81,7 +92,33 @@ struct Tune: AsyncParsableCommand {
         }
         playing.cancel()
         await playing.value
+        calibrating?.cancel()
         await client.stop()
+    }
+
+    /// With --output-delays: the route's correction applied, and a task
+    /// that answers room calibrations and says what came of each.
+    private func takePart(client: StationClient, player: StationPlayer, output: any AudioOutput, clock: any ClientClock)
+        async throws -> Task<Void, Never>?
+    {
+        guard let outputDelays else { return nil }
+        guard !outputDelays.isEmpty, outputDelays.utf8.count <= 4096 else { throw ValidationError("--output-delays names a file") }
+        let speaker = RoomCalibrationSpeaker(
+            client: client, player: player, output: output, delays: OutputDelayFile(path: outputDelays), name: deviceName,
+            clock: clock)
+        await speaker.start()
+        let quiet = json
+        return Task {
+            for await event in client.events {
+                guard case .room(let signal) = event, let outcome = await speaker.handle(signal), !quiet else { continue }
+                switch outcome {
+                case .joined: print("Taking part in a room calibration (\(signal.from ?? "a phone")).")
+                case .played: print("Played this device's chirps.")
+                case .corrected(let total): print(String(format: "This output now starts %.1f ms early.", total))
+                case .unchanged(let why): print("\(why) The correction in place stays.")
+                }
+            }
+        }
     }
 
     private func report(client: StationClient, player: StationPlayer, clock: any ClientClock, tunedAt: Double) async throws {

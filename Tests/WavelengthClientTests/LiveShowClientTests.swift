@@ -11,9 +11,12 @@ import WavelengthWire
 actor RecordingOutput: AudioOutput {
     nonisolated let name = "recording"
     private(set) var starts: [(url: String, offset: Double)] = []
+    /// The client-clock instant of each start.
+    private(set) var instants: [Double] = []
 
     func play(url: String, fileOffsetMs: Double, at: Double, gainDb: Double) async throws {
         starts.append((url, fileOffsetMs))
+        instants.append(at)
     }
 
     func stop() async {}

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WavelengthClient
+import WavelengthCore
 import WavelengthServer
 
 /// Each output route's measured delay: a calibration's residual adds to
@@ -68,6 +69,71 @@ struct PlayerOutputDelayTests {
             // level with the plan.
             #expect(handedOver - expected > 100, "the output is ahead by the route's 150 ms: \(handedOver) vs \(expected)")
             await sdk.stop()
+        }
+    }
+}
+
+/// The SDK as a speaker in a room calibration: it answers the phone's call,
+/// plays its chirps through its output at its slot (less its correction),
+/// and takes the phone's figure into its route's correction and file.
+@Suite("The SDK in a room calibration", .timeLimit(.minutes(2)))
+struct RoomCalibrationSpeakerTests {
+    @Test func itAnswersPlaysInItsSlotAndKeepsTheFigure() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("speaker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = OutputDelayFile(path: folder.appendingPathComponent("output-delays.json").path)
+        let server = try await LiveServer.make()
+        try await buildApplication(server.services).test(.live) { client in
+            let host = try await client.signUp("Host")
+            func sdk() -> StationClient {
+                StationClient(configuration: ClientConfiguration(serverURL: "http://127.0.0.1:\(client.port!)", stationID: host.stationID))
+            }
+            let phone = sdk()
+            let speakerClient = sdk()
+            var phoneEvents = phone.events.makeAsyncIterator()
+            var speakerEvents = speakerClient.events.makeAsyncIterator()
+            await phone.start()
+            await speakerClient.start()
+            _ = try await next(&phoneEvents) { if case .clock = $0 { true } else { false } }
+            _ = try await next(&speakerEvents) { if case .clock = $0 { true } else { false } }
+            let output = RecordingOutput()
+            let player = StationPlayer(client: speakerClient, output: output)
+            var delays = OutputDelays()
+            try delays.apply(residualMs: 20, to: output.name, at: 1)
+            try file.save(delays)
+            let reloaded = RoomCalibrationSpeaker(client: speakerClient, player: player, output: output, delays: file, name: "Den TV")
+            await reloaded.start()
+            #expect(await player.outputDelayMs == 20, "the route's stored correction is applied at start")
+
+            func signal(_ events: inout AsyncStream<StationEvent>.Iterator) async throws -> RoomSignal {
+                guard case .room(let signal) = try await next(&events, where: { if case .room = $0 { true } else { false } }) else {
+                    throw CancellationError()
+                }
+                return signal
+            }
+            await phone.sendRoom(RoomSignal(kind: .call, session: "s1", name: "Phone"))
+            #expect(await reloaded.handle(try await signal(&speakerEvents)) == .joined(session: "s1"))
+            let join = try await signal(&phoneEvents)
+            #expect(join.kind == .join && join.name == "Den TV" && join.device == reloaded.device)
+            let slot = Int64(try #require(await phone.serverNow())) + 1500
+            await phone.sendRoom(RoomSignal(kind: .plan, session: "s1", slots: [.init(device: reloaded.device, at: slot)]))
+            let planned = try await signal(&speakerEvents)
+            let local = try #require(await speakerClient.localTime(ofServer: Double(slot)))
+            guard case .played(let at) = await reloaded.handle(planned) else { Issue.record("no chirps"); return }
+            // Handed over the route's 20 ms early (the two reads of the
+            // clock are a moment apart; a moment is far less than 20 ms).
+            #expect(abs((local - at) - 20) < 5, "slot at \(local), played at \(at)")
+            let played = try #require(await output.starts.last)
+            let wav = try Data(contentsOf: URL(fileURLWithPath: played.url))
+            #expect(wav.prefix(4) == Data("RIFF".utf8) && wav.count > 48_000)
+
+            await phone.sendRoom(RoomSignal(kind: .result, session: "s1", results: [.init(device: reloaded.device, delayMs: 130.5)]))
+            #expect(await reloaded.handle(try await signal(&speakerEvents)) == .corrected(totalMs: 150.5))
+            #expect(await player.outputDelayMs == 150.5)
+            #expect(file.load().delay(for: output.name) == 150.5)
+            await phone.stop()
+            await speakerClient.stop()
         }
     }
 }

@@ -298,7 +298,11 @@ export class RoomCalibration {
     saveBook(this.book);
     this.applyRoute();
     const change = Math.abs(mine.delayMs) < 0.5 ? "already in step" : `${mine.delayMs > 0 ? "late" : "early"} by ${Math.abs(mine.delayMs).toFixed(1)} ms`;
-    this.set({ phase: "done", message: `This device was ${change}: it now starts ${applied.delayMs.toFixed(1)} ms early, for this output.` });
+    // Songs are scheduled seconds ahead, so each still starts on time; only
+    // where there is no "ahead" (tuning in, a skip) the device starts that
+    // much further into the song.
+    const far = applied.delayMs > 100 ? " After a skip or on tuning in, it joins the song that much further in, so the room stays together." : "";
+    this.set({ phase: "done", message: `This device was ${change}: it now starts ${applied.delayMs.toFixed(1)} ms early, for this output.${far}` });
   }
 
   destroy() {
