@@ -19,7 +19,12 @@ final class SilentSocket: Sendable {
     }
 
     private init(port: Int, path: String) throws {
-        fd = try LoopbackSocket.connect(port: port)
+        // A read waits at most this long, so a close that never comes fails
+        // the test with a reason and never holds a pool thread for good.
+        fd = try LoopbackSocket.connect(port: port) { fd in
+            var timeout = timeval(tv_sec: 90, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
         let request =
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
