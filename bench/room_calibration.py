@@ -107,8 +107,10 @@ def calibrate(phone, speaker):
     phone.execute_script("document.querySelector('.calibrate-start').click()")
     wait(lambda: speaker.execute_script("return !document.querySelector('.calibrate-call').hidden"), 30, "the call")
     speaker.execute_script("document.querySelector('.calibrate-join').click()")
+    # Each side leaves the last calibration's "done" before this one's.
+    wait(lambda: phase(speaker) in ("waiting", "playing"), 30, f"the speaker joins: {status(speaker)}")
     wait(lambda: phase(phone) == "done", 60, f"the phone: {status(phone)}")
-    wait(lambda: phase(speaker) in ("done", "idle") and status(speaker), 30, f"the speaker: {status(speaker)}")
+    wait(lambda: phase(speaker) in ("done", "idle"), 30, f"the speaker: {status(speaker)}")
     delays = json.loads(speaker.execute_script("return localStorage.getItem('wavelength.outputDelays') || '{}'"))
     return (next(iter(delays.values()))["delayMs"] if delays else None), status(speaker)
 
@@ -120,6 +122,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--noise", choices=["pink", "voice"])
     parser.add_argument("--listen", type=float, default=0, help="seconds of room to record after a 150 ms calibration")
+    parser.add_argument("--again", action="store_true",
+                        help="calibrate each round a second time: what the chirps still show once corrected")
     args = parser.parse_args()
     os.environ["WAVELENGTH_BIN"] = args.binary
     from conftest import Server  # noqa: E402  (the browser tests' server runner)
@@ -169,7 +173,11 @@ def main():
             errors.append(error)
             if after:
                 afters.append(statistics.median(after))
-            print(f"{r:5d}  {injected:6d} ms  {truth:8.2f} ms  {measured:7.2f} ms  {error:+6.2f}  {statistics.median(after) if after else float('nan'):+6.2f} ms")
+            line = f"{r:5d}  {injected:6d} ms  {truth:8.2f} ms  {measured:7.2f} ms  {error:+6.2f}  {statistics.median(after) if after else float('nan'):+6.2f} ms"
+            if args.again:
+                again, said = calibrate(phone, speaker)
+                line += (f"   again: {again - measured:+6.2f} ms" if again is not None else "   again: refused") + (f" ({said})" if os.environ.get("BENCH_VERBOSE") else "")
+            print(line)
         absolute = [abs(e) for e in errors]
         residual = [abs(x) for x in afters]
         print(f"error |measured − room|: p50 {pct(absolute, .5):.2f} ms, p95 {pct(absolute, .95):.2f} ms, max {max(absolute, default=float('nan')):.2f} ms over {len(errors)}; refused {len(refusals)}")

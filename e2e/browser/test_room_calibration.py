@@ -107,6 +107,21 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
         assert after, "the room heard nothing after calibrating"
         assert abs(statistics.median(after)) < 10, f"still apart after calibrating: {after} (measured {measured})"
         print(f"\nroom: before {hidden:.1f} ms, measured {measured:.2f} ms, after p50 {statistics.median(after):.2f} ms")
+
+        # Calibrated again (the first calibration's timers run out meanwhile,
+        # and must not end this one): the speaker is now nearly in step, and
+        # the correction moves by what is left.
+        click(phone, ".calibrate-start")
+        wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate-call").is_displayed(), "the second call")
+        click(speaker, ".calibrate-join")
+        wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") in ("waiting", "playing"),
+                 "the speaker joins again", explain=explain)
+        wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") == "done",
+                 "the speaker takes its second figure", explain=explain)
+        again = speaker.find_element(By.CSS_SELECTOR, ".calibrate-status").text
+        assert again.startswith("This device was"), again
+        second = next(iter(stored_delays(speaker).values()))["delayMs"]
+        assert second != measured and abs(second - measured) < 5, f"{measured} then {second}: {again}"
     finally:
         for d in drivers:
             try:

@@ -253,9 +253,11 @@ export class RoomCalibration {
     this.joinedSession = call.session;
     this.send({ kind: "join", session: call.session, device: this.device, name: clean || "A device" });
     this.set({ phase: "waiting", call: null, message: `Taking part: ${call.from}'s phone will ask for this device's chirp in a moment.` });
-    // A meter that never sends its plan (it left): stop waiting.
+    // A meter that never sends its plan (it left): stop waiting. Only for
+    // this call: a later calibration has timers of its own.
+    const session = call.session;
     this.later(() => {
-      if (this.state.phase === "waiting") {
+      if (this.state.phase === "waiting" && this.joinedSession === session) {
         this.joinedSession = null;
         this.set({ phase: "idle", message: "The measuring phone never started: your correction stays as it was." });
       }
@@ -272,8 +274,9 @@ export class RoomCalibration {
     const end = Math.max(...plan.slots.map((s) => s.at)) + SLOT_MS;
     const late = this.player.playChirps(chirp(this.player.ctx.sampleRate), this.chirpTimes(slot.at), end);
     this.set({ phase: "playing", message: late ? "This device was too late for some of its chirps: the phone may not hear it." : "Playing this device's chirp in its turn…" });
+    const session = plan.session;
     this.later(() => {
-      if (this.state.phase === "playing") {
+      if (this.state.phase === "playing" && this.joinedSession === session) {
         this.joinedSession = null;
         this.player.unduck();
         this.set({ phase: "idle", message: "The measuring phone left before it sent the figures: your correction stays as it was." });
