@@ -33,7 +33,8 @@ sys.path.insert(0, os.path.join(ROOT, "e2e", "browser"))
 sys.path.insert(0, HERE)
 
 from audio_spread import click_track  # noqa: E402
-from pulse_room import PulseRoom, chromium, spread  # noqa: E402
+from pulse_room import RATE, PulseRoom, chromium, spread  # noqa: E402
+import numpy as np  # noqa: E402
 
 CHIRP_RMS_DB = -23.0  # the chirp: 0.1 peak (−20 dBFS), a sine's RMS 3 dB under
 VOICE = ("The weather on the mountain will turn after noon, so pack the red jacket and the spare batteries. "
@@ -100,8 +101,60 @@ def pct(values, p):
     return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
 
 
-def calibrate(phone, speaker):
-    """One calibration through the web app: → (measured ms or None, the speaker's words)."""
+CHIRP = dict(f0=1000.0, f1=8000.0, seconds=0.12, fade=0.01)
+SLOT_S = (3 * 0.25 + 0.12 + 1.0 + 0.3)  # calibration.js: SLOT_MS, the meter's slot, then the device's
+
+
+def chirp(rate=RATE):
+    n = int(round(CHIRP["seconds"] * rate))
+    t = np.arange(n) / rate
+    fade = int(round(CHIRP["fade"] * rate))
+    env = np.ones(n)
+    ramp = 0.5 - 0.5 * np.cos(np.pi * np.arange(fade) / fade)
+    env[:fade] = ramp
+    env[n - fade:] = ramp[::-1]
+    sweep = (CHIRP["f1"] - CHIRP["f0"]) / CHIRP["seconds"]
+    return env * np.sin(2 * np.pi * (CHIRP["f0"] * t + 0.5 * sweep * t * t))
+
+
+def arrivals(channel, template, count=4):
+    """The first `count` chirp starts in one channel of the room (samples),
+    by a matched filter: the strongest peak, then the next beyond 100 ms."""
+    size = 1 << (len(channel) + len(template)).bit_length()
+    corr = np.fft.irfft(np.fft.rfft(channel, size) * np.conj(np.fft.rfft(template, size)), size)[:len(channel)]
+    corr = np.abs(corr)
+    found = []
+    work = corr.copy()
+    for _ in range(count):
+        k = int(np.argmax(work))
+        if work[k] <= 0:
+            break
+        a, b, c = corr[k - 1], corr[k], corr[k + 1]
+        found.append(k + (0.5 * (a - c) / (a - 2 * b + c) if (a - 2 * b + c) != 0 else 0))
+        work[max(0, k - RATE // 10):k + RATE // 10] = 0
+    return sorted(found)
+
+
+def room_truth(raw):
+    """The far speaker's delay behind the near one at the calibration, from
+    the room's own two channels: the phone's chirps arrive on the left only,
+    the speaker's on the right only, one slot later (ms). None when a
+    channel held fewer than four chirps."""
+    pcm = np.fromfile(raw, dtype="<i2").astype(np.float64).reshape(-1, 2)
+    template = chirp()
+    left, right = arrivals(pcm[:, 0], template), arrivals(pcm[:, 1], template)
+    if len(left) < 4 or len(right) < 4:
+        return None
+    return float(np.median([(r - l) / RATE * 1000 - SLOT_S * 1000 for l, r in zip(left, right)]))
+
+
+def calibrate(phone, speaker, room=None, folder=None):
+    """One calibration through the web app: → (measured ms or None, the
+    speaker's words, the room's own figure meanwhile when `room` is given)."""
+    recorder = None
+    if room is not None:
+        raw = os.path.join(folder, "during.raw")
+        recorder = room.record(raw)
     for d in (phone, speaker):
         d.execute_script("document.querySelector('.calibrate').open = true")
     phone.execute_script("document.querySelector('.calibrate-start').click()")
@@ -111,8 +164,13 @@ def calibrate(phone, speaker):
     wait(lambda: phase(speaker) in ("waiting", "playing"), 30, f"the speaker joins: {status(speaker)}")
     wait(lambda: phase(phone) == "done", 60, f"the phone: {status(phone)}")
     wait(lambda: phase(speaker) in ("done", "idle"), 30, f"the speaker: {status(speaker)}")
+    truth = None
+    if recorder is not None:
+        recorder.terminate()
+        recorder.wait(timeout=10)
+        truth = room_truth(raw)
     delays = json.loads(speaker.execute_script("return localStorage.getItem('wavelength.outputDelays') || '{}'"))
-    return (next(iter(delays.values()))["delayMs"] if delays else None), status(speaker)
+    return (next(iter(delays.values()))["delayMs"] if delays else None), status(speaker), truth
 
 
 def main():
@@ -147,7 +205,7 @@ def main():
         drivers = [phone, speaker]
         errors, refusals, afters = [], [], []
         print(f"== room calibration, {args.rounds} rounds, hidden delays 0–300 ms, noise: {args.noise or 'none'}")
-        print("round  injected  room(truth)  measured   error   after (the room's lag once corrected)")
+        print("round  injected  room before  room at it  measured   error   after (the room's lag once corrected)")
         for r in range(args.rounds):
             injected = round(r * 300 / max(1, args.rounds - 1))
             room.set_delay(injected)
@@ -162,25 +220,28 @@ def main():
             time.sleep(2)  # past the player's lock-in, before the truth is taken
             before = record(room, work, f"before-{r}", 3, around_ms=injected)
             truth = statistics.median(before) if before else float("nan")
-            measured, words = calibrate(phone, speaker)
+            measured, words, during = calibrate(phone, speaker, room, work)
             time.sleep(1.5)
             after = record(room, work, f"after-{r}", 3)
             if measured is None:
                 refusals.append(words)
                 print(f"{r:5d}  {injected:6d} ms  {truth:8.2f} ms   refused: {words}")
                 continue
-            error = measured - truth
+            # The room's own figure at the calibration (its chirps on its two
+            # channels); module-loopback's delay drifts a little over a round.
+            error = measured - during if during is not None else float("nan")
             errors.append(error)
             if after:
                 afters.append(statistics.median(after))
-            line = f"{r:5d}  {injected:6d} ms  {truth:8.2f} ms  {measured:7.2f} ms  {error:+6.2f}  {statistics.median(after) if after else float('nan'):+6.2f} ms"
+            line = (f"{r:5d}  {injected:6d} ms  {truth:8.2f} ms  {during if during is not None else float('nan'):8.2f} ms  "
+                    f"{measured:7.2f} ms  {error:+6.2f}  {statistics.median(after) if after else float('nan'):+6.2f} ms")
             if args.again:
-                again, said = calibrate(phone, speaker)
+                again, said, _ = calibrate(phone, speaker)
                 line += (f"   again: {again - measured:+6.2f} ms" if again is not None else "   again: refused") + (f" ({said})" if os.environ.get("BENCH_VERBOSE") else "")
             print(line)
-        absolute = [abs(e) for e in errors]
+        absolute = [abs(e) for e in errors if e == e]
         residual = [abs(x) for x in afters]
-        print(f"error |measured − room|: p50 {pct(absolute, .5):.2f} ms, p95 {pct(absolute, .95):.2f} ms, max {max(absolute, default=float('nan')):.2f} ms over {len(errors)}; refused {len(refusals)}")
+        print(f"error |measured − the room's own at the calibration|: p50 {pct(absolute, .5):.2f} ms, p95 {pct(absolute, .95):.2f} ms, max {max(absolute, default=float('nan')):.2f} ms over {len(errors)}; refused {len(refusals)}")
         print(f"the room's lag once corrected: p50 {pct(residual, .5):.2f} ms, p95 {pct(residual, .95):.2f} ms, max {max(residual, default=float('nan')):.2f} ms")
         if args.listen:
             room.set_delay(150)
@@ -189,13 +250,19 @@ def main():
             wait(lambda: playing(speaker), 60, "playing")
             time.sleep(2)
             before = record(room, work, "listen-before", 5, around_ms=150)
-            measured, words = calibrate(phone, speaker)
+            measured, words, during = calibrate(phone, speaker, room, work)
             time.sleep(1.5)
             lags = record(room, work, "listen", args.listen)
             spread_abs = [abs(x) for x in lags]
-            print(f"150 ms hidden: before p50 {statistics.median(before):.2f} ms; measured {measured}; "
+            # The room's own delay again, by its chirps: how far the emulated
+            # speaker itself moved while the spread was recorded.
+            _, _, later = calibrate(phone, speaker, room, work)
+            moved = later - during if later is not None and during is not None else float("nan")
+            print(f"150 ms hidden: before p50 {statistics.median(before):.2f} ms; the room at the calibration {during}; measured {measured}; "
                   f"after, {len(lags)} 1 s windows over {args.listen:.0f} s: |spread| p50 {pct(spread_abs, .5):.2f} ms, "
-                  f"p95 {pct(spread_abs, .95):.2f} ms, max {max(spread_abs, default=float('nan')):.2f} ms")
+                  f"p95 {pct(spread_abs, .95):.2f} ms, max {max(spread_abs, default=float('nan')):.2f} ms; "
+                  f"first 5 s {statistics.median(lags[:5]):+.2f} ms, last 5 s {statistics.median(lags[-5:]):+.2f} ms; "
+                  f"the room's own delay moved {moved:+.2f} ms meanwhile")
     finally:
         for d in drivers:
             try:

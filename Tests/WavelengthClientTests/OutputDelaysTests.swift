@@ -129,7 +129,9 @@ struct RoomCalibrationSpeakerTests {
             #expect(wav.prefix(4) == Data("RIFF".utf8) && wav.count > 48_000)
 
             await phone.sendRoom(RoomSignal(kind: .result, session: "s1", results: [.init(device: reloaded.device, delayMs: 130.5)]))
-            #expect(await reloaded.handle(try await signal(&speakerEvents)) == .corrected(totalMs: 150.5))
+            let figures = try await signal(&speakerEvents)
+            let outcome = await reloaded.handle(figures)
+            #expect(outcome == .corrected(totalMs: 150.5), "\(figures) → \(String(describing: outcome))")
             #expect(await player.outputDelayMs == 150.5)
             #expect(file.load().delay(for: output.name) == 150.5)
             await phone.stop()

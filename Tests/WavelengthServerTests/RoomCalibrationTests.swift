@@ -31,12 +31,12 @@ struct RoomCalibrationTests {
 
             let now = EpochMillis(Date().timeIntervalSince1970 * 1000)
             try meter.send(.room(RoomSignal(kind: .plan, session: "s1", slots: [.init(device: "dev-1", at: now + 3000)])))
-            try meter.send(.room(RoomSignal(kind: .result, session: "s1", results: [.init(device: "dev-1", delayMs: 149.6)])))
+            try meter.send(.room(RoomSignal(kind: .result, session: "s1", results: [.init(device: "dev-1", name: "Kitchen", delayMs: 149.6)])))
             let result = try await speaker.next {
                 if case .room(let signal) = $0 { signal.kind == .result } else { false }
             }
             guard case .room(let figures) = result else { return }
-            #expect(figures.results == [.init(device: "dev-1", delayMs: 149.6)])
+            #expect(figures.results == [.init(device: "dev-1", name: "Kitchen", delayMs: 149.6)])
         }
     }
 
@@ -59,6 +59,7 @@ struct RoomCalibrationTests {
                 RoomSignal(kind: .result, session: "s", results: [.init(device: "d")]),
                 RoomSignal(kind: .result, session: "s", results: [.init(device: "d", delayMs: 1, problem: "both")]),
                 RoomSignal(kind: .call, session: "s", results: [.init(device: "d", delayMs: 1)]),
+                RoomSignal(kind: .result, session: "s", results: [.init(device: "d", name: "new\nline", delayMs: 1)]),
             ]
             for (index, signal) in bad.enumerated() {
                 try meter.send(.room(signal))

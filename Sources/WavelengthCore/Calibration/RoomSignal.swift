@@ -31,14 +31,17 @@ public struct RoomSignal: Sendable, Equatable, Codable {
     }
 
     /// What the meter heard of one device: its delay behind the meter's own
-    /// sound (ms), or the reason there is none.
+    /// sound (ms), or the reason there is none; with the name the device
+    /// gave, so everyone listening (the DJ's booth too) can tell them apart.
     public struct Result: Sendable, Equatable, Codable {
         public var device: String
+        public var name: String?
         public var delayMs: Double?
         public var problem: String?
 
-        public init(device: String, delayMs: Double? = nil, problem: String? = nil) {
+        public init(device: String, name: String? = nil, delayMs: Double? = nil, problem: String? = nil) {
             self.device = device
+            self.name = name
             self.delayMs = delayMs
             self.problem = problem
         }
@@ -121,6 +124,9 @@ public struct RoomSignal: Sendable, Equatable, Codable {
                 }
                 if let problem = result.problem {
                     result.problem = try Self.text(problem, limit: Self.maxProblemLength, what: "A problem")
+                }
+                if let name = result.name {
+                    result.name = try Self.text(name, limit: Self.maxNameLength, what: "A device's name")
                 }
                 guard (result.delayMs == nil) != (result.problem == nil) else {
                     throw .invalid("A result carries either a delay or a problem.")

@@ -181,9 +181,12 @@ export class RoomCalibration {
       devices: slots.slice(1).map((slot) => ({ device: slot.device, expected: this.chirpTimes(slot.at).map(index) })),
       distanceM: this.distanceM,
     });
-    const results = measured.results.map((r) => (r.problem ? { device: r.device, problem: r.problem } : { device: r.device, delayMs: Math.round(r.delayMs * 100) / 100 }));
+    const nameOf = (device) => String((devices.find((d) => d.device === device) || {}).name || "A device").slice(0, 40);
+    const results = measured.results.map((r) =>
+      r.problem ? { device: r.device, name: nameOf(r.device), problem: r.problem } : { device: r.device, name: nameOf(r.device), delayMs: Math.round(r.delayMs * 100) / 100 },
+    );
     this.send({ kind: "result", session: this.session, results });
-    const named = results.map((r) => ({ ...r, name: (devices.find((d) => d.device === r.device) || {}).name || "A device" }));
+    const named = results;
     const heard = results.filter((r) => r.delayMs != null).length;
     this.set({
       phase: "done",
