@@ -180,6 +180,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--noise", choices=["pink", "voice"])
     parser.add_argument("--listen", type=float, default=0, help="seconds of room to record after a 150 ms calibration")
+    parser.add_argument("--steady", action="store_true",
+                        help="let module-loopback hold its delay (its rate control), instead of a fixed queue that drifts")
     parser.add_argument("--again", action="store_true",
                         help="calibrate each round a second time: what the chirps still show once corrected")
     args = parser.parse_args()
@@ -197,7 +199,7 @@ def main():
         noise = noise_file(args.noise, work)[0] if args.noise else None
         from pathlib import Path
         server = Server(Path(work) / "data", libraries=[Path(library)], name="room-bench").start()
-        room = PulseRoom(os.path.join(work, "pulse"), 150, noise=noise)
+        room = PulseRoom(os.path.join(work, "pulse"), 150, noise=noise, steady=args.steady)
         owner = signup(server)
         url = f"{server.base}/#/station/{owner.station['id']}"
         phone = chromium(room, "near", source="roommic")
@@ -257,7 +259,8 @@ def main():
             # The room's own delay again, by its chirps: how far the emulated
             # speaker itself moved while the spread was recorded.
             _, _, later = calibrate(phone, speaker, room, work)
-            moved = later - during if later is not None and during is not None else float("nan")
+            # `later` is heard with the correction on: add it back.
+            moved = later + measured - during if None not in (later, measured, during) else float("nan")
             print(f"150 ms hidden: before p50 {statistics.median(before):.2f} ms; the room at the calibration {during}; measured {measured}; "
                   f"after, {len(lags)} 1 s windows over {args.listen:.0f} s: |spread| p50 {pct(spread_abs, .5):.2f} ms, "
                   f"p95 {pct(spread_abs, .95):.2f} ms, max {max(spread_abs, default=float('nan')):.2f} ms; "

@@ -22,7 +22,11 @@ RATE = 48000
 
 
 class PulseRoom:
-    def __init__(self, root: str, delay_ms: int = 150, noise: str | None = None):
+    def __init__(self, root: str, delay_ms: int = 150, noise: str | None = None, steady: bool = False):
+        # steady: module-loopback's rate control holds the delay at its
+        # target; without it the loopback's queue runs as it started, and
+        # drifts by a few ms a minute.
+        self.steady = steady
         self.root = root
         self.run = os.path.join(root, "run")
         os.makedirs(self.run, exist_ok=True)
@@ -60,8 +64,8 @@ class PulseRoom:
         if self.loopback is not None:
             self.pactl("unload-module", self.loopback)
         loaded = self.pactl("load-module", "module-loopback", "source=far.monitor", "sink=farout",
-                            f"latency_msec={max(1, int(delay_ms))}", "adjust_time=0", "source_dont_move=true",
-                            "sink_dont_move=true")
+                            f"latency_msec={max(1, int(delay_ms))}", *([] if self.steady else ["adjust_time=0"]),
+                            "source_dont_move=true", "sink_dont_move=true")
         if loaded.returncode != 0:
             raise RuntimeError(f"module-loopback: {loaded.stderr}")
         self.loopback = loaded.stdout.strip()

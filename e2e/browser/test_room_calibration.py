@@ -57,7 +57,7 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
     library.mkdir()
     click_track(str(library / "click.mp3"))
     server = Server(tmp_path / "data", libraries=[library], name="room").start()
-    room = PulseRoom(str(tmp_path / "pulse"), HIDDEN_MS)
+    room = PulseRoom(str(tmp_path / "pulse"), HIDDEN_MS, steady=True)
     drivers = []
     try:
         owner = signup(server)
