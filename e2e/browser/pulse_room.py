@@ -12,8 +12,10 @@ Needs pulseaudio and pulseaudio-utils (Debian), numpy, selenium, chromium.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -28,9 +30,12 @@ class PulseRoom:
         # drifts by a few ms a minute.
         self.steady = steady
         self.root = root
-        self.run = os.path.join(root, "run")
-        os.makedirs(self.run, exist_ok=True)
+        os.makedirs(root, exist_ok=True)
+        # The runtime folder holds the server's socket, whose path must fit
+        # in 108 bytes: a test's own folder under the suite's TMPDIR is longer.
+        self.run = tempfile.mkdtemp(prefix="wlpulse-", dir="/tmp")
         self.socket = os.path.join(self.run, "native")
+        self.log = os.path.join(root, "pulseaudio.log")
         self.env = dict(os.environ, XDG_RUNTIME_DIR=self.run, PULSE_RUNTIME_PATH=self.run, HOME=root,
                         PULSE_SERVER=f"unix:{self.socket}")
         self.proc = subprocess.Popen(
@@ -42,11 +47,12 @@ class PulseRoom:
              "-L", "module-remap-sink sink_name=farout master=mix channels=1 master_channel_map=front-right channel_map=mono remix=no",
              "-L", f"module-null-sink sink_name=far channels=1 rate={RATE}",
              "-L", "module-remap-source source_name=roommic master=mix.monitor channels=1 channel_map=mono"],
-            env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            env=self.env, stdout=subprocess.DEVNULL, stderr=open(self.log, "wb"))
         deadline = time.monotonic() + 15
         while self.pactl("list", "short", "sinks").returncode != 0:
             if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise RuntimeError("pulseaudio did not start")
+                with open(self.log, errors="replace") as said:
+                    raise RuntimeError(f"pulseaudio did not start: {said.read()[-2000:]}")
             time.sleep(0.1)
         self.loopback = None
         self.set_delay(delay_ms)
@@ -83,6 +89,7 @@ class PulseRoom:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        shutil.rmtree(self.run, ignore_errors=True)
 
 
 def chromium(room: PulseRoom, sink: str, source: str | None = None, size=(390, 844)):
