@@ -30,9 +30,10 @@ fi
 # pytest and pytest-xdist (three browser tests at a time), and schemathesis
 # (the server against its OpenAPI document), for whichever python3 runs the
 # tests; icalendar and recurring_ical_events read the calendar feeds the way
-# calendar apps do; openapi-spec-validator checks the OpenAPI document.
-python_packages="selenium pytest pytest-xdist schemathesis icalendar recurring_ical_events openapi-spec-validator"
-if ! python3 -c "import selenium, pytest, xdist, schemathesis, icalendar, recurring_ical_events, openapi_spec_validator" >/dev/null 2>&1; then
+# calendar apps do; openapi-spec-validator checks the OpenAPI document;
+# numpy finds the chirps in the PulseAudio room's recordings.
+python_packages="selenium pytest pytest-xdist schemathesis icalendar recurring_ical_events openapi-spec-validator numpy"
+if ! python3 -c "import selenium, pytest, xdist, schemathesis, icalendar, recurring_ical_events, openapi_spec_validator, numpy" >/dev/null 2>&1; then
     echo "Installing from PyPI: $python_packages"
     # shellcheck disable=SC2086
     python3 -m pip install -q --disable-pip-version-check $python_packages 2>/dev/null \
