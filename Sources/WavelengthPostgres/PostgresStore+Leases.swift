@@ -23,14 +23,15 @@ final class LeaseBook: Sendable {
     func held(_ id: StationID) -> Int64? { state.withLock { $0.held[id] } }
     var allHeld: [StationID: Int64] { state.withLock { $0.held } }
 
-    /// Records a claim; answers whether another node held it since this one last did.
+    /// Records a claim; answers whether another node held it since this one
+    /// last did: only another node's claim moves the epoch.
     func claimed(_ id: StationID, epoch: Int64) -> Bool {
         state.withLock { state in
             let last = state.known[id]
             state.held[id] = epoch
             state.known[id] = epoch
             guard let last else { return false }
-            return epoch != last && epoch != last + 1
+            return epoch != last
         }
     }
 
@@ -61,6 +62,16 @@ extension PostgresStore: StationLeases {
     }
 
     /// Takes the lease when it is free, lapsed or this node's, inside the caller's transaction.
+    ///
+    /// The epoch grows only when the lease changes node. A lease this node
+    /// let go or let lapse (a renewal late on a loaded machine), still its
+    /// own in the row, is taken back under the same epoch: nobody held it
+    /// between, so nothing this node remembers is stale, and a save already
+    /// under way with that epoch still lands. (A new epoch there refused
+    /// such saves as another node's, and the next renewal then counted the
+    /// station lost and closed its listeners, on a node that never lost it.)
+    /// Node ids are new at every start, so another process is always
+    /// another node.
     static func claim(
         _ stationID: StationID, node: NodeIdentity, ttl: Double, book: LeaseBook, _ connection: PostgresConnection,
         logger: Logger
@@ -74,8 +85,7 @@ extension PostgresStore: StationLeases {
                 INSERT INTO station_lease AS l (station_id, node_id, epoch, expires_at)
                 VALUES (\(stationID), \(node.id), 1, clock_timestamp() + make_interval(secs => \(ttl)))
                 ON CONFLICT (station_id) DO UPDATE SET
-                    epoch = CASE WHEN l.node_id = EXCLUDED.node_id AND l.expires_at > clock_timestamp()
-                        THEN l.epoch ELSE l.epoch + 1 END,
+                    epoch = CASE WHEN l.node_id = EXCLUDED.node_id THEN l.epoch ELSE l.epoch + 1 END,
                     node_id = EXCLUDED.node_id, expires_at = EXCLUDED.expires_at
                 WHERE l.node_id = EXCLUDED.node_id OR l.expires_at <= clock_timestamp()
                 RETURNING epoch
@@ -206,7 +216,8 @@ extension PostgresStore: StationLeases {
                 """, logger: logger
             ).first { _ in true } ?? false
             guard kept else {
-                book.letGo([stationID])
+                // Only this epoch's hold goes: a claim made meanwhile stays.
+                book.letGo([stationID: epoch])
                 throw StorageError.notOwner(stationID)
             }
             return

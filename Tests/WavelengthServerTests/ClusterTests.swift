@@ -101,6 +101,28 @@ struct ClusterTests {
         }
     }
 
+    /// A node stops with a listener still tuned in: the listener is told
+    /// goodbye, and the station's going quiet is saved before its lease is
+    /// handed over, so storage doesn't keep it on the air with nobody
+    /// listening. (The lease went first before: the save was refused as
+    /// another node's, logged "Could not save station … going quiet" at
+    /// the end of every such test.)
+    @Test func aGracefulStopSavesItsStationsGoingQuietBeforeHandingThemOver() async throws {
+        try await Self.withTwoNodes(leaseSeconds: 30) { _, stores, nodes in
+            let (owner, listener) = try await nodes.a.application().test(.live) { client in
+                let owner = try await client.signUp()
+                let listener = LiveClient(port: client.port!, path: "/api/stations/\(owner.stationID)/live")
+                _ = try await listener.snapshot()
+                #expect(try await stores.a.loadStation(id: owner.stationID)?.state.isOnAir == true)
+                // Still tuned in as the node stops.
+                return (owner, listener)
+            }
+            await listener.closed()
+            #expect(await listener.closeReason()?.hasPrefix("goingAway") == true)
+            #expect(try await stores.a.loadStation(id: owner.stationID)?.state.isOnAir == false)
+        }
+    }
+
     /// A listener tunes in just as the renewal lets the quiet station's
     /// lease go: the node claims it again at once, so another node's
     /// request can't start it a second time.

@@ -102,10 +102,32 @@ struct StationLeaseTests {
             try await Self.save(a, revision: 3)
             #expect(try await a.loadStation(id: "s1")?.state.revision == 3)
             try await a.releaseLease(stationID: "s1")
-            #expect(try await b.claimLease(stationID: "s1") == .held(epoch: 3, stale: false))
+            #expect(try await b.claimLease(stationID: "s1") == .held(epoch: 2, stale: false))
             // B held it since: A's write without a new claim (its memory is stale) is refused.
             try await b.releaseLease(stationID: "s1")
             await #expect(throws: StorageError.notOwner("s1")) { try await Self.save(a, revision: 50) }
+        }
+    }
+
+    /// A loaded node whose renewals come late: its lease lapses over and
+    /// over, and each time a listener tuning in takes it back while the
+    /// station saves. Nobody else held it, so it is taken back under the
+    /// same epoch and no save is refused. (Under a new epoch, a save that
+    /// had read the old one was refused as another node's; the next
+    /// renewal then counted the station lost and closed its listeners.)
+    @Test func aLapsedLeaseTakenBackByItsOwnNodeRefusesNoSaveInFlight() async throws {
+        try await Self.withNodes(["a"]) { nodes in
+            let a = nodes[0]
+            a.leaseSeconds = 0  // lapsed the moment it is taken or saved
+            #expect(try await a.claimLease(stationID: "s1") == .held(epoch: 1, stale: false))
+            for round in 1...60 {
+                async let claim = a.claimLease(stationID: "s1")
+                async let saved: Void = Self.save(a, revision: Int64(round))
+                #expect(try await claim == .held(epoch: 1, stale: false))
+                try await saved
+            }
+            #expect(try await a.renewLeases(active: ["s1"]).isEmpty)
+            #expect(try await a.loadStation(id: "s1")?.state.revision == 60)
         }
     }
 

@@ -76,6 +76,8 @@ struct SignalFollower: Service {
                     try await signals.pruneSignals(olderThan: Double(keep.components.seconds))
                 }
             } catch {
+                // A stop cancels a read in flight: nothing failed.
+                if Task.isCancelled { return }
                 if !failing { logger.warning("Could not read the cluster's signals (trying again at the poll): \(error)") }
                 failing = true
             }

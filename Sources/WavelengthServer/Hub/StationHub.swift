@@ -72,6 +72,8 @@ actor StationHub {
     var listenerCount: Int { machine.listenerCount }
     /// Someone listens (in the app or to the stream): the station's lease is renewed.
     var isListenedTo: Bool { machine.isListenedTo }
+    /// Whether a connection to this node is seated (not only other nodes' relays).
+    var seatsOwnConnections: Bool { machine.connections.count > relaySeats.count }
     /// Everyone listening now, by kind: the station's one count.
     var audience: Audience.Counts { machine.audience.counts }
     var audienceNow: Audience { machine.audience }

@@ -18,11 +18,26 @@ struct LeaseKeeper: Service {
         // A stop is graceful: the loop ends, then every lease is let go so
         // other nodes take these stations at once, not when they lapse.
         try? await cancelWhenGracefulShutdown { try await renewWhileRunning() }
+        await waitForDepartures()
         do {
             try await leases.handOver()
             await directory.handedOver()
         } catch {
             logger.warning("Could not hand the stations over at the stop (they move when their leases lapse): \(error)")
+        }
+    }
+
+    /// The live sockets were told goodbye just before this service stops
+    /// (`LiveSockets` stops first): each station's last departure saves it
+    /// going quiet, under the lease this node still holds. Only then are the
+    /// leases let go; before, those saves were refused as another node's,
+    /// and a stop left its stations on the air in storage with nobody
+    /// listening. A socket that never closes doesn't hold the stop past a
+    /// lease's length (its saves stay fenced by the epoch meanwhile).
+    private func waitForDepartures() async {
+        let deadline = ContinuousClock.now + every * 3
+        while await directory.seatsOwnConnections(), ContinuousClock.now < deadline {
+            guard (try? await Task.sleep(for: .milliseconds(20))) != nil else { return }
         }
     }
 

@@ -240,6 +240,16 @@ actor StationDirectory {
         }
     }
 
+    /// Whether a station running here still seats a connection of this
+    /// node's own (another node's relay seat doesn't count): at a stop,
+    /// the lease keeper waits for their departures to be saved.
+    func seatsOwnConnections() async -> Bool {
+        for (id, hub) in hubs where held.contains(id) {
+            if await hub.seatsOwnConnections { return true }
+        }
+        return false
+    }
+
     /// At a graceful stop every lease was let go: nothing is held, and
     /// nothing claimed again (listeners still here are about to be closed).
     func handedOver() {

@@ -22,7 +22,9 @@ final class LiveClient: Sendable {
             defer { Task { await inbox.close() } }
             var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
             if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
-            let frame = try await WebSocketClient.connect(
+            let frame: WebSocketCloseFrame?
+            do {
+                frame = try await WebSocketClient.connect(
                 url: "ws://127.0.0.1:\(port)\(path)", configuration: configuration, logger: logger
             ) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -68,6 +70,12 @@ final class LiveClient: Sendable {
                     group.cancelAll()
                 }
             }
+            } catch {
+                // Never connected, or the connection failed: said by the
+                // waits that end because of it.
+                await inbox.closedWith("failed: \(error)")
+                throw error
+            }
             await inbox.closedWith(frame.map { "\($0.closeCode) \($0.reason ?? "")" } ?? "no close frame")
         }
     }
@@ -111,7 +119,9 @@ final class LiveClient: Sendable {
                 Data("LiveClient still waiting at \(file):\(line); received so far: \(seen)\n".utf8))
         }
         defer { watchdog.cancel() }
-        guard let message = await inbox.next(where: predicate) else { throw ClosedError() }
+        guard let message = await inbox.next(where: predicate) else {
+            throw ClosedError(reason: await inbox.closeReason, seen: await inbox.types, at: "\(file):\(line)")
+        }
         return message
     }
 
@@ -155,7 +165,24 @@ final class LiveClient: Sendable {
         outgoing.finish()
     }
 
-    struct ClosedError: Error {}
+    /// The connection ended before the message waited for came: why (the
+    /// close frame, or how connecting failed) and what came before, so a
+    /// failure on a loaded CI machine says what happened.
+    struct ClosedError: Error, CustomStringConvertible {
+        var reason: String?
+        var seen: [String] = []
+        var at: String = ""
+
+        init(reason: String? = nil, seen: [String] = [], at: String = "") {
+            self.reason = reason
+            self.seen = seen
+            self.at = at
+        }
+
+        var description: String {
+            "the connection closed (\(reason ?? "reason not yet known")) waiting at \(at); received: \(seen)"
+        }
+    }
 
     /// The server refused a command the test expected it to apply.
     struct Refused: Error, CustomStringConvertible {
