@@ -82,6 +82,14 @@ public struct PoolTrack: Sendable, Equatable, Hashable {
     /// picks it. Nil for everyone's music.
     public var privateTo: String?
 
+    /// The one rule for where a track may play, asked by the robot, the
+    /// DJ's commands, requests and the pool alike: everyone's music on any
+    /// station, an unshared upload only on its uploader's own (whoever
+    /// learned its id).
+    public func mayPlay(onStationOf owner: String?) -> Bool {
+        privateTo == nil || privateTo == owner
+    }
+
     public init(
         id: TrackID, artist: String, duration: Int64, album: String = "", genre: String? = nil, year: Int? = nil,
         tempo: Double? = nil, onsetRate: Double? = nil, loudness: Double? = nil, loudnessRange: Double? = nil,

@@ -125,6 +125,60 @@ struct UploadsTests {
         }
     }
 
+    /// Someone who learned another person's unshared upload's id (it shows
+    /// in their station's timeline and history) can't like it, queue it,
+    /// request it or put it in a pool on their own station: it is no track
+    /// to them. Its uploader plays it on their own station as before, and a
+    /// like made while it was shared is left out once it is taken back.
+    @Test func anotherPersonsUnsharedUploadIsNoTrackToThemWhoeverLearnedItsID() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let ana = try await client.signUp(name: "Ana"), bo = try await client.signUp(name: "Bo")
+            let made = try await Self.send(client, try await Self.song("Porch Light"), name: "porch.mp3", as: ana)
+            let upload = try #require(try made.decode(UploadReceipt.self).upload).track.id
+            let refusedAsUnknown = { (response: TestResponse, path: String) in
+                #expect(response.status.code >= 400 && response.status.code < 500, "\(path): \(response.status)")
+                #expect(response.errorCode == "unknown_track", "\(path): \(String(buffer: response.body))")
+            }
+
+            // Likes.
+            refusedAsUnknown(try await client.send("/api/me/likes/\(upload)", .put, as: bo), "like")
+            // The DJ's commands on Bo's own station.
+            for (name, command) in [("append", StationCommand.append(trackID: upload)), ("queueNext", .queueNext(trackID: upload))] {
+                let answer = try await client.send(
+                    "/api/stations/\(bo.stationID)/commands", .post, as: bo, body: CommandRequest(id: "bo-\(name)", command: command))
+                refusedAsUnknown(answer, name)
+            }
+            // The robot's pool.
+            refusedAsUnknown(
+                try await client.send("/api/stations/\(bo.stationID)/pool", .put, as: bo, body: StationPool(trackIDs: [upload])), "pool")
+            // A party request.
+            let party = try await client.send(
+                "/api/stations/\(bo.stationID)/party", .patch, as: bo, body: PartySettingsPatch(mode: .requests))
+            #expect(party.status == .ok)
+            refusedAsUnknown(
+                try await client.send(
+                    "/api/stations/\(bo.stationID)/commands", .post, as: bo,
+                    body: CommandRequest(id: "bo-request", command: .request(trackID: upload))), "request")
+            let timeline = try await client.timeline(bo.stationID)
+            #expect(!(timeline.current.map { [$0] } ?? []).contains { $0.track.id == upload })
+            #expect(!timeline.upNext.contains { $0.track.id == upload })
+
+            // Ana plays her own upload on her own station.
+            let hers = try await client.send(
+                "/api/stations/\(ana.stationID)/commands", .post, as: ana,
+                body: CommandRequest(id: "ana-append", command: .append(trackID: upload)))
+            #expect(hers.status == .ok, "\(String(buffer: hers.body))")
+
+            // Shared, Bo likes it; taken back, it leaves his likes.
+            _ = try await client.send("/api/uploads/\(upload)/share", .post, as: ana)
+            #expect(try await client.send("/api/me/likes/\(upload)", .put, as: bo).status == .ok)
+            #expect(try await client.send("/api/me/likes", .get, as: bo).decode([TrackSummary].self).map(\.id) == [upload])
+            _ = try await client.send("/api/uploads/\(upload)/unshare", .post, as: ana)
+            #expect(try await client.send("/api/me/likes", .get, as: bo).decode([TrackSummary].self).isEmpty)
+        }
+    }
+
     @Test func badFilesAndFullQuotasGetClearErrorsAndLeaveNothing() async throws {
         let server = try await TestServer.make { $0.uploadMaxFileBytes = 1_200_000 }
         try await server.application().test(.router) { client in

@@ -70,7 +70,8 @@ struct PersonalDataController {
         var shows: [Show] = []
         for station in stations { shows += try await schedule.shows(stationID: station.id) }
         let liked = try await likes.likedTracks(personID: person.id, limit: 10_000)
-        let known = try await tracks.tracks(ids: liked)
+        // An upload its uploader took back is named by id alone.
+        let known = try await tracks.tracks(ids: liked).filter { $0.value.isVisible(to: person.id) }
         let messages = try await personal.chatMessages(by: person.id, limit: Self.messages)
         let clips = try await personal.clips(by: person.id, limit: Self.clips)
         let view = { (p: PersonRecord) in PersonView(p, stationID: nil) }

@@ -245,6 +245,8 @@ actor StationHub {
             var track: PoolTrack?
             if let trackID = request.command.trackID {
                 track = try await hub.context.catalog.poolTrack(trackID)
+                // Another person's unshared upload is no track here, whoever learned its id.
+                if let found = track, !found.mayPlay(onStationOf: hub.record.ownerID) { track = nil }
             }
             // A request is judged by the rules against the pool and the host's
             // playlist, listened to or not.
@@ -555,6 +557,9 @@ actor StationHub {
         if let unknown = trackIDs.first(where: { known[$0] == nil }) {
             throw HubError.timeline(.unknownTrack(unknown))
         }
+        if let hidden = try await context.catalog.firstUnplayable(trackIDs, onStationOf: record.ownerID) {
+            throw HubError.timeline(.unknownTrack(hidden))
+        }
         try await inTurn { hub in
             try await hub.context.repository.setPool(stationID: hub.id, trackIDs: trackIDs)
             hub.chosenPool = Set(trackIDs)
@@ -570,7 +575,7 @@ actor StationHub {
     func robotInputs() async throws -> RobotInputs {
         // Everyone's music, and the owner's own uploads they haven't shared.
         let owner = record.ownerID
-        let library = try await context.catalog.pool().filter { $0.privateTo == nil || $0.privateTo == owner }
+        let library = try await context.catalog.pool().filter { $0.mayPlay(onStationOf: owner) }
             .markingCoLikes(await currentCoLikes())
         let artists = try await context.catalog.artistsByTrack()
         // The show on the air brings its own programming; between shows,

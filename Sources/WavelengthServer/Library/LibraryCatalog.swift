@@ -53,13 +53,30 @@ actor LibraryCatalog {
         return PoolTrack(
             id: record.id, artist: record.artist, duration: record.durationMs, album: record.album,
             genre: record.genre, year: record.year, tempo: record.tempo, onsetRate: record.onsetRate,
-            loudness: record.loudness, loudnessRange: record.loudnessRange)
+            loudness: record.loudness, loudnessRange: record.loudnessRange,
+            privateTo: record.isUpload && !record.shared ? record.uploaderID : nil)
     }
 
     /// Call after a scan so the next fill sees the new library.
     func invalidate() {
         cachedPool = nil
         cachedArtists = [:]
+    }
+
+    /// The library's tracks among `ids` that `viewer` may reach
+    /// (`TrackRecord.isVisible`): an unshared upload is left out for anyone
+    /// but its uploader, as if it did not exist.
+    func summaries(for ids: [TrackID], visibleTo viewer: String?) async throws -> [TrackID: TrackSummary] {
+        try await tracks.tracks(ids: ids.filter { !$0.hasPrefix(LiveTrack.prefix) && !$0.hasPrefix(ClipTrack.prefix) })
+            .filter { $0.value.isVisible(to: viewer) }.mapValues(TrackSummary.init)
+    }
+
+    /// Of `ids`, the first that may not play on a station owned by `owner`
+    /// (`PoolTrack.mayPlay`): another person's unshared upload.
+    func firstUnplayable(_ ids: [TrackID], onStationOf owner: String?) async throws -> TrackID? {
+        var unshared: [TrackID: PoolTrack] = [:]
+        for track in try await pool() where track.privateTo != nil { unshared[track.id] = track }
+        return ids.first { id in unshared[id].map { !$0.mayPlay(onStationOf: owner) } ?? false }
     }
 
     func summaries(for ids: [TrackID]) async throws -> [TrackID: TrackSummary] {

@@ -24,15 +24,17 @@ struct LikesController {
         let person = try signedIn(context)
         let limit = try request.intQuery("limit", default: 200, range: 1...Self.maxLikes)
         let ids = try await likes.likedTracks(personID: person, limit: limit)
-        let tracks = try await catalog.summaries(for: ids)
-        // A liked track that left the library is skipped, not an error.
+        let tracks = try await catalog.summaries(for: ids, visibleTo: person)
+        // A liked track that left the library, or an upload taken back by
+        // its uploader, is skipped, not an error.
         return ids.compactMap { tracks[$0] }
     }
 
     @Sendable func like(_ request: Request, context: AppRequestContext) async throws -> TrackSummary {
         let person = try signedIn(context)
         let id = try context.id("id")
-        guard let track = try await catalog.summaries(for: [id])[id] else {
+        // Another person's unshared upload is no track to them, whoever learned its id.
+        guard let track = try await catalog.summaries(for: [id], visibleTo: person)[id] else {
             throw APIError(.notFound, code: .unknownTrack, "No track with id \(id) in the library.")
         }
         guard try await likes.like(personID: person, trackID: id, at: clock.now(), limit: Self.maxLikes) else {
