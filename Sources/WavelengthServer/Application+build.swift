@@ -200,7 +200,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         catalog: services.catalog, directory: services.directory, clock: services.clock,
         allowance: UploadAllowance(
             defaultQuotaBytes: services.configuration.uploadQuotaBytes, serverCapBytes: services.configuration.uploadCapBytes),
-        maxFileBytes: services.configuration.uploadMaxFileBytes, logger: services.logger
+        maxFileBytes: services.configuration.uploadMaxFileBytes, idleTimeout: services.configuration.uploadIdleTimeout,
+        logger: services.logger
     ).addRoutes(to: router)
     TagFixController(
         tracks: storage, overrides: storage, roots: services.libraryRoots, catalog: services.catalog, clock: services.clock

@@ -86,6 +86,9 @@ public struct ServerConfiguration: Sendable {
     public var uploadQuotaBytes: Int64 = UploadAllowance.defaultQuota
     public var uploadCapBytes: Int64 = 20 << 30
     public var uploadMaxFileBytes: Int64 = 500 << 20
+    /// How long an upload's body may send nothing before it is refused (408):
+    /// a sender that stalls holds only its own in-flight slot, and not for long.
+    public var uploadIdleTimeout: Duration = .seconds(30)
     /// How long chat messages are kept.
     public var chatRetention: Duration = .seconds(7 * 86_400)
     public var analyzeAudio = true

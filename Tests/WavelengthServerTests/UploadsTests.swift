@@ -179,6 +179,65 @@ struct UploadsTests {
         }
     }
 
+    /// The head of a chunked upload and its first byte, then nothing: a
+    /// sender that stalls (or sends a byte a second). The socket stays open
+    /// until the test closes it.
+    static func stalledUpload(port: Int, as account: TestAccount) async throws -> Int32 {
+        let head = "POST /api/uploads?name=slow.mp3 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(account.token)\r\n"
+            + "Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nI\r\n"
+        return try await BlockingIO.pool.runIfActive {
+            let fd = try LoopbackSocket.connect(port: port)
+            let bytes = Array(head.utf8)
+            guard Glibc.send(fd, bytes, bytes.count, 0) == bytes.count else {
+                close(fd)
+                throw POSIXError(.EPIPE)
+            }
+            return fd
+        }
+    }
+
+    /// Two stalled uploads of one person hold their own in-flight slots, not
+    /// the server's reading lanes: another person's upload is read and
+    /// stored meanwhile, and the same person's third at once is refused
+    /// (429 `busy`). (Before, the body was read inside a lane: the two held
+    /// both, and everyone else's uploads waited for them.)
+    @Test(.timeLimit(.minutes(2))) func stalledUploadsHoldOnlyTheirSendersSlots() async throws {
+        let server = try await TestServer.make { $0.uploadIdleTimeout = .seconds(600) }
+        try await server.application().test(.live) { client in
+            let ana = try await client.signUp(name: "Ana"), bo = try await client.signUp(name: "Bo")
+            let stalled = [
+                try await Self.stalledUpload(port: client.port!, as: ana), try await Self.stalledUpload(port: client.port!, as: ana),
+            ]
+            defer { for fd in stalled { close(fd) } }
+            // Both of Ana's are in flight once her third is refused.
+            var third = try await Self.send(client, try await Self.song("Third"), name: "third.mp3", as: ana)
+            while third.status != .tooManyRequests {
+                #expect(third.status == .created || third.status == .ok, "\(third.status)")
+                third = try await Self.send(client, try await Self.song("Third"), name: "third.mp3", as: ana)
+            }
+            #expect(third.errorCode == "busy")
+            let bos = try await Self.send(client, try await Self.song("Bo's Song", seed: 3), name: "bo.mp3", as: bo)
+            #expect(bos.status == .created, "\(String(buffer: bos.body))")
+        }
+    }
+
+    /// A body that sends nothing for the idle time is refused (408) and
+    /// leaves no part file.
+    @Test func anUploadThatStallsIsRefusedAndLeavesNothing() async throws {
+        let server = try await TestServer.make { $0.uploadIdleTimeout = .seconds(1) }
+        try await server.application().test(.live) { client in
+            let ana = try await client.signUp(name: "Ana")
+            let head = "POST /api/uploads?name=slow.mp3 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ana.token)\r\n"
+                + "Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nI\r\n"
+            let exchange = try await RawHTTP.send(Array(head.utf8), port: client.port!)
+            #expect(exchange.statusLine.contains("408"), "\(exchange.answer)")
+            #expect(exchange.body.contains("the upload stopped"), "\(exchange.answer)")
+            #expect(try Self.leftovers(server).isEmpty)
+            // And her next upload goes through: the stalled one gave its slot back.
+            #expect(try await Self.send(client, try await Self.song("Next"), name: "next.mp3", as: ana).status == .created)
+        }
+    }
+
     @Test func badFilesAndFullQuotasGetClearErrorsAndLeaveNothing() async throws {
         let server = try await TestServer.make { $0.uploadMaxFileBytes = 1_200_000 }
         try await server.application().test(.router) { client in

@@ -45,10 +45,24 @@ struct UploadFiles: Sendable {
     /// Streams `body` into `path`, at most `limit` bytes (else
     /// `UploadTooLarge`), through NIO's file system (no thread of the
     /// cooperative pool waits on a write), then makes it durable.
-    func write(_ body: RequestBody, to path: String, limit: Int64, context: some RequestContext) async throws -> Int64 {
+    /// A body that sends nothing for `idle` is given up (`UploadStalled`).
+    func write(
+        _ body: RequestBody, to path: String, limit: Int64, idle: Duration, context: some RequestContext
+    ) async throws -> Int64 {
         let counted = LimitedBody(body: body, limit: limit)
         do {
-            try await FileIO().writeFile(contents: counted, path: path, context: context)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await FileIO().writeFile(contents: counted, path: path, context: context) }
+                group.addTask {
+                    try await counted.overflow.watch(idle: idle)
+                    throw UploadStalled(idle: idle)
+                }
+                // The first to end ends both: the whole body written, or the
+                // sender silent too long (the write is cancelled, and with it
+                // the body's read).
+                try await group.next()
+                group.cancelAll()
+            }
         } catch where counted.overflow.passed.load(ordering: .relaxed) {
             // The file system wraps the body's error in one of its own.
             throw UploadTooLarge()
@@ -105,6 +119,26 @@ struct LimitedBody: AsyncSequence, Sendable {
 
     final class Overflow: Sendable {
         let passed = Atomic<Bool>(false)
+        /// Bytes read so far, for the idle watch.
+        let seen = Atomic<Int64>(0)
+
+        /// Returns once nothing has arrived for `idle` (the caller gives up);
+        /// thrown out of by cancellation when the body ends first.
+        func watch(idle: Duration) async throws {
+            var last = seen.load(ordering: .relaxed)
+            var since = ContinuousClock.now
+            let step = Swift.min(idle, .seconds(1))
+            while true {
+                try await Task.sleep(for: step)
+                let now = seen.load(ordering: .relaxed)
+                if now != last {
+                    last = now
+                    since = .now
+                } else if ContinuousClock.now - since >= idle {
+                    return
+                }
+            }
+        }
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
@@ -116,6 +150,7 @@ struct LimitedBody: AsyncSequence, Sendable {
         mutating func next() async throws -> ByteBuffer? {
             guard let buffer = try await base.next() else { return nil }
             seen += Int64(buffer.readableBytes)
+            overflow.seen.store(seen, ordering: .relaxed)
             if seen > limit {
                 overflow.passed.store(true, ordering: .relaxed)
                 throw UploadTooLarge()
@@ -127,4 +162,9 @@ struct LimitedBody: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: body.makeAsyncIterator(), limit: limit, overflow: overflow)
     }
+}
+
+/// An upload's sender went silent mid-body.
+struct UploadStalled: Error {
+    let idle: Duration
 }

@@ -23,7 +23,15 @@ struct UploadsController {
     let clock: any ServerClock
     let allowance: UploadAllowance
     let maxFileBytes: Int64
+    var idleTimeout: Duration = .seconds(30)
     let logger: Logger
+    /// Uploads in flight, each person's and each client address's: the body
+    /// is read before a decode slot is taken, so these are what a slow
+    /// sender holds, and only its own.
+    let inFlightPerPerson = AddressSlots(perAddress: Self.inFlightPerPerson)
+    let inFlightPerAddress = AddressSlots(perAddress: Self.inFlightPerAddress)
+    static let inFlightPerPerson = 2
+    static let inFlightPerAddress = 4
     /// Reading an upload decodes it: two at a time on the server, one per person.
     let slots = FairSlots(
         slots: Self.lanes.count, maxWaitingPerClient: 1, maxWaiting: 16,
@@ -62,10 +70,17 @@ struct UploadsController {
         let declared = request.headers[.contentLength].flatMap { Int64($0) }
         if let declared, declared > maxFileBytes { throw tooLarge() }
         if room <= 0 || (declared ?? 0) > room { throw quotaRefusal(.quota(usage.quota)) }
-        let receipt = try await slots.run(for: person.id) {
-            try await receive(
-                request, name: name, declared: declared, room: room, quota: usage.quota, person: person, context: context)
+        guard let mine = inFlightPerPerson.reserve(address: person.id),
+            let here = inFlightPerAddress.reserve(address: context.remoteAddress)
+        else {
+            throw APIError(
+                .tooManyRequests, code: .busy,
+                "At most \(Self.inFlightPerPerson) files of yours are sent at once; the next can start when one is done.")
         }
+        // Held until the upload is done, on every path.
+        defer { withExtendedLifetime((mine, here)) {} }
+        let receipt = try await receive(
+            request, name: name, declared: declared, room: room, quota: usage.quota, person: person, context: context)
         return try JSONResponse(status: receipt.upload == nil ? .ok : .created, value: receipt)
             .response(from: request, context: context)
     }
@@ -79,66 +94,80 @@ struct UploadsController {
         do {
             let size: Int64
             do {
-                size = try await files.write(request.body, to: part, limit: room, context: context)
+                // Read whole before a decode slot is taken: a slow sender
+                // holds its own in-flight slot, never one of the server's.
+                size = try await files.write(request.body, to: part, limit: room, idle: idleTimeout, context: context)
             } catch is UploadTooLarge {
                 throw room < maxFileBytes ? quotaRefusal(.quota(quota)) : tooLarge()
+            } catch let stalled as UploadStalled {
+                throw APIError(
+                    .requestTimeout, code: .badRequest,
+                    "Nothing of the file arrived for \(stalled.idle.components.seconds) s; the upload stopped. Send it again.")
             }
             guard size > 0 else { throw APIError.badRequest("The file is empty.", code: .badAudio) }
             if let declared, size != declared {
                 throw APIError.badRequest("The upload broke off after \(size) of \(declared) bytes: send it again.", code: .badAudio)
             }
-            let scanned: ScannedFile
-            do {
-                scanned = try await TagReader.offPool { try UploadedFileReader.read(path: part, name: name) }
-            } catch {
-                throw APIError.badRequest("\(name) is not audio the server can read (\(error)).", code: .badAudio)
+            return try await slots.run(for: person.id) {
+                try await read(part, size: size, name: name, person: person)
             }
-            if let same = try await uploads.upload(
-                contentFingerprint: scanned.fingerprint, size: scanned.stamp.size, visibleTo: person.id)
-            {
-                files.discard(part)
-                return UploadReceipt(duplicate: TrackSummary(same))
-            }
-            let lane = Self.lanes[Self.turn.wrappingAdd(1, ordering: .relaxed).oldValue % Self.lanes.count]
-            let analysis = try await TrackAnalyzer.measure(path: part, on: lane)
-            let features = AudioFeatures(
-                loudness: try? analysis.loudness?.get(), rhythm: try? analysis.rhythm?.get(),
-                fingerprint: try? analysis.fingerprint?.get())
-            if let same = try await sameRecording(features.fingerprint, length: scanned.metadata.durationMs, for: person.id) {
-                files.discard(part)
-                return UploadReceipt(duplicate: TrackSummary(same))
-            }
-            let trackID = TrackRecord.newID()
-            var file = scanned
-            file.path = try await files.keep(part, trackID: trackID, extension: UploadName.storedExtension(of: name))
-            let now = clock.now()
-            var record = TrackRecord(id: trackID, file: file, addedAt: now)
-            record.uploaderID = person.id
-            record.uploadName = name
-            record.loudness = features.loudness?.integrated
-            record.loudnessRange = features.loudness?.range
-            record.truePeak = features.loudness?.truePeak
-            record.tempo = features.rhythm?.tempo
-            record.onsetRate = features.rhythm?.onsetRate
-            record.analyzedAt = now
-            do {
-                try await uploads.insertUpload(record, features: features, allowance: allowance, at: now)
-            } catch StorageError.uploadRefused(let refusal) {
-                files.remove(file.path)
-                throw quotaRefusal(refusal)
-            } catch {
-                files.remove(file.path)
-                throw error
-            }
-            await catalog.invalidate()
-            if let print = features.fingerprint { await recognizer.remember(trackID, print) }
-            logger.info("Upload stored: \(name) by \(person.id) as track \(trackID), \(ByteCount.text(size))")
-            return UploadReceipt(upload: view(record))
         } catch {
             files.discard(part)
             logger.info("Upload refused: \(name) by \(person.id): \(error)")
             throw error
         }
+    }
+
+    /// The file read whole, in a decode slot: its tags, its audio, and
+    /// stored unless the server has it already.
+    private func read(_ part: String, size: Int64, name: String, person: PersonRecord) async throws -> UploadReceipt {
+        let scanned: ScannedFile
+        do {
+            scanned = try await TagReader.offPool { try UploadedFileReader.read(path: part, name: name) }
+        } catch {
+            throw APIError.badRequest("\(name) is not audio the server can read (\(error)).", code: .badAudio)
+        }
+        if let same = try await uploads.upload(
+            contentFingerprint: scanned.fingerprint, size: scanned.stamp.size, visibleTo: person.id)
+        {
+            files.discard(part)
+            return UploadReceipt(duplicate: TrackSummary(same))
+        }
+        let lane = Self.lanes[Self.turn.wrappingAdd(1, ordering: .relaxed).oldValue % Self.lanes.count]
+        let analysis = try await TrackAnalyzer.measure(path: part, on: lane)
+        let features = AudioFeatures(
+            loudness: try? analysis.loudness?.get(), rhythm: try? analysis.rhythm?.get(),
+            fingerprint: try? analysis.fingerprint?.get())
+        if let same = try await sameRecording(features.fingerprint, length: scanned.metadata.durationMs, for: person.id) {
+            files.discard(part)
+            return UploadReceipt(duplicate: TrackSummary(same))
+        }
+        let trackID = TrackRecord.newID()
+        var file = scanned
+        file.path = try await files.keep(part, trackID: trackID, extension: UploadName.storedExtension(of: name))
+        let now = clock.now()
+        var record = TrackRecord(id: trackID, file: file, addedAt: now)
+        record.uploaderID = person.id
+        record.uploadName = name
+        record.loudness = features.loudness?.integrated
+        record.loudnessRange = features.loudness?.range
+        record.truePeak = features.loudness?.truePeak
+        record.tempo = features.rhythm?.tempo
+        record.onsetRate = features.rhythm?.onsetRate
+        record.analyzedAt = now
+        do {
+            try await uploads.insertUpload(record, features: features, allowance: allowance, at: now)
+        } catch StorageError.uploadRefused(let refusal) {
+            files.remove(file.path)
+            throw quotaRefusal(refusal)
+        } catch {
+            files.remove(file.path)
+            throw error
+        }
+        await catalog.invalidate()
+        if let print = features.fingerprint { await recognizer.remember(trackID, print) }
+        logger.info("Upload stored: \(name) by \(person.id) as track \(trackID), \(ByteCount.text(size))")
+        return UploadReceipt(upload: view(record))
     }
 
     /// A track on the server, that the uploader may find, with the same
