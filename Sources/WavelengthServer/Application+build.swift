@@ -211,8 +211,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     ReportsController(
         storage: storage, evidence: ReportEvidence(folder: services.configuration.dataDirectory + "/reports"),
-        clipFiles: services.clips, directory: services.directory, gate: gate, clock: services.clock,
-        removal: StationRemoval(directory: services.directory, access: storage, clock: services.clock, sources: services.liveSources),
+        clipFiles: services.clips, directory: services.directory, gate: gate, attempts: services.attempts,
+        clock: services.clock, removal: StationRemoval(directory: services.directory, access: storage, clock: services.clock, sources: services.liveSources),
         deletion: deletion
     ).addRoutes(to: router)
     BlocksController(people: storage, blocks: storage, clock: services.clock).addRoutes(to: router)
@@ -316,7 +316,9 @@ public struct ServerServices: Sendable {
         // Lockouts from before a restart still hold.
         let attempts = AttemptGuard(
             clock: clock, store: storage,
-            limits: .init(signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour))
+            limits: .init(
+                signupsPerHour: configuration.signupsPerHour, guestsPerHour: configuration.guestsPerHour,
+                reportsPerHour: configuration.reportsPerAddressPerHour))
         try await attempts.restore()
         let registration = try await Registration.start(configuration, store: storage, clock: clock, logger: logger)
         let catalog = LibraryCatalog(tracks: storage, likes: storage, people: storage, clips: storage)

@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var frequencyBand: FrequencyBand = .fm
     /// How many accounts one client address may make in an hour.
     public var signupsPerHour = 20
+    /// Reports one client address may file in an hour, whoever files them
+    /// (a person's own limits are `ReportLimits`).
+    public var reportsPerAddressPerHour = 30
     /// How many guest sessions one client address may start in an hour (a
     /// party behind one NAT makes one per guest).
     public var guestsPerHour = 120

@@ -146,6 +146,31 @@ struct ReportsTests {
         }
     }
 
+    /// Forty guests from one address (a script making guests to flood the
+    /// moderators) file a report each: the address's hourly limit keeps
+    /// at most 30, the rest are refused (429 `report_limit`). (Before, all
+    /// forty were kept: at
+    /// the default guest limit, 1,200 an hour from one address.)
+    @Test func oneAddressCantFillTheModeratorsQueueWithGuests() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let owner = try await client.signUp()
+            var kept = 0, refused = 0
+            for n in 0..<40 {
+                let guest = try await client.guest("Flood \(n)")
+                let answer = try await client.send(
+                    "/api/reports", .post, as: guest, body: Self.report(.station, owner.stationID, .spam, note: "n\(n)"))
+                if answer.status == .created {
+                    kept += 1
+                } else {
+                    #expect(answer.status == .tooManyRequests && ClipTests.code(answer) == "report_limit", "\(answer.status)")
+                    refused += 1
+                }
+            }
+            #expect(kept == 30 && refused == 10, "kept \(kept), refused \(refused)")
+        }
+    }
+
     /// A reported clip's audio stays for the administrators after the clip is deleted.
     @Test func aReportedClipIsHeardAfterItIsDeleted() async throws {
         let tone = try await TestAudio.tone(seconds: 1)

@@ -32,6 +32,7 @@ actor AttemptGuard {
         case signupAddress = "signup-address"
         case guestAddress = "guest-address"
         case sourceAddress = "source-address"
+        case reportAddress = "report-address"
 
         func policy(_ limits: Limits) -> AttemptLimiter.Policy {
             switch self {
@@ -45,6 +46,7 @@ actor AttemptGuard {
             case .loginHandleAddress: .loginPerHandleAddress
             case .loginHandle: .loginPerHandle
             case .sourceAddress: .streamKeyPerAddress
+            case .reportAddress: .newPeoplePerAddress(limits.reportsPerHour)
             }
         }
     }
@@ -61,20 +63,25 @@ actor AttemptGuard {
         case guest(address: String)
         /// A stream key sent by broadcast software.
         case source(address: String)
+        /// A report filed: each one counts, kept or not.
+        case report(address: String)
 
         var countsEveryAttempt: Bool {
             switch self {
-            case .signup, .guest: true
+            case .signup, .guest, .report: true
             case .join, .station, .login, .source: false
             }
         }
     }
 
-    /// How many accounts and guests one address may make in an hour.
-    /// (`Target.countsEveryAttempt`: those count when they succeed too.)
+    /// How many accounts, guests and reports one address may make in an
+    /// hour. (`Target.countsEveryAttempt`: those count when they succeed
+    /// too.) A report's own limits are per person (`ReportLimits`); this one
+    /// holds the guests one address can make to file them.
     struct Limits: Sendable {
         var signupsPerHour = 20
         var guestsPerHour = 120
+        var reportsPerHour = 30
     }
 
     private var limiters: [Limiter: AttemptLimiter]
@@ -148,6 +155,8 @@ actor AttemptGuard {
             ([(.guestAddress, address)], nil)
         case .source(let address):
             ([(.sourceAddress, address)], nil)
+        case .report(let address):
+            ([(.reportAddress, address)], nil)
         }
     }
 
@@ -224,6 +233,9 @@ actor AttemptGuard {
         case .sourceAddress:
             code = .rateLimited
             message = "Too many wrong stream keys. Try again in \(describe(wait))."
+        case .reportAddress:
+            code = .reportLimit
+            message = "Too many reports from your network. Try again in \(describe(wait))."
         }
         var error = APIError(.tooManyRequests, code: code, message)
         error.headers[.retryAfter] = String(max(1, (wait + 999) / 1000))

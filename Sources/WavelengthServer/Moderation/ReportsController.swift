@@ -21,6 +21,8 @@ struct ReportsController {
     let clipFiles: ClipStore
     let directory: StationDirectory
     let gate: StationGate
+    /// Reports per client address (`AttemptGuard.Target.report`).
+    let attempts: AttemptGuard
     let clock: any ServerClock
     let removal: StationRemoval
     let deletion: StationDeletion
@@ -29,8 +31,9 @@ struct ReportsController {
 
     init(
         storage: any Storage, evidence: ReportEvidence, clipFiles: ClipStore, directory: StationDirectory, gate: StationGate,
-        clock: any ServerClock, removal: StationRemoval, deletion: StationDeletion
+        attempts: AttemptGuard, clock: any ServerClock, removal: StationRemoval, deletion: StationDeletion
     ) {
+        self.attempts = attempts
         (reports, people, operators, stations, chats, clips) = (storage, storage, storage, storage, storage, storage)
         self.evidence = evidence
         self.clipFiles = clipFiles
@@ -71,11 +74,19 @@ struct ReportsController {
         report.createdAt = clock.now()
         if body.subject == .clip { report.evidence = evidence.keep(clipFiles.path(for: subjectID), as: id) }
         let kept: ReportRecord
+        let (filing, limits, reports) = (report, limits, reports)
         do {
-            kept = try await reports.fileReport(report, limits: limits)
+            // One address's reports count together, kept or not: the guests
+            // one network can make can't fill the moderators' queue.
+            kept = try await attempts.attempt(.report(address: context.remoteAddress), isFailure: { _ in true }) {
+                try await reports.fileReport(filing, limits: limits)
+            }
         } catch StorageError.reportLimit(let why) {
             report.evidence.map(evidence.remove)
             throw APIError(.tooManyRequests, code: .reportLimit, why)
+        } catch {
+            report.evidence.map(evidence.remove)
+            throw error
         }
         if kept.id != report.id { report.evidence.map(evidence.remove) }
         return EditedResponse(status: .created, response: ReportReceipt(id: kept.id, createdAt: kept.createdAt))
