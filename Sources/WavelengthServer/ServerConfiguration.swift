@@ -148,9 +148,17 @@ public struct ServerConfiguration: Sendable {
 
     /// `$XDG_DATA_HOME/wavelength`, else `~/.local/share/wavelength`.
     public static var defaultDataDirectory: String {
-        let env = ProcessInfo.processInfo.environment
-        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/wavelength" }
-        return FileManager.default.homeDirectoryForCurrentUser.path + "/.local/share/wavelength"
+        defaultDataDirectory(in: ProcessInfo.processInfo.environment)
+    }
+
+    /// As the XDG base directory spec reads it: `$XDG_DATA_HOME` when it is
+    /// an absolute path, else `$HOME/.local/share` (the password file's home
+    /// only when `$HOME` is unset: a service run with another `HOME`, or a
+    /// test, keeps its data where it said).
+    public static func defaultDataDirectory(in env: [String: String]) -> String {
+        if let xdg = env["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/wavelength" }
+        let home = env["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return home + "/.local/share/wavelength"
     }
 
     /// `./web` when run from a checkout, which is how the README runs it.

@@ -30,6 +30,27 @@ struct CommandLineTests {
         #expect(fromOption.output.contains("--drain must be 0…120 seconds"), "\(fromOption.output)")
     }
 
+    /// With no `--data`, the data folder is `$HOME/.local/share/wavelength`
+    /// for the `HOME` the command runs with (a service's, a test's), not the
+    /// password file's home (which it used before, whatever `HOME` said).
+    @Test func theDefaultDataFolderFollowsHome() async throws {
+        let home = NSTemporaryDirectory() + "wavelength-home-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let music = home + "/music"
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let scanned = try await ServerProcess.command(
+            ["scan", music], environment: ["HOME": home, "XDG_DATA_HOME": "", "WAVELENGTH_DATA": ""])
+        #expect(scanned.status == 0, "\(scanned.output)")
+        #expect(FileManager.default.fileExists(atPath: home + "/.local/share/wavelength/wavelength.sqlite"))
+        // XDG_DATA_HOME still comes first.
+        let xdg = home + "/xdg"
+        let there = try await ServerProcess.command(
+            ["scan", music], environment: ["HOME": home, "XDG_DATA_HOME": xdg, "WAVELENGTH_DATA": ""])
+        #expect(there.status == 0, "\(there.output)")
+        #expect(FileManager.default.fileExists(atPath: xdg + "/wavelength/wavelength.sqlite"))
+    }
+
     @Test func aBadHealthPortNamesWhereItCameFrom() async throws {
         let sameAsPort = try await ServerProcess.command(["serve", "--port", "8080", "--health-port", "8080"])
         #expect(sameAsPort.status != 0)

@@ -1,5 +1,6 @@
 import Foundation
 import WavelengthCore
+import WavelengthStore
 import WavelengthWire
 
 /// Handles what one client sends: commands, pings and resync requests.
@@ -65,7 +66,8 @@ struct LiveSession: Sendable {
                 let refusal = APIError(error)
                 await reply(.error(id: id, code: refusal.code.rawValue, message: refusal.message))
             } catch {
-                await reply(.error(id: id, code: ErrorCode.internal.rawValue, message: "The command could not be saved."))
+                let (code, message) = Self.unexpected(error, "The command")
+                await reply(.error(id: id, code: code.rawValue, message: message))
             }
         }
     }
@@ -84,8 +86,22 @@ struct LiveSession: Sendable {
             }
             await reply(.error(id: id, code: refusal.code.rawValue, message: refusal.message))
         } catch {
-            await reply(.error(id: id, code: ErrorCode.internal.rawValue, message: "The chat could not be saved."))
+            let (code, message) = Self.unexpected(error, "The message")
+            await reply(.error(id: id, code: code.rawValue, message: message))
         }
+    }
+
+    /// A failure the client can't fix, said as HTTP says it: storage out of
+    /// service (a full disk) or the station moving to another node is
+    /// `service_unavailable`, to try again later; anything else `internal`.
+    static func unexpected(_ error: any Error, _ what: String) -> (ErrorCode, String) {
+        if let fault = error as? any StorageFault, fault.isOutage {
+            return (.serviceUnavailable, "\(what) could not be saved: the server's storage is full or failing. Try again later.")
+        }
+        if case StorageError.notOwner = error {
+            return (.serviceUnavailable, "\(what) could not be saved: the station is moving to another server. Try again in a moment.")
+        }
+        return (.internal, "\(what) could not be saved.")
     }
 
     /// On a relay: pings and resyncs are answered here, the rest refused.
