@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOWebSocket
 import Synchronization
+import HummingbirdTesting
 import Testing
 @testable import WavelengthServer
 
@@ -159,6 +160,24 @@ struct MaskedFramesOnlyTests {
                 #expect(close.readWebSocketErrorCode() == .protocolError)
             }
             _ = try? channel.finish()
+        }
+    }
+}
+
+/// The same over a real connection, on every WebSocket the server takes: the
+/// station's live socket and the booth's broadcast socket. An unmasked frame
+/// is answered with a close frame coded 1002.
+@Suite("Unmasked client frames on the server's sockets", .timeLimit(.minutes(2)))
+struct UnmaskedFramesOverTheNetworkTests {
+    @Test func everySocketClosesAnUnmaskedFrameWith1002() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let owner = try await client.signUp()
+            for path in ["/api/stations/\(owner.stationID)/live", "/api/stations/\(owner.stationID)/broadcast"] {
+                let socket = try await SilentSocket.connect(port: client.port!, path: path)
+                socket.sendUnmaskedFrame(opcode: 0x1, payload: Array(#"{"type":"ping"}"#.utf8))
+                #expect(try await socket.closeCode() == 1002, "\(path)")
+            }
         }
     }
 }

@@ -26,6 +26,8 @@ struct BroadcastController {
         context.liveUpgrade.claim { channel in
             try channel.pipeline.syncOperations.addHandlers([
                 IdleStateHandler(readTimeout: idle),
+                // Ahead of the aggregator, which drops the mask of what it joins.
+                MaskedFramesOnly(),
                 NIOWebSocketFrameAggregator(
                     minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 64,
                     maxAccumulatedFrameSize: WireLimits.maxWebSocketFrameBytes),

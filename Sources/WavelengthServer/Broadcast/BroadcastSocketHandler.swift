@@ -171,6 +171,9 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
                 logger.info("Browser broadcast on station \(stationID) sent nothing for its idle timeout; closed")
                 refuse(.badMessage, "Nothing arrived for 10 seconds: the broadcast ended.", context: context)
             }
+        } else if case .end(let code, _) = event as? LiveSocketEvent {
+            // `MaskedFramesOnly` found an unmasked frame (RFC 6455 §5.1).
+            end(code, context: context)
         } else {
             context.fireUserInboundEventTriggered(event)
         }
@@ -189,6 +192,15 @@ final class BroadcastSocketHandler: ChannelInboundHandler {
         if case .onAir(let feed) = state { feed.finish() }
         state = .closing
         context.fireChannelInactive()
+    }
+
+    /// Closes with `code` at once: the audio ends, and the source leaves.
+    private func end(_ code: WebSocketErrorCode, context: ChannelHandlerContext) {
+        if case .closing = state { return }
+        if case .onAir(let feed) = state { feed.finish() }
+        state = .closing
+        context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code, context: context)))
+            .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 
     /// Says why in a message the page can show, then closes (1008).

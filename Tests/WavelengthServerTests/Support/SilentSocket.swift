@@ -53,6 +53,12 @@ extension SilentSocket {
             + payload.enumerated().map { $0.element ^ Self.mask[$0.offset % 4] })
     }
 
+    /// Sends one frame without a mask, which a client must never do (RFC 6455 §5.1).
+    func sendUnmaskedFrame(opcode: UInt8, payload: [UInt8]) {
+        precondition(payload.count < 126)
+        transmit([0x80 | opcode, UInt8(payload.count)] + payload)
+    }
+
     /// Sends only a frame's header, announcing `length` bytes that never come.
     func sendHeader(opcode: UInt8, length: Int) {
         transmit(Self.header(fin: true, opcode: opcode, length: length))
