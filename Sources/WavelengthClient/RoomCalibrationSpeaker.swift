@@ -29,6 +29,9 @@ public actor RoomCalibrationSpeaker {
     public nonisolated let device = UUID().uuidString
     public private(set) var delays: OutputDelays
     private var session: String?
+    /// The connection that sent the call taken (`RoomSignal.sender`): the
+    /// plan, figures and cancel count only from it.
+    private var caller: String?
 
     public init(
         client: StationClient, player: StationPlayer, output: any AudioOutput, delays file: OutputDelayFile? = nil,
@@ -53,15 +56,19 @@ public actor RoomCalibrationSpeaker {
         switch signal.kind {
         case .call:
             session = signal.session
+            caller = signal.sender
             await client.sendRoom(RoomSignal(kind: .join, session: signal.session, device: device, name: name))
             return .joined(session: signal.session)
         case .plan:
-            guard signal.session == session, let slot = signal.slots?.first(where: { $0.device == device }),
+            guard signal.session == session, signal.sender == caller,
+                let slot = signal.slots?.first(where: { $0.device == device }),
                 let local = await client.localTime(ofServer: Double(slot.at))
             else { return nil }
             return await play(at: local - delays.delay(for: output.name))
         case .result:
-            guard signal.session == session, let mine = signal.results?.first(where: { $0.device == device }) else { return nil }
+            guard signal.session == session, signal.sender == caller,
+                let mine = signal.results?.first(where: { $0.device == device })
+            else { return nil }
             session = nil
             guard let residual = mine.delayMs else {
                 return .unchanged(mine.problem ?? "The phone could not measure this device.")
@@ -76,7 +83,7 @@ public actor RoomCalibrationSpeaker {
             await player.setOutputDelay(total)
             return .corrected(totalMs: total)
         case .cancel:
-            guard signal.session == session else { return nil }
+            guard signal.session == session, signal.sender == caller else { return nil }
             session = nil
             return .unchanged("The measuring phone stopped.")
         case .join:

@@ -128,6 +128,19 @@ struct RoomCalibrationSpeakerTests {
             let wav = try Data(contentsOf: URL(fileURLWithPath: played.url))
             #expect(wav.prefix(4) == Data("RIFF".utf8) && wav.count > 48_000)
 
+            // Another listener, who read the session and the device's id from
+            // the room, forges a figure: not taken (it was applied and saved before).
+            let mallory = sdk()
+            var malloryEvents = mallory.events.makeAsyncIterator()
+            await mallory.start()
+            _ = try await next(&malloryEvents) { if case .clock = $0 { true } else { false } }
+            await mallory.sendRoom(RoomSignal(kind: .result, session: "s1", results: [.init(device: reloaded.device, delayMs: 1999)]))
+            let forged = try await signal(&speakerEvents)
+            #expect(forged.sender != nil && forged.sender != planned.sender)
+            #expect(await reloaded.handle(forged) == nil)
+            #expect(await player.outputDelayMs == 20)
+            await mallory.stop()
+
             await phone.sendRoom(RoomSignal(kind: .result, session: "s1", results: [.init(device: reloaded.device, delayMs: 130.5)]))
             let figures = try await signal(&speakerEvents)
             let outcome = await reloaded.handle(figures)

@@ -29,8 +29,10 @@ extension StationMachineTests {
         _ = try connect(&machine, 1, owner)
         _ = try connect(&machine, 2, listener)
         let meter = ConnectionID(1)
-        let actions = try machine.roomSignal(RoomSignal(kind: .call, session: "s", from: "Mallory"), from: meter, at: t0)
-        #expect(actions == [.broadcast(.room(RoomSignal(kind: .call, session: "s", from: "Owner")), except: meter)])
+        // The name and the sending connection are the server's, whatever the sender says.
+        let actions = try machine.roomSignal(
+            RoomSignal(kind: .call, session: "s", from: "Mallory", sender: "c2"), from: meter, at: t0)
+        #expect(actions == [.broadcast(.room(RoomSignal(kind: .call, session: "s", from: "Owner", sender: "c1")), except: meter)])
         for index in 1..<RoomSignalLimit.limit {
             _ = try machine.roomSignal(RoomSignal(kind: .cancel, session: "s"), from: meter, at: t0 + EpochMillis(index))
         }

@@ -1,6 +1,7 @@
 import { CHIRP, chirp, fft } from "/js/room/chirp.js";
 import { firstArrival, matchedEnvelope, measureRoom } from "/js/room/arrivals.js";
 import { applyResidual, delayFor, routeKey } from "/js/room/route-delays.js";
+import { RoomCalibration } from "/js/room/calibration.js";
 import { assert, equal } from "./assert.js";
 import { suite } from "./assert.js";
 
@@ -160,4 +161,38 @@ test("each route keeps its own correction, a residual adds to it, an absurd tota
   assert(refused.error && !refused.book, JSON.stringify(refused));
   assert(applyResidual(book, speaker, -80, 3).error, "a device far ahead is refused");
   assert(applyResidual(book, speaker, NaN, 3).error, "no number is refused");
+});
+
+test("a figure counts only from the connection that called: another listener can't forge one", () => {
+  const saved = localStorage.getItem("wavelength.outputDelays");
+  localStorage.removeItem("wavelength.outputDelays");
+  const delays = [];
+  const player = {
+    ctx: { sampleRate: RATE, outputLatency: 0 },
+    playChirps: () => false,
+    ensureContext() {},
+    unduck() {},
+    setOutputDelay: (ms) => delays.push(ms),
+  };
+  const cal = new RoomCalibration({ player, send() {}, serverNow: () => 0, onChange() {} });
+  try {
+    cal.receive({ kind: "call", session: "s1", sender: "c1", from: "Ana" });
+    // Another caller can't take the session over.
+    cal.receive({ kind: "call", session: "s1", sender: "c9", from: "Mallory" });
+    equal(cal.state.call.sender, "c1");
+    cal.join("Den speaker");
+    const forged = { kind: "result", session: "s1", sender: "c9", results: [{ device: cal.device, delayMs: 1999 }] };
+    cal.receive(forged);
+    cal.receive({ ...forged, kind: "cancel" });
+    equal(cal.state.phase, "waiting");
+    equal(cal.state.results.length, 0);
+    equal(localStorage.getItem("wavelength.outputDelays"), null);
+    cal.receive({ kind: "result", session: "s1", sender: "c1", results: [{ device: cal.device, delayMs: 130.5 }] });
+    equal(cal.state.phase, "done");
+    equal(delays[delays.length - 1], 130.5);
+  } finally {
+    cal.destroy();
+    if (saved == null) localStorage.removeItem("wavelength.outputDelays");
+    else localStorage.setItem("wavelength.outputDelays", saved);
+  }
 });

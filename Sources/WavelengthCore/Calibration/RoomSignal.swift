@@ -58,11 +58,17 @@ public struct RoomSignal: Sendable, Equatable, Codable {
     public var results: [Result]?
     /// Set by the server from the sender's seat, never by the sender.
     public var from: String?
+    /// Set by the server: the connection that sent it. A device takes a
+    /// calibration's plan, figures and cancel only from the connection that
+    /// sent its call, so another listener who read the session and a
+    /// device's id from the room can't forge a figure for it.
+    public var sender: String?
 
     public init(
         kind: Kind, session: String, device: String? = nil, name: String? = nil, slots: [Slot]? = nil,
-        results: [Result]? = nil, from: String? = nil
+        results: [Result]? = nil, from: String? = nil, sender: String? = nil
     ) {
+        self.sender = sender
         self.kind = kind
         self.session = session
         self.device = device
@@ -85,11 +91,12 @@ public struct RoomSignal: Sendable, Equatable, Codable {
 
     /// The signal as it may be passed on, or why it may not: ids are short
     /// and plain, names and problems short and free of control characters,
-    /// lists bounded, times near `now` and figures finite. `from` is
-    /// dropped (the server sets it).
+    /// lists bounded, times near `now` and figures finite. `from` and
+    /// `sender` are dropped (the server sets them).
     public func checked(at now: EpochMillis) throws(RoomSignalError) -> RoomSignal {
         var signal = self
         signal.from = nil
+        signal.sender = nil
         guard Self.isKey(session, maxLength: 32) else { throw .invalid("A calibration's session id is 1–32 letters, digits or dashes.") }
         if let device, !Self.isKey(device, maxLength: 64) {
             throw .invalid("A device id is 1–64 letters, digits or dashes.")

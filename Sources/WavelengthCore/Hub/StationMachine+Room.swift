@@ -17,6 +17,7 @@ extension StationMachine {
             throw .room(error)
         }
         passed.from = connection.seat.name
+        passed.sender = "c\(id.value)"
         return [.broadcast(.room(passed), except: id)]
     }
 }

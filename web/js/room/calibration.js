@@ -64,6 +64,10 @@ export class RoomCalibration {
     this.book = loadBook();
     this.state = { phase: "idle", message: "", progress: null, results: [], call: null, own: null };
     this.timers = new Set();
+    /** Who sent each call seen (session → the server's `sender`): a plan,
+     * figures or cancel count only from the connection that called. */
+    this.callers = new Map();
+    this.joinedSender = null;
     this.route = this.currentRoute();
     this.applyRoute();
   }
@@ -213,7 +217,11 @@ export class RoomCalibration {
     switch (signal.kind) {
       case "call":
         if (this.state.phase === "calling" || this.state.phase === "measuring") return; // this device is the meter
-        this.set({ call: { session: signal.session, from: signal.from || "Someone", name: signal.name || "" }, message: "" });
+        // The first caller of a session keeps it: another can't take it over.
+        if (this.callers.has(signal.session)) return;
+        this.callers.set(signal.session, signal.sender);
+        if (this.callers.size > 16) this.callers.delete(this.callers.keys().next().value);
+        this.set({ call: { session: signal.session, sender: signal.sender, from: signal.from || "Someone", name: signal.name || "" }, message: "" });
         break;
       case "join":
         if (this.state.phase === "calling" && signal.session === this.session && signal.device && this.joined.size < 12) {
@@ -222,12 +230,15 @@ export class RoomCalibration {
         }
         break;
       case "plan":
-        if (this.joinedSession === signal.session) this.playSlot(signal);
+        if (this.joinedSession === signal.session && signal.sender === this.joinedSender) this.playSlot(signal);
         break;
       case "result":
-        this.takeResult(signal);
+        // Figures count only from the connection that called (the server
+        // says who sent what): another listener can't forge a figure.
+        if (this.callers.has(signal.session) && this.callers.get(signal.session) === signal.sender) this.takeResult(signal);
         break;
       case "cancel":
+        if (!this.callers.has(signal.session) || this.callers.get(signal.session) !== signal.sender) return;
         if (this.joinedSession === signal.session) {
           this.joinedSession = null;
           if (this.player.unduck) this.player.unduck();
@@ -254,6 +265,7 @@ export class RoomCalibration {
     }
     this.player.ensureContext();
     this.joinedSession = call.session;
+    this.joinedSender = call.sender;
     this.send({ kind: "join", session: call.session, device: this.device, name: clean || "A device" });
     this.set({ phase: "waiting", call: null, message: `Taking part: ${call.from}'s phone will ask for this device's chirp in a moment.` });
     // A meter that never sends its plan (it left): stop waiting. Only for
