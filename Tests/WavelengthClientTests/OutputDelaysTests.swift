@@ -45,7 +45,7 @@ struct OutputDelaysTests {
 /// The SDK's player hands the sound over earlier by its route's delay, so
 /// what is heard is on time: the output runs that much ahead of the plan,
 /// and the status (what is heard) does not.
-@Suite("The player's output delay", .timeLimit(.minutes(2)))
+@Suite("The player's output delay", .timeLimit(.minutes(5)))
 struct PlayerOutputDelayTests {
     @Test func theOutputRunsAheadByTheRoutesDelay() async throws {
         let server = try await LiveServer.make()
@@ -76,7 +76,7 @@ struct PlayerOutputDelayTests {
 /// The SDK as a speaker in a room calibration: it answers the phone's call,
 /// plays its chirps through its output at its slot (less its correction),
 /// and takes the phone's figure into its route's correction and file.
-@Suite("The SDK in a room calibration", .timeLimit(.minutes(2)))
+@Suite("The SDK in a room calibration", .timeLimit(.minutes(5)))
 struct RoomCalibrationSpeakerTests {
     @Test func itAnswersPlaysInItsSlotAndKeepsTheFigure() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("speaker-\(UUID().uuidString)")

@@ -167,7 +167,7 @@ struct MaskedFramesOnlyTests {
 /// The same over a real connection, on every WebSocket the server takes: the
 /// station's live socket and the booth's broadcast socket. An unmasked frame
 /// is answered with a close frame coded 1002.
-@Suite("Unmasked client frames on the server's sockets", .timeLimit(.minutes(2)))
+@Suite("Unmasked client frames on the server's sockets", .timeLimit(.minutes(5)))
 struct UnmaskedFramesOverTheNetworkTests {
     @Test func everySocketClosesAnUnmaskedFrameWith1002() async throws {
         let server = try await TestServer.make()

@@ -33,8 +33,6 @@ from room_calibration import room_figures  # noqa: E402
 
 HIDDEN_MS = 150
 TOLERANCE_MS = 2
-# A room holding still repeats its own figure to a few hundredths of a ms.
-ROOM_MOVED_MS = 0.5
 
 
 def record_spread(room: PulseRoom, folder: Path, name: str, driver, seconds: float, around_ms: float) -> list[float]:
@@ -48,16 +46,22 @@ def record_spread(room: PulseRoom, folder: Path, name: str, driver, seconds: flo
     return spread(str(raw), around_ms=around_ms, max_lag_ms=80)
 
 
-def calibrate_while_the_room_holds(room: PulseRoom, folder: Path, name: str, phone, speaker, explain, before_join=None,
-                                   attempts: int = 3) -> tuple[str, float]:
+def calibrate_until_measured(room: PulseRoom, folder: Path, name: str, phone, speaker, explain, before_join=None,
+                             attempts: int = 3) -> tuple[str, float]:
     """One calibration through the web app, the room recorded meanwhile:
     → (the speaker's words, the room's own figure at that moment).
 
-    A refusal because the device's chirps disagreed is right only when the
-    room itself moved meanwhile (its own four figures disagree too: an
-    emulated speaker's queue jumped); then the person presses again, as
-    the refusal asks. A refusal in a room that held still fails the test."""
+    A refusal because a device's chirps disagreed is the product working:
+    it refuses rather than keep a wrong figure. It happens when a sound
+    path moved during the calibration: the room's (an emulated speaker's
+    queue jumping), or the measuring phone's own input, which a phone too
+    busy to record steadily shifts (seen in a fresh-clone run under two
+    suites' load: the room's own four figures agreed to the microsecond,
+    the phone's by 23 ms). The correction must then stay as it was, and
+    the person presses again, as the refusal asks: at most `attempts`
+    times, each refusal printed with the room's own figures."""
     for attempt in range(1, attempts + 1):
+        kept = stored_delays(speaker)
         raw = folder / f"{name}-{attempt}.raw"
         recorder = room.record(str(raw))
         click(phone, ".calibrate-start")
@@ -79,10 +83,10 @@ def calibrate_while_the_room_holds(room: PulseRoom, folder: Path, name: str, pho
         assert figures is not None, f"the room's own recording did not hold both devices' chirps ({status})"
         if "disagreed" not in status:
             return status, float(statistics.median(figures))
-        moved = max(figures) - min(figures)
-        assert moved > ROOM_MOVED_MS, f"refused though the room held still (its own figures {figures}): {status}"
-        print(f"\nthe room moved during calibration {name} {attempt} (its own figures {figures}): refused rightly")
-    pytest.fail(f"the room moved during all {attempts} calibrations: {status}")
+        assert "stays as it was" in status, status
+        assert stored_delays(speaker) == kept, f"a refusal changed the correction: {kept} → {stored_delays(speaker)}"
+        print(f"\ncalibration {name} {attempt} refused ({status}); the room's own figures {figures}")
+    pytest.fail(f"refused in all {attempts} calibrations: {status}")
 
 
 def stored_delays(driver) -> dict:
@@ -121,7 +125,7 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
                                 speaker.find_element(By.CSS_SELECTOR, ".calibrate-name").send_keys("Bluetooth speaker"))
         explain = lambda: {"phone": phone.find_element(By.CSS_SELECTOR, ".calibrate-status").text,
                            "speaker": speaker.find_element(By.CSS_SELECTOR, ".calibrate-status").text}
-        status, truth = calibrate_while_the_room_holds(room, tmp_path, "first", phone, speaker, explain, speaker_name)
+        status, truth = calibrate_until_measured(room, tmp_path, "first", phone, speaker, explain, speaker_name)
         delays = stored_delays(speaker)
         assert len(delays) == 1, f"{status} / {delays}"
         measured = next(iter(delays.values()))["delayMs"]
@@ -144,7 +148,7 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
         # Calibrated again (the first calibration's timers run out meanwhile,
         # and must not end this one): the speaker is now nearly in step, and
         # the correction moves by what is left.
-        again, left = calibrate_while_the_room_holds(room, tmp_path, "again", phone, speaker, explain)
+        again, left = calibrate_until_measured(room, tmp_path, "again", phone, speaker, explain)
         assert again.startswith("This device was"), again
         second = next(iter(stored_delays(speaker).values()))["delayMs"]
         # Heard with the first correction on: the room's own figure is what is left.
