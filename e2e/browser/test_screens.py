@@ -58,7 +58,16 @@ def test_screens_at_phone_and_desktop_sizes(demo_server, browser, shot, size_nam
         return bool(buttons)
 
     wait_for(dj, click_toggle)
-    wait_for(dj, lambda d: d.find_elements(By.CSS_SELECTOR, toggle + "[aria-pressed='true']"))
+    # Queued next, the track may already be on the air by the time a loaded
+    # machine looks (its toggle then reads "Add" again and its row is lit),
+    # so either shows the press took.
+    def queued_or_on_air(d):
+        if d.find_elements(By.CSS_SELECTOR, toggle + "[aria-pressed='true']"):
+            return True
+        on_air = f".add-col .track-row.is-onair[data-track-id='{free['id']}']"
+        return bool(d.find_elements(By.CSS_SELECTOR, on_air)) and demo_server.timeline(station_id)["current"]["track"]["id"] == free["id"]
+
+    wait_for(dj, queued_or_on_air, "the toggled track is neither queued nor on the air")
     wait_for(dj, lambda d: d.execute_script(
         "return [...document.querySelectorAll('.add-col img')].filter(i => i.getClientRects().length).every(i => i.complete)"))
     shot(dj, "dj-search")
