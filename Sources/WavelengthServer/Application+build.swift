@@ -148,7 +148,8 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     LibraryController(tracks: storage, audioAnalysis: services.analysis).addRoutes(to: router)
     TracksController(
-        tracks: storage, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots
+        tracks: storage, transcoder: services.transcoder, onAir: services.directory.onAir, roots: services.libraryRoots,
+        stations: storage, gate: gate
     ).addRoutes(to: router)
     PartyController(directory: services.directory, stations: storage, gate: gate).addRoutes(to: router)
     let links = LinkTokens(tokens: storage, people: storage)

@@ -179,6 +179,53 @@ struct UploadsTests {
         }
     }
 
+    /// An unshared upload its uploader plays on their own station is heard
+    /// by those who may listen to that station, through the station's own
+    /// timeline links (`?station=`), and by nobody else: not by someone who
+    /// learned its id and asks without a station, or names a station that
+    /// doesn't play it, or one they may not listen to.
+    @Test func anUnsharedUploadOnTheAirIsHeardOnlyThroughTheStationPlayingIt() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.router) { client in
+            let ana = try await client.signUp(name: "Ana"), bo = try await client.signUp(name: "Bo")
+            let made = try await Self.send(client, try await Self.song("Porch Light"), name: "porch.mp3", as: ana)
+            let upload = try #require(try made.decode(UploadReceipt.self).upload).track.id
+            let played = try await client.send(
+                "/api/stations/\(ana.stationID)/commands", .post, as: ana,
+                body: CommandRequest(id: "ana-next", command: .queueNext(trackID: upload)))
+            #expect(played.status == .ok, "\(String(buffer: played.body))")
+            // Someone listens to Ana's station, so it is on the air.
+            let hub = try #require(try await server.services.directory.hub(id: ana.stationID))
+            let (_, queue) = AsyncStream<LiveOutgoing>.makeStream()
+            try await hub.connect(ConnectionIDs.next(), queue: queue, since: nil)
+            let window = try await hub.window()
+            let entry = try #require(((window.current.map { [$0] } ?? []) + window.upNext).first { $0.track.id == upload })
+            #expect(entry.track.audioURL == "/api/tracks/\(upload)/audio?station=\(ana.stationID)")
+
+            let paths = ["/api/tracks/\(upload)", "/api/tracks/\(upload)/audio"]
+            // Without the station, or through a station not playing it: no such track.
+            for path in paths {
+                for asker in [bo, nil] as [TestAccount?] {
+                    #expect(try await client.send(path, .get, as: asker).status == .notFound, "\(path)")
+                    let elsewhere = try await client.send(path + "?station=\(bo.stationID)", .get, as: asker)
+                    #expect(elsewhere.status == .notFound, "\(path) through Bo's station")
+                }
+            }
+            // Through Ana's public station, its listeners (anyone) hear it.
+            let heard = try await client.send(entry.track.audioURL, .get, as: nil)
+            #expect(heard.status == .ok && heard.body.readableBytes > 0)
+            #expect(try await client.send(paths[0] + "?station=\(ana.stationID)", .get, as: bo).status == .ok)
+
+            // Her station made members-only: Bo, no member, no longer hears it.
+            let patched = try await client.send(
+                "/api/stations/\(ana.stationID)", .patch, as: ana, body: StationSettingsPatch(visibility: .code))
+            #expect(patched.status == .ok)
+            #expect(try await client.send(entry.track.audioURL, .get, as: bo).status == .notFound)
+            #expect(try await client.send(entry.track.audioURL, .get, as: nil).status == .notFound)
+            #expect(try await client.send(entry.track.audioURL, .get, as: ana).status == .ok)
+        }
+    }
+
     /// The head of a chunked upload and its first byte, then nothing: a
     /// sender that stalls (or sends a byte a second). The socket stays open
     /// until the test closes it.

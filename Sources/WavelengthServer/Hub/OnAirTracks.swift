@@ -20,4 +20,10 @@ final class OnAirTracks: Sendable {
     func contains(_ track: TrackID) -> Bool {
         stations.withLock { stations in stations.values.contains { $0.contains(track) } }
     }
+
+    /// Whether this station, with listeners here, plays the track now, has
+    /// just played it or plays it next.
+    func contains(_ track: TrackID, on station: StationID) -> Bool {
+        stations.withLock { $0[station]?.contains(track) ?? false }
+    }
 }

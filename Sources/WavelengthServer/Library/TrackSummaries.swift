@@ -15,17 +15,19 @@ extension TrackSummary {
     }
 
     /// The summary as a station's timeline shows it: a library track's
-    /// audio names the station (`?station=`). Only the node running a
-    /// station converts what it plays (`OnAirTracks` is per node), and a
-    /// cluster's balancer hashes this parameter as it hashes the station's
-    /// own routes (deploy/haproxy.cfg), so the conversion is asked of that
-    /// node. The audio route itself ignores the parameter.
+    /// audio and artwork name the station (`?station=`). The track routes
+    /// serve an unshared upload only to those who may listen to the station
+    /// that plays it (`TracksController`). Only the node running a station
+    /// converts what it plays (`OnAirTracks` is per node), and a cluster's
+    /// balancer hashes this parameter as it hashes the station's own routes
+    /// (deploy/haproxy.cfg), so both are asked of that node.
     func heard(on station: StationID) -> TrackSummary {
         guard audioURL.hasPrefix("/api/tracks/"), !audioURL.contains("?"),
             let encoded = station.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
         else { return self }
         var summary = self
         summary.audioURL += "?station=" + encoded
+        if let artwork = artworkURL, !artwork.contains("?") { summary.artworkURL = artwork + "?station=" + encoded }
         return summary
     }
 

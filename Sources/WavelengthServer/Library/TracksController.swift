@@ -14,6 +14,10 @@ struct TracksController {
     let onAir: OnAirTracks
     /// Only files whose real path lies inside the library are read.
     let roots: LibraryRoots
+    /// A private upload on the air is heard by the listeners of the station
+    /// playing it, and by nobody else.
+    let stations: any StationRepository
+    let gate: StationGate
     let files = FileResponder()
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -26,7 +30,7 @@ struct TracksController {
     }
 
     @Sendable func details(_ request: Request, context: AppRequestContext) async throws -> TrackDetails {
-        TrackDetails(try await track(context))
+        TrackDetails(try await track(request, context))
     }
 
     /// Serves the file as it is when the browser can play it, else (or when
@@ -35,7 +39,7 @@ struct TracksController {
     /// from the index only, never from the request, and are read only inside
     /// the library roots.
     @Sendable func audio(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let track = try await track(context)
+        let track = try await track(request, context)
         let requested = try request.stringQuery("format", maxLength: 8)
         var path = try confined(track.path)
         var contentType = track.audioFormat?.contentType ?? "application/octet-stream"
@@ -65,7 +69,7 @@ struct TracksController {
     }
 
     @Sendable func artwork(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let track = try await track(context)
+        let track = try await track(request, context)
         // Reading the file blocks: off the cooperative pool.
         if track.hasEmbeddedArt, let path = try? confined(track.path),
             let art = try? await TagReader.offPool({ try TagReader.embeddedArtwork(path: path) })
@@ -83,7 +87,7 @@ struct TracksController {
     }
 
     @Sendable func lyrics(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let track = try await track(context)
+        let track = try await track(request, context)
         guard let path = track.lyricsPath else { throw APIError.notFound("Track \(track.id) has no lyrics.") }
         return try await files.serve(
             path: try confined(path), contentType: "text/plain; charset=utf-8", request: request, context: context)
@@ -92,7 +96,7 @@ struct TracksController {
     /// The words as lines for the listener screen: the `.lrc` sidecar's
     /// (timed when it has times), else the file's lyrics tags.
     @Sendable func lyricsLines(_ request: Request, context: AppRequestContext) async throws -> LyricsView {
-        let track = try await track(context)
+        let track = try await track(request, context)
         if let sidecar = track.lyricsPath {
             let path = try confined(sidecar)
             let text = try await TagReader.offPool { () -> String in
@@ -121,14 +125,21 @@ struct TracksController {
         return real
     }
 
-    /// An upload not shared is its uploader's, an administrator's, and
-    /// that of the listeners of a station playing it; anyone else is told
-    /// there is no such track.
-    private func track(_ context: AppRequestContext) async throws -> TrackRecord {
+    /// An upload not shared is its uploader's and an administrator's; while
+    /// a station plays it, also that of whoever may listen to that station,
+    /// asked by naming it (`?station=`, as the station's timeline does).
+    /// Anyone else is told there is no such track, whichever station plays
+    /// it elsewhere.
+    private func track(_ request: Request, _ context: AppRequestContext) async throws -> TrackRecord {
         let id = try context.id("id")
-        guard let track = try await tracks.track(id: id),
-            track.isVisible(to: context.caller.personID) || context.caller.isAdministrator || onAir.contains(track.id)
-        else { throw APIError.notFound("No track with id \(id).") }
+        let missing = APIError.notFound("No track with id \(id).")
+        guard let track = try await tracks.track(id: id) else { throw missing }
+        if track.isVisible(to: context.caller.personID) || context.caller.isAdministrator { return track }
+        guard let stationID = try request.stringQuery("station", maxLength: WireLimits.maxIDLength),
+            onAir.contains(track.id, on: stationID), let record = try await stations.station(id: stationID),
+            (try? await gate.requireListener(context.caller, on: record)) != nil,
+            track.uploaderID == record.ownerID
+        else { throw missing }
         return track
     }
 }
