@@ -58,6 +58,50 @@ struct AudienceTests {
         #expect(audience.isEmpty)
     }
 
+    /// One address opened 256 signed-out sockets and counted as 256
+    /// listeners. Now signed-out listeners count at most
+    /// `anonymousPerAddress` to an address, people once each, and the count
+    /// ends right whatever order the arrivals and departures come in.
+    @Test func oneAddressCountsAsAFewSignedOutListenersNotACrowd() {
+        var audience = Audience()
+        let cap = Audience.anonymousPerAddress
+        let crowd: [ListenerIdentity] = (0..<40).map { n in
+            n % 2 == 0
+                ? .connection(ConnectionID(UInt64(n)), address: "203.0.113.7")
+                : .device(DeviceKey("device-\(n)-key")!, address: "203.0.113.7")
+        }
+        for identity in crowd { audience.arrive(identity, kind: .app, at: 0) }
+        #expect(audience.counts.listeners == cap)
+        #expect(audience.counts.app == 40)
+        let household: [ListenerIdentity] = (0..<3).map { .connection(ConnectionID(UInt64(100 + $0)), address: "198.51.100.2") }
+        for identity in household { audience.arrive(identity, kind: .app, at: 0) }
+        for n in 0..<2 { audience.arrive(.person("p\(n)"), kind: .app, at: 0) }
+        #expect(audience.counts.listeners == cap + 3 + 2)
+        // A signed-in person behind the crowded address is still one more.
+        audience.arrive(.person("behind-the-nat"), kind: .app, at: 0)
+        #expect(audience.counts.listeners == cap + 3 + 3)
+
+        // In a shuffled order, departures before some arrivals: the count
+        // after each event is what the rule says for who is there.
+        var rng = SeededRandom(seed: 54)
+        var events = crowd.map { ($0, true) } + crowd.map { ($0, false) }
+        events.shuffle(using: &rng)
+        var present: [ListenerIdentity: Int] = Dictionary(uniqueKeysWithValues: crowd.map { ($0, 1) })
+        for (identity, arrives) in events {
+            if arrives { audience.arrive(identity, kind: .app, at: 1) } else { audience.leave(identity, kind: .app, at: 1) }
+            present[identity, default: 0] += arrives ? 1 : -1
+            let crowdHere = present.values.filter { $0 > 0 }.count
+            #expect(audience.counts.listeners == min(crowdHere, cap) + 3 + 3)
+        }
+        for identity in crowd { audience.leave(identity, kind: .app, at: 2) }
+        #expect(audience.counts.listeners == 6)
+        for identity in household { audience.leave(identity, kind: .app, at: 2) }
+        for n in 0..<2 { audience.leave(.person("p\(n)"), kind: .app, at: 2) }
+        audience.leave(.person("behind-the-nat"), kind: .app, at: 2)
+        #expect(audience.counts == .init())
+        #expect(audience.isEmpty)
+    }
+
     @Test func theCountsPeakIsKept() {
         var audience = Audience()
         for n in 0..<5 { audience.arrive(.person("p\(n)"), kind: .app, at: 0) }

@@ -44,4 +44,24 @@ extension StationMachineTests {
         _ = try machine.roomSignal(RoomSignal(kind: .cancel, session: "s"), from: meter, at: t0 + RoomSignalLimit.windowMillis)
         #expect(throws: HubError.self) { try machine.roomSignal(RoomSignal(kind: .cancel, session: "s"), from: ConnectionID(9), at: t0) }
     }
+
+    /// 30 signed-out sockets from one address each had a limit of their
+    /// own. Now they share one: the address's.
+    @Test func signedOutRoomSignalsAreLimitedPerAddress() throws {
+        var machine = quietMachine()
+        _ = try connect(&machine, 1, owner)
+        for n in 0..<30 {
+            _ = try connect(&machine, UInt64(10 + n), Seat(personID: nil, name: "A listener", role: .listener, address: "203.0.113.7"))
+        }
+        var passed = 0
+        for n in 0..<30 {
+            for k in 0..<5 {
+                let signal = RoomSignal(kind: .join, session: "s", device: "d\(n)")
+                if (try? machine.roomSignal(signal, from: ConnectionID(UInt64(10 + n)), at: t0 + EpochMillis(n * 5 + k))) != nil {
+                    passed += 1
+                }
+            }
+        }
+        #expect(passed == RoomSignalLimit.limit)
+    }
 }

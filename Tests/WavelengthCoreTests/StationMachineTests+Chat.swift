@@ -124,6 +124,29 @@ struct StationMachineChatTests {
         #expect(cleared.last == .broadcast(.chatDeleted(messageIDs: [], personID: nil, all: true), except: nil))
     }
 
+    /// 40 signed-out sockets from one address added 400 reactions. Now a
+    /// signed-out listener's reactions are limited per address: the sockets
+    /// of one address share one person's limit, another address has its own.
+    @Test func signedOutReactionsAreLimitedPerAddressNotPerSocket() throws {
+        var machine = try room()
+        let playing = try #require(machine.station.timeline.current(at: t0))
+        for n in 0..<40 {
+            let seat = Seat(personID: nil, name: "A listener", role: .listener, address: "203.0.113.7")
+            _ = try base.connect(&machine, UInt64(100 + n), seat)
+        }
+        _ = try base.connect(&machine, 200, Seat(personID: nil, name: "A listener", role: .listener, address: "198.51.100.2"))
+        var passed = 0
+        for n in 0..<40 {
+            for k in 0..<10 {
+                if (try? machine.react("🔥", on: playing.id, from: ConnectionID(UInt64(100 + n)), at: t0 + EpochMillis(n * 10 + k))) != nil {
+                    passed += 1
+                }
+            }
+        }
+        #expect(passed == Reactions.limit)
+        #expect((try? machine.react("🔥", on: playing.id, from: ConnectionID(200), at: t0 + 500)) != nil)
+    }
+
     @Test func reactionsGoOutInBurstsAndAreKeptWithTheSong() throws {
         var machine = try room()
         let playing = try #require(machine.station.timeline.current(at: t0))

@@ -51,6 +51,43 @@ struct StreamAudienceTests {
         }
     }
 
+    /// One address opened 256 signed-out sockets and counted as 256
+    /// listeners. Now its signed-out app connections, devices and players
+    /// count at most `Audience.anonymousPerAddress` together, and a person
+    /// signed in behind the same address is one more.
+    @Test func oneAddressCountsAsAFewSignedOutListenersNotACrowd() async throws {
+        let server = try await TestServer.make()
+        let station = try server.firstStation().id
+        let cap = Audience.anonymousPerAddress
+        try await server.application().test(.live) { client in
+            let port = client.port!
+            let person = try await client.signUp(name: "Ada")
+            let watcher = LiveClient(port: port, path: "/api/stations/\(station)/live?v=1", token: person.token)
+            _ = try await watcher.snapshot()
+            var apps: [LiveClient] = []
+            for n in 0..<(cap + 4) {
+                let key = n % 2 == 0 ? "&listener=device-key-\(n)-of-a-crowd" : ""
+                let app = LiveClient(port: port, path: "/api/stations/\(station)/live?v=1\(key)")
+                _ = try await app.snapshot()
+                apps.append(app)
+            }
+            var players: [StreamPlayerSocket] = []
+            for n in 0..<4 { players.append(try await Self.play(port, "/stream/\(station).mp3", agent: "Player \(n)")) }
+            try await watcher.listeners(cap + 1)
+            let hub = try #require(try await server.services.directory.hub(id: station))
+            #expect(await hub.audience.listeners == cap + 1)
+            #expect(await hub.audience.app == cap + 5)
+            // No count on the way went past it.
+            let counts = await watcher.seenListenerCounts()
+            #expect(counts.allSatisfy { $0 <= cap + 1 }, "\(counts)")
+
+            // Twelve of the address's 24 leave: its other 12 count again.
+            for app in apps.prefix(12) { app.close() }
+            try await watcher.listeners(12 + 1)
+            withExtendedLifetime((apps, players)) {}
+        }
+    }
+
     /// The web app plays a live show through the station's relay: a
     /// signed-out listener is then a connection on one side and an address
     /// on the other, unless both say the same device key.

@@ -7,7 +7,14 @@
 /// (a stream listener's, reported from another actor) still end at the
 /// right count; an identity counts while its presences add up to more than
 /// nothing.
+///
+/// Signed-out listeners count at most `anonymousPerAddress` to a client
+/// address: a household or a café behind one address counts as the few
+/// devices it has, and a script opening 256 sockets from one address counts
+/// as 16, not 256. People count once each, wherever they are.
 public struct Audience: Sendable, Equatable {
+    /// The most signed-out listeners one address counts as.
+    public static let anonymousPerAddress = 16
     /// The station's count, by kind.
     public struct Counts: Sendable, Equatable, Codable {
         /// People, each once however many devices and kinds they use.
@@ -32,6 +39,8 @@ public struct Audience: Sendable, Equatable {
         var presences: [ListenerKind: Int] = [:]
         /// When this identity last started counting.
         var since: EpochMillis?
+        /// A signed-out member's address, as it first arrived.
+        var address: String?
 
         var countsAsPerson: Bool { presences.contains { $0.key.isPerson && $0.value > 0 } }
         var countsAsRelay: Bool { !countsAsPerson && (presences[.relay] ?? 0) > 0 }
@@ -46,6 +55,9 @@ public struct Audience: Sendable, Equatable {
     }
 
     private var members: [ListenerIdentity: Member] = [:]
+    /// Signed-out members counting as people, by address: the listeners
+    /// count holds `min(n, anonymousPerAddress)` of each.
+    private var anonymousAt: [String: Int] = [:]
     public private(set) var counts = Counts()
     /// The most people listening at once since the station woke.
     public private(set) var peak = 0
@@ -71,7 +83,7 @@ public struct Audience: Sendable, Equatable {
     private mutating func change(_ identity: ListenerIdentity, kind: ListenerKind, by delta: Int, at now: EpochMillis)
         -> (changed: Bool, departure: Departure?)
     {
-        var member = members[identity] ?? Member()
+        var member = members[identity] ?? Member(address: identity.address)
         let before = counts
         remove(member)
         let counted = member.countsAsPerson
@@ -94,7 +106,18 @@ public struct Audience: Sendable, Equatable {
     private mutating func add(_ member: Member) { tally(member, sign: 1) }
 
     private mutating func tally(_ member: Member, sign: Int) {
-        if member.countsAsPerson { counts.listeners += sign }
+        if member.countsAsPerson {
+            if let address = member.address {
+                // Adding the n-th of an address counts when n ≤ the cap;
+                // taking it away uncounts when n was ≤ the cap.
+                let before = anonymousAt[address, default: 0]
+                let after = before + sign
+                anonymousAt[address] = after == 0 ? nil : after
+                if max(before, after) <= Self.anonymousPerAddress { counts.listeners += sign }
+            } else {
+                counts.listeners += sign
+            }
+        }
         if member.countsAsRelay { counts.relays += sign }
         if member.countsAsBot { counts.bots += sign }
         counts.app += sign * max(0, member.presences[.app] ?? 0)

@@ -32,23 +32,37 @@ public enum ListenerKind: String, Sendable, Codable, CaseIterable, Hashable {
 /// player, and a signed-out app listener by connection.
 public struct ListenerIdentity: Hashable, Sendable, CustomStringConvertible {
     public let key: String
+    /// Where a signed-out identity comes from: the client's address (behind
+    /// a trusted proxy, the forwarded one). Signed-out listeners count at
+    /// most `Audience.anonymousPerAddress` to an address, so one address
+    /// can't pass for a crowd. Not part of the identity: a device is the
+    /// same device from any address.
+    public let address: String?
 
-    private init(key: String) {
+    private init(key: String, address: String? = nil) {
         self.key = key
+        self.address = address.map { String($0.prefix(64)) }
     }
+
+    public static func == (lhs: ListenerIdentity, rhs: ListenerIdentity) -> Bool { lhs.key == rhs.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     public static func person(_ id: String) -> ListenerIdentity { ListenerIdentity(key: "p:\(id)") }
 
-    public static func connection(_ id: ConnectionID) -> ListenerIdentity { ListenerIdentity(key: "c:\(id.value)") }
+    public static func connection(_ id: ConnectionID, address: String? = nil) -> ListenerIdentity {
+        ListenerIdentity(key: "c:\(id.value)", address: address)
+    }
 
     /// A signed-out device whose app connection and players (the live
     /// relay, the stream) say the same device key.
-    public static func device(_ key: DeviceKey) -> ListenerIdentity { ListenerIdentity(key: "d:\(key.value)") }
+    public static func device(_ key: DeviceKey, address: String? = nil) -> ListenerIdentity {
+        ListenerIdentity(key: "d:\(key.value)", address: address)
+    }
 
     /// A player with no account: the address and the User-Agent (cut to a
     /// bounded length, so a long header can't grow the roster's memory).
     public static func player(address: String, userAgent: String?) -> ListenerIdentity {
-        ListenerIdentity(key: "s:\(address.prefix(64))|\((userAgent ?? "").prefix(160))")
+        ListenerIdentity(key: "s:\(address.prefix(64))|\((userAgent ?? "").prefix(160))", address: address)
     }
 
     /// One of the listeners another node of a cluster relays the station

@@ -27,18 +27,29 @@ public struct Seat: Sendable, Equatable {
     public var handle: String?
     /// A signed-out listener's device key, shared with their players.
     public var device: DeviceKey?
+    /// The client's address (behind a trusted proxy, the forwarded one):
+    /// a signed-out seat's weight (in the count, its reactions, its room
+    /// signals) is limited per address, not per socket.
+    public var address: String?
 
     public init(
         personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app, hosting: HostingWindow? = nil,
-        handle: String? = nil, device: DeviceKey? = nil
+        handle: String? = nil, device: DeviceKey? = nil, address: String? = nil
     ) {
         self.personID = personID
+        self.address = address
         self.name = name
         self.handle = handle
         self.device = device
         self.role = role
         self.audience = audience
         self.hosting = hosting
+    }
+
+    /// Who the seat's limits go by: its person, else its address, else
+    /// (the server's own seats) its connection.
+    public func limitKey(on connection: ConnectionID) -> String {
+        personID.map { "p:\($0)" } ?? address.map { "a:\($0)" } ?? "c:\(connection.description)"
     }
 
     /// A guest: a person with a name and no account (no handle).

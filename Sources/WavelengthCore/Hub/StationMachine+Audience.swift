@@ -9,9 +9,10 @@ extension StationMachine {
 
     /// Who a seat is in the count: its person; when nobody is signed in,
     /// the device its players share (its device key), else this one
-    /// connection.
+    /// connection, either from the seat's address.
     static func identity(of seat: Seat, on connection: ConnectionID) -> ListenerIdentity {
-        seat.personID.map(ListenerIdentity.person) ?? seat.device.map(ListenerIdentity.device) ?? .connection(connection)
+        seat.personID.map(ListenerIdentity.person)
+            ?? seat.device.map { .device($0, address: seat.address) } ?? .connection(connection, address: seat.address)
     }
 
     public mutating func streamAudience(_ change: StreamAudienceChange, at now: EpochMillis) -> [HubAction] {

@@ -132,7 +132,8 @@ extension StationMachine {
     }
 
     /// A reaction to the song that plays. Anyone listening may react,
-    /// within a per-person limit; reactions go out in bursts.
+    /// within a limit per person (signed out: per address); reactions go
+    /// out in bursts.
     public mutating func react(_ emoji: String, on entryID: EntryID, from id: ConnectionID, at now: EpochMillis)
         throws(HubError) -> [HubAction]
     {
@@ -142,7 +143,7 @@ extension StationMachine {
         guard let current = station.timeline.current(at: station.timelineTime(at: now)), current.id == entryID else {
             throw .chat(.notCurrent)
         }
-        let key = connection.seat.personID ?? id.description
+        let key = connection.seat.limitKey(on: id)
         let startsBurst: Bool
         do { startsBurst = try reactions.react(emoji, on: current, by: key, at: now) } catch { throw .chat(error) }
         guard startsBurst, timers[.reactions] == nil else { return [] }

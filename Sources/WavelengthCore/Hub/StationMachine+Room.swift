@@ -12,7 +12,7 @@ extension StationMachine {
         var passed: RoomSignal
         do {
             passed = try signal.checked(at: now)
-            try roomSignals.take(by: connection.seat.personID ?? id.description, at: now)
+            try roomSignals.take(by: connection.seat.limitKey(on: id), at: now)
         } catch {
             throw .room(error)
         }

@@ -18,6 +18,11 @@ actor StationRelay {
     private var state: StationState
     private var sound: SoundView
     private var queues: [ConnectionID: any ListenerQueue] = [:]
+    /// Who each listener is, so the count this node reports weighs them as
+    /// the station's own node would: a person once, signed-out listeners at
+    /// most `Audience.anonymousPerAddress` to an address.
+    private var identities: [ConnectionID: ListenerIdentity] = [:]
+    private var audience = Audience()
     private var sharedTracks = SharedTracks()
     /// The tracks of the revision relayed now.
     private var summaryCache = RevisionTracks()
@@ -39,9 +44,10 @@ actor StationRelay {
         self.context = context
     }
 
-    var listenerCount: Int { queues.count }
+    /// The people listening here.
+    var listenerCount: Int { audience.counts.listeners }
     /// Everyone listening, on every node.
-    private var listeners: Int { queues.count + elsewhere }
+    private var listeners: Int { listenerCount + elsewhere }
 
     /// Other nodes' listeners now: this relay's listeners hear the new total.
     func listeningElsewhere(_ count: Int) {
@@ -57,9 +63,9 @@ actor StationRelay {
     /// has this revision gets `resumed`). It joins the updates only with a
     /// snapshot of the revision they go on from: one made while a newer
     /// revision was read is made again.
-    func connect(_ connection: ConnectionID, queue: any ListenerQueue, since: Int64?) async throws {
+    func connect(_ connection: ConnectionID, queue: any ListenerQueue, since: Int64?, identity: ListenerIdentity) async throws {
         if let since, since == state.revision {
-            queues[connection] = queue
+            seat(connection, queue: queue, identity: identity)
             let text = try StationHub.encode(
                 .resumed(revision: state.revision, serverTime: context.clock.now(), listeners: listeners))
             if !queue.offer(.text(text)) { close(connection) }
@@ -68,13 +74,25 @@ actor StationRelay {
         // Made before the listener is seated: counting it already.
         var (text, timeline) = try await snapshot(joining: 1)
         for _ in 0..<3 where timeline.revision != state.revision { (text, timeline) = try await snapshot(joining: 1) }
-        queues[connection] = queue
+        seat(connection, queue: queue, identity: identity)
         sharedTracks.sent(timeline)
         if !queue.offer(.text(text)) { close(connection) }
     }
 
     func disconnect(_ connection: ConnectionID) {
         queues[connection] = nil
+        unseat(connection)
+    }
+
+    private func seat(_ connection: ConnectionID, queue: any ListenerQueue, identity: ListenerIdentity) {
+        queues[connection] = queue
+        identities[connection] = identity
+        audience.arrive(identity, kind: .app, at: context.clock.now())
+    }
+
+    private func unseat(_ connection: ConnectionID) {
+        guard let identity = identities.removeValue(forKey: connection) else { return }
+        audience.leave(identity, kind: .app, at: context.clock.now())
     }
 
     /// A fresh snapshot for one connection, in order with the updates.
@@ -83,7 +101,7 @@ actor StationRelay {
             try await sendSnapshot(to: connection, reply: true)
         } catch {
             context.logger.error("Relayed station \(id) could not build a snapshot: \(error)")
-            queues.removeValue(forKey: connection)?.finish()
+            close(connection)
         }
     }
 
@@ -161,6 +179,7 @@ actor StationRelay {
 
     private func close(_ connection: ConnectionID) {
         queues.removeValue(forKey: connection)?.finish()
+        unseat(connection)
     }
 
     private static func sound(of loaded: LoadedStation) -> SoundView {

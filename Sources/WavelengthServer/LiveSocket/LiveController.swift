@@ -141,7 +141,8 @@ struct LiveController {
             case nil:
                 return .refused(.notFound, "No station with id \(id).")
             case .relay(let relay):
-                return try await relayed(caller, on: relay, since: since, outbox: outbox)
+                return try await relayed(
+                    caller, on: relay, since: since, outbox: outbox, device: device, address: context.remoteAddress)
             case .hub(let running):
                 hub = running
             }
@@ -151,7 +152,7 @@ struct LiveController {
             _ = try await directory.ensureCode(hub)
             let seat = Seat(
                 personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role, hosting: hosting,
-                handle: caller.person?.handle, device: caller.personID == nil ? device : nil)
+                handle: caller.person?.handle, device: caller.personID == nil ? device : nil, address: context.remoteAddress)
             let connection = ConnectionIDs.next()
             // A full station says so; the hub never counted the listener.
             try await hub.connect(connection, queue: outbox, since: since, seat: seat)
@@ -176,8 +177,9 @@ struct LiveController {
     /// everyone in a party or a lobby (its requests, votes and room come
     /// from the hub) and on a station with a listener limit (the hub
     /// enforces it).
-    private func relayed(_ caller: Caller, on relay: StationRelay, since: Int64?, outbox: ListenerOutbox) async throws
-        -> Admission
+    private func relayed(
+        _ caller: Caller, on relay: StationRelay, since: Int64?, outbox: ListenerOutbox, device: DeviceKey?, address: String
+    ) async throws -> Admission
     {
         let record = await relay.record
         let (role, _) = try await gate.seat(caller, on: record)
@@ -186,7 +188,10 @@ struct LiveController {
             return .refused(moved.code, moved.message)
         }
         let connection = ConnectionIDs.next()
-        try await relay.connect(connection, queue: outbox, since: since)
+        // Counted as the station's own node counts a seat.
+        let identity = caller.personID.map(ListenerIdentity.person)
+            ?? device.map { .device($0, address: address) } ?? .connection(connection, address: address)
+        try await relay.connect(connection, queue: outbox, since: since, identity: identity)
         return .admitted(.relay(relay), connection)
     }
 

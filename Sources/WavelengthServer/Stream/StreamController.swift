@@ -190,7 +190,7 @@ struct StreamController {
         // player.
         let agent = request.headers[.userAgent]
         let identity = caller.personID.map(ListenerIdentity.person)
-            ?? device?.map(ListenerIdentity.device)
+            ?? device?.map { ListenerIdentity.device($0, address: context.remoteAddress) }
             ?? .player(address: context.remoteAddress, userAgent: agent)
         let kind = ListenerKind.stream(userAgent: agent)
         // The answer Icecast 2.4 gives a listener, header for header, in

@@ -130,6 +130,11 @@ final class LiveClient: Sendable {
         await inbox.sequence
     }
 
+    /// The listener counts received so far, in arrival order (taken or not).
+    func seenListenerCounts() async -> [Int] {
+        await inbox.listenerCounts
+    }
+
     /// The types of the messages received so far, in arrival order (taken or not).
     func seenTypes() async -> [String] {
         await inbox.types
@@ -277,9 +282,12 @@ actor Inbox {
 
     /// Every update as it came, before its tracks were filled in.
     private(set) var updateTexts: [String] = []
+    /// Every listener count as it came (taken or not).
+    private(set) var listenerCounts: [Int] = []
 
     func append(_ message: SequencedServerMessage, text: String? = nil) {
         if case .update = message.message, let text { updateTexts.append(text) }
+        if case .listeners(let count) = message.message { listenerCounts.append(count) }
         sequence.append(message.seq)
         types.append(message.message.type)
         messages.append(message.message)
