@@ -6,6 +6,10 @@ import WavelengthCore
 /// its slot, and adds the figure the phone sends back to its route's
 /// correction. The phone does the measuring; nothing is recorded here.
 ///
+/// A call reaches only the caller's own devices (signed in as the same
+/// person), which this speaker answers unless `answersInvitations` is off;
+/// any other device takes part with the code the phone shows (`join(code:)`).
+///
 /// With `FFmpegAudioOutput` the figure includes ffmpeg's start-up, which
 /// varies from start to start by a few ms: good enough for a Bluetooth
 /// speaker's 150 ms, not for a sub-millisecond claim.
@@ -32,11 +36,15 @@ public actor RoomCalibrationSpeaker {
     /// The connection that sent the call taken (`RoomSignal.sender`): the
     /// plan, figures and cancel count only from it.
     private var caller: String?
+    /// A code sent in a join, until the server says whose call it joined.
+    private var pendingCode: String?
+    private let answersInvitations: Bool
 
     public init(
         client: StationClient, player: StationPlayer, output: any AudioOutput, delays file: OutputDelayFile? = nil,
-        name: String = "Wavelength SDK", clock: any ClientClock = MonotonicClock()
+        name: String = "Wavelength SDK", clock: any ClientClock = MonotonicClock(), answersInvitations: Bool = true
     ) {
+        self.answersInvitations = answersInvitations
         self.client = client
         self.player = player
         self.output = output
@@ -51,10 +59,28 @@ public actor RoomCalibrationSpeaker {
         await player.setOutputDelay(delays.delay(for: output.name))
     }
 
+    /// Takes part in the calibration whose phone shows `code` (six
+    /// digits); `handle` says `.joined` once the server has let it in.
+    public func join(code: String) async {
+        pendingCode = code
+        await client.sendRoom(RoomSignal(kind: .join, session: "by-code", device: device, name: name, code: code))
+    }
+
     /// Takes one signal from the station (`StationEvent.room`).
     public func handle(_ signal: RoomSignal) async -> Outcome? {
         switch signal.kind {
         case .call:
+            if let code = signal.code {
+                // The server's answer to a join with a code: whose call it is.
+                guard code == pendingCode else { return nil }
+                pendingCode = nil
+                session = signal.session
+                caller = signal.sender
+                return .joined(session: signal.session)
+            }
+            // An invitation (one of this person's devices calls), or the
+            // server's word that the join was taken.
+            guard answersInvitations, signal.session != session else { return nil }
             session = signal.session
             caller = signal.sender
             await client.sendRoom(RoomSignal(kind: .join, session: signal.session, device: device, name: name))

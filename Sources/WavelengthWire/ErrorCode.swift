@@ -11,6 +11,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case badMessage = "bad_message"
     case badRequest = "bad_request"
     case busy = "busy"
+    case calibrationRefused = "calibration_refused"
     case banned = "banned"
     case cannotFollowSelf = "cannot_follow_self"
     case cannotMute = "cannot_mute"

@@ -7,7 +7,9 @@ the test measures that itself, by cross-correlating the room's two
 channels. After B answers A's call and plays its chirps, B keeps the
 measured delay for its output, within 2 ms of the room's own figure at
 that moment (A's chirps on its left channel, B's on its right),
-and the room hears the two together. Every wait is for the page.
+and the room hears the two together. B is no one's signed-in device, so
+it takes part with the code A shows, as a device nearby would. Every wait
+is for the page.
 
 Needs pulseaudio and pulseaudio-utils (scripts/install-deps.sh)."""
 
@@ -65,13 +67,21 @@ def calibrate_until_measured(room: PulseRoom, folder: Path, name: str, phone, sp
         raw = folder / f"{name}-{attempt}.raw"
         recorder = room.record(str(raw))
         click(phone, ".calibrate-start")
-        wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate-call").is_displayed(), "the call reaches the speaker")
+        code = wait_for(phone, shown_code, "the phone shows its code", explain=explain)
+        if speaker.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("open") is None:
+            click(speaker, ".calibrate-summary")
         if before_join:
             before_join()
-        click(speaker, ".calibrate-join")
+        field = speaker.find_element(By.CSS_SELECTOR, ".calibrate-code-input")
+        field.clear()
+        field.send_keys(f"{code[:3]} {code[3:]}")
+        click(speaker, ".calibrate-code-join")
         # Each side leaves the last calibration's "done" before this one's.
         wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") in ("waiting", "playing"),
                  "the speaker joins", explain=explain)
+        wait_for(phone, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate-measure").is_enabled(), "the phone sees it join",
+                 explain=explain)
+        click(phone, ".calibrate-measure")
         wait_for(phone, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") == "done",
                  "the phone finishes", explain=explain)
         wait_for(speaker, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") == "done",
@@ -87,6 +97,13 @@ def calibrate_until_measured(room: PulseRoom, folder: Path, name: str, phone, sp
         assert stored_delays(speaker) == kept, f"a refusal changed the correction: {kept} → {stored_delays(speaker)}"
         print(f"\ncalibration {name} {attempt} refused ({status}); the room's own figures {figures}")
     pytest.fail(f"refused in all {attempts} calibrations: {status}")
+
+
+def shown_code(driver) -> str | None:
+    """The six digits the measuring phone shows, once it shows them."""
+    element = driver.find_element(By.CSS_SELECTOR, ".calibrate-code")
+    code = element.get_attribute("data-code")
+    return code if element.is_displayed() and code and len(code) == 6 else None
 
 
 def stored_delays(driver) -> dict:
@@ -165,8 +182,9 @@ def test_a_phone_measures_a_bluetooth_speakers_hidden_delay_and_the_room_plays_t
 
 def test_a_refused_microphone_or_an_empty_room_says_why_and_keeps_the_correction(demo_server, browser, shot):
     """The microphone refused: a clear message, and the correction in place
-    stays. A microphone but nobody answering the call: "No device
-    answered". The card fits at every width."""
+    stays. A phone that calls shows a code and waits; a listener elsewhere
+    is never asked, a wrong code is refused with the reason, the right one
+    takes part. The card fits at every width."""
     owner = signup(demo_server)
     url = f"{demo_server.base}/#/station/{owner.station['id']}"
     denied = browser(extra_args=fake_microphone(deny=True))
@@ -183,10 +201,35 @@ def test_a_refused_microphone_or_an_empty_room_says_why_and_keeps_the_correction
     assert "Nothing was changed" in denied.find_element(By.CSS_SELECTOR, ".calibrate-status").text
     assert stored_delays(denied) == {"default@0ms": {"delayMs": 42, "measuredAt": 1}}
 
+    # A phone calls with nobody nearby: it shows a code and waits for a
+    # device; "Start measuring" waits for one too.
     alone = browser(extra_args=fake_microphone())
     alone.get(url)
     wait_playing(alone)
     click(alone, ".calibrate-summary")
     click(alone, ".calibrate-start")
-    wait_for(alone, lambda d: "No device answered" in d.find_element(By.CSS_SELECTOR, ".calibrate-status").text,
-             "an empty room is said", explain=lambda: alone.find_element(By.CSS_SELECTOR, ".calibrate-status").text)
+    code = wait_for(alone, shown_code, "the phone shows its code",
+                    explain=lambda: alone.find_element(By.CSS_SELECTOR, ".calibrate-status").text)
+    assert not alone.find_element(By.CSS_SELECTOR, ".calibrate-measure").is_enabled()
+    at_every_width(alone, shot, "room-calibration-code", [".now-col", ".calibrate"], reveal=".calibrate")
+
+    # Another listener of the station, in another home and no one's device:
+    # never asked. A wrong code is refused with the reason; the right one
+    # lets it take part, and the phone may start.
+    assert not denied.find_element(By.CSS_SELECTOR, ".calibrate-call").is_displayed()
+    if denied.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("open") is None:
+        click(denied, ".calibrate-summary")
+    wrong = "000000" if code != "000000" else "000001"
+    denied.find_element(By.CSS_SELECTOR, ".calibrate-code-input").send_keys(wrong)
+    click(denied, ".calibrate-code-join")
+    wait_for(denied, lambda d: "has that code" in d.find_element(By.CSS_SELECTOR, ".calibrate-status").text, "a wrong code is said",
+             explain=lambda: denied.find_element(By.CSS_SELECTOR, ".calibrate-status").text)
+    assert not denied.find_element(By.CSS_SELECTOR, ".calibrate-call").is_displayed()
+    field = denied.find_element(By.CSS_SELECTOR, ".calibrate-code-input")
+    field.clear()
+    field.send_keys(code)
+    click(denied, ".calibrate-code-join")
+    wait_for(denied, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate").get_attribute("data-phase") == "waiting", "the code joins")
+    wait_for(alone, lambda d: d.find_element(By.CSS_SELECTOR, ".calibrate-measure").is_enabled(), "the phone may start")
+    assert "1 device taking part" in alone.find_element(By.CSS_SELECTOR, ".calibrate-status").text
+    assert stored_delays(denied) == {"default@0ms": {"delayMs": 42, "measuredAt": 1}}

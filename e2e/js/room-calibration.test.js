@@ -2,6 +2,7 @@ import { CHIRP, chirp, fft } from "/js/room/chirp.js";
 import { firstArrival, matchedEnvelope, measureRoom } from "/js/room/arrivals.js";
 import { applyResidual, delayFor, routeKey } from "/js/room/route-delays.js";
 import { RoomCalibration } from "/js/room/calibration.js";
+import { callText } from "/js/views/station/room-calibration.js";
 import { assert, equal } from "./assert.js";
 import { suite } from "./assert.js";
 
@@ -195,4 +196,67 @@ test("a figure counts only from the connection that called: another listener can
     if (saved == null) localStorage.removeItem("wavelength.outputDelays");
     else localStorage.setItem("wavelength.outputDelays", saved);
   }
+});
+
+test("a device nearby takes part with the meter's code, and a wrong code says why", () => {
+  const saved = localStorage.getItem("wavelength.outputDelays");
+  const sent = [];
+  const player = { ctx: { sampleRate: RATE, outputLatency: 0 }, playChirps: () => false, ensureContext() {}, unduck() {}, setOutputDelay() {} };
+  const cal = new RoomCalibration({ player, send: (s) => sent.push(s), serverNow: () => 0, onChange() {} });
+  try {
+    cal.joinWithCode("12 34", "TV");
+    equal(sent.length, 0, "not six digits: nothing is sent");
+    assert(/six digits/.test(cal.state.message), cal.state.message);
+    cal.joinWithCode("482 913", "TV");
+    equal(sent[0].kind, "join");
+    equal(sent[0].code, "482913");
+    equal(cal.state.phase, "joining");
+    // The station refuses: the device says why and is free again.
+    cal.refused({ code: "calibration_refused", message: "No calibration here has that code." });
+    equal(cal.state.phase, "idle");
+    equal(cal.state.message, "No calibration here has that code.");
+    // The right code: the station says whose call it joined; only that
+    // connection's figures count.
+    cal.joinWithCode("482913", "TV");
+    cal.receive({ kind: "call", session: "s7", sender: "c4", from: "Ana", code: "555555" });
+    equal(cal.state.phase, "joining", "another code's answer is not this one's");
+    cal.receive({ kind: "call", session: "s7", sender: "c4", from: "Ana", code: "482913" });
+    equal(cal.state.phase, "waiting");
+    cal.receive({ kind: "result", session: "s7", sender: "c9", results: [{ device: cal.device, delayMs: 1999 }] });
+    equal(cal.state.phase, "waiting");
+    cal.receive({ kind: "result", session: "s7", sender: "c4", results: [{ device: cal.device, delayMs: 12.5 }] });
+    equal(cal.state.phase, "done");
+  } finally {
+    cal.destroy();
+    if (saved == null) localStorage.removeItem("wavelength.outputDelays");
+    else localStorage.setItem("wavelength.outputDelays", saved);
+  }
+});
+
+test("the meter shows the code its call came back with, and measures only once a device joined", () => {
+  const sent = [];
+  const player = { ctx: { sampleRate: RATE, outputLatency: 0 }, playChirps: () => false, ensureContext() {}, unduck() {}, setOutputDelay() {} };
+  const cal = new RoomCalibration({ player, send: (s) => sent.push(s), serverNow: () => 0, onChange() {} });
+  try {
+    // As startMeter leaves it, with a microphone that records nothing.
+    cal.meter = { begin() {}, close() {}, stop: async () => ({ samples: new Float32Array(0), startFrame: 0, rate: RATE, gaps: 0 }) };
+    cal.session = "s1";
+    cal.joined = new Map();
+    cal.set({ phase: "calling" });
+    cal.receive({ kind: "call", session: "s1", sender: "c1", from: "Ana", code: "048213" });
+    equal(cal.state.code, "048213");
+    cal.plan();
+    equal(cal.state.phase, "calling", "no device yet: nothing to measure");
+    cal.receive({ kind: "join", session: "s1", device: "tv", name: "TV" });
+    equal(cal.state.joinedCount, 1);
+  } finally {
+    cal.timers.forEach(clearTimeout);
+    cal.timers.clear();
+  }
+});
+
+test("the call reads as a sentence, with the phone's name only when it was given", () => {
+  equal(callText({ from: "Ana", name: "" }), "Ana is calibrating the room. Let this device play its chirp?");
+  equal(callText({ from: "Ana", name: "Kitchen phone" }), "Ana is calibrating the room from “Kitchen phone”. Let this device play its chirp?");
+  equal(callText({}), "Someone is calibrating the room. Let this device play its chirp?");
 });

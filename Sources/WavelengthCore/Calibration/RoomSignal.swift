@@ -1,10 +1,11 @@
-/// One message of a room calibration, passed between the devices that
-/// listen to one station. The *meter* (a phone with a microphone) calls the
-/// room, gives each device that answers a slot on the shared clock, records
-/// every chirp itself, and sends back only the figures: the recording never
-/// leaves it. The server checks each message's shape and size and passes it
-/// on to the station's other listeners; it decides nothing and keeps
-/// nothing, so a measurement can never be worse than the devices' own.
+/// One message of a room calibration, passed between the devices in one
+/// room. The *meter* (a phone with a microphone) calls the room, gives each
+/// device that answers a slot on the shared clock, records every chirp
+/// itself, and sends back only the figures: the recording never leaves it.
+/// The server checks each message's shape and size and passes it only
+/// between the call's devices (`RoomCalls`): the caller's own, and those
+/// that joined with the code the meter shows. It measures nothing and
+/// keeps no figure, so a measurement can never be worse than the devices' own.
 public struct RoomSignal: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable {
         /// The meter asks the room's devices to take part.
@@ -63,12 +64,17 @@ public struct RoomSignal: Sendable, Equatable, Codable {
     /// sent its call, so another listener who read the session and a
     /// device's id from the room can't forge a figure for it.
     public var sender: String?
+    /// The call's code: set by the server on the call it sends back to the
+    /// meter (which shows it), and on the call a device joined with it; a
+    /// device nearby sends it in its `join` (its `session` is then ignored).
+    public var code: String?
 
     public init(
         kind: Kind, session: String, device: String? = nil, name: String? = nil, slots: [Slot]? = nil,
-        results: [Result]? = nil, from: String? = nil, sender: String? = nil
+        results: [Result]? = nil, from: String? = nil, sender: String? = nil, code: String? = nil
     ) {
         self.sender = sender
+        self.code = code
         self.kind = kind
         self.session = session
         self.device = device
@@ -97,6 +103,12 @@ public struct RoomSignal: Sendable, Equatable, Codable {
         var signal = self
         signal.from = nil
         signal.sender = nil
+        if let code {
+            guard kind == .join else { throw .invalid("Only a join carries a code.") }
+            guard code.utf8.count == RoomCalls.codeDigits, code.utf8.allSatisfy({ (48...57).contains($0) }) else {
+                throw .invalid("A calibration's code is \(RoomCalls.codeDigits) digits.")
+            }
+        }
         guard Self.isKey(session, maxLength: 32) else { throw .invalid("A calibration's session id is 1–32 letters, digits or dashes.") }
         if let device, !Self.isKey(device, maxLength: 64) {
             throw .invalid("A device id is 1–64 letters, digits or dashes.")
@@ -164,20 +176,24 @@ public struct RoomSignal: Sendable, Equatable, Codable {
 
 public enum RoomSignalError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
+    /// Well formed, but not this sender's to send: a wrong code, a call
+    /// that is another's, a plan from a device that didn't call.
+    case refused(String)
     /// More than `RoomSignalLimit.limit` signals in its window from one listener.
     case tooFast(retryAt: EpochMillis)
 
     public var description: String {
         switch self {
-        case .invalid(let message): message
+        case .invalid(let message), .refused(let message): message
         case .tooFast: "Too many calibration messages: at most \(RoomSignalLimit.limit) in \(RoomSignalLimit.windowMillis / 1000) s."
         }
     }
 }
 
-/// A listener may send this many room signals in a window: a whole
-/// calibration of twelve devices takes one call, one plan, one result and a
-/// join each, so the limit only stops a flood.
+/// A listener (signed out: an address) may send this many room signals in
+/// a window: a whole calibration of twelve devices takes one call, one
+/// plan, one result and a join each, so the limit only stops a flood, and a
+/// code guessed at this pace is found long after its call has ended.
 public struct RoomSignalLimit: Sendable, Equatable {
     public static let limit = 20
     public static let windowMillis: EpochMillis = 10_000

@@ -87,6 +87,8 @@ public struct StationMachine: Sendable {
     public internal(set) var reactions = Reactions()
     /// How many room calibration messages each listener sent lately.
     var roomSignals = RoomSignalLimit()
+    /// The room calibrations open now, and who takes part in each.
+    var roomCalls = RoomCalls()
     /// Raised when a named person comes or goes: the chat room's list of
     /// people to mention is made again then.
     public private(set) var rosterVersion = 0
@@ -191,6 +193,7 @@ public struct StationMachine: Sendable {
         let seat = connections.remove(at: index).seat
         if seat.personID != nil { rosterVersion += 1 }
         var actions: [HubAction] = [.close(id)]
+        for call in roomCalls.left(id) { actions += callEnded(call) }
         if let kind = seat.audience {
             actions += left(Self.identity(of: seat, on: id), kind: kind, at: now)
         }

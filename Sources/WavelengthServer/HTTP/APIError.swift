@@ -70,6 +70,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         case .room(let error):
             switch error {
             case .invalid: self.init(.badRequest, code: .badMessage, error.description)
+            case .refused: self.init(.forbidden, code: .calibrationRefused, error.description)
             case .tooFast: self.init(.tooManyRequests, code: .tooFast, error.description)
             }
         case .chat(let error):

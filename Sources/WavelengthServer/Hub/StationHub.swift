@@ -348,8 +348,8 @@ actor StationHub {
     /// saves nothing, so it runs in place.
     func room(_ signal: RoomSignal, from connection: ConnectionID) async throws {
         try await inTurn { hub in
-            try await hub.commit(inPlace: true) { machine, _ in
-                try machine.roomSignal(signal, from: connection, at: hub.context.clock.now())
+            try await hub.commit(inPlace: true) { machine, rng in
+                try machine.roomSignal(signal, from: connection, at: hub.context.clock.now(), using: &rng)
             }
         }
     }

@@ -14,6 +14,7 @@ export const ErrorCode = Object.freeze({
   badMessage: "bad_message",
   badRequest: "bad_request",
   busy: "busy",
+  calibrationRefused: "calibration_refused",
   banned: "banned",
   cannotFollowSelf: "cannot_follow_self",
   cannotMute: "cannot_mute",

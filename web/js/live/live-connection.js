@@ -570,6 +570,9 @@ export class LiveConnection extends EventTarget {
         }
         if (message.id && this.pending.has(message.id)) {
           this.settle(message.id, null, new ApiError(message.message, { code: message.code, status: 400 }));
+        } else if (message.code === ErrorCode.calibrationRefused) {
+          // A room calibration's signal refused (a wrong code, say): the calibration says why.
+          this.emit("calibration", { error: { code: message.code, message: message.message } });
         } else if (message.id ? this.roomIDs.has(message.id) : ROOM_CODES.has(message.code)) {
           if (message.id) this.roomIDs.delete(message.id);
           this.emit("roomerror", { id: message.id || null, code: message.code, message: message.message });

@@ -1,7 +1,9 @@
 // A room calibration, as this device takes part in it: the *meter* (this
 // phone calls the room, records, measures and sends the figures) or a
 // *speaker* (it answers a call, plays its chirps in its slot and takes its
-// figure). The station only passes the messages on (RoomSignal); the
+// figure). The station passes the messages only between the call's devices
+// (RoomSignal, RoomCalls): the caller's own, signed in as the same person,
+// are asked; any other joins with the six-digit code the meter shows. The
 // recording never leaves the meter.
 //
 // The meter's plan: its own chirps first, then each device's slot, each
@@ -15,7 +17,8 @@ import { applyResidual, delayFor, loadBook, routeKey, saveBook } from "./route-d
 
 export const REPS = 4;
 export const SPACING_S = 0.25;
-export const JOIN_WINDOW_MS = 4000;
+/** How long the meter waits for devices to join before it gives up (the server keeps a call 5 min). */
+export const CALL_MS = 4 * 60 * 1000;
 const LEAD_MS = 1500;
 const SLOT_MS = Math.round((REPS - 1) * SPACING_S * 1000 + CHIRP.seconds * 1000 + MAX_DELAY_S * 1000 + 300);
 /** A speaker gives up on a meter that sent no figures this long after its plan ended. */
@@ -62,7 +65,7 @@ export class RoomCalibration {
     this.onChange = onChange;
     this.device = storedKey();
     this.book = loadBook();
-    this.state = { phase: "idle", message: "", progress: null, results: [], call: null, own: null };
+    this.state = { phase: "idle", message: "", progress: null, results: [], call: null, own: null, code: null, joinedCount: 0 };
     this.timers = new Set();
     /** Who sent each call seen (session → the server's `sender`): a plan,
      * figures or cancel count only from the connection that called. */
@@ -122,7 +125,7 @@ export class RoomCalibration {
 
   // --- The meter --------------------------------------------------------------
 
-  async startMeter({ name = "", distanceM = 0, joinWindowMs = JOIN_WINDOW_MS } = {}) {
+  async startMeter({ name = "", distanceM = 0 } = {}) {
     if (this.state.phase !== "idle" && this.state.phase !== "done") return;
     if (!this.supported) return this.set({ phase: "done", message: "This device plays in basic mode: room calibration needs Web Audio." });
     const ctx = this.player.ensureContext();
@@ -137,25 +140,33 @@ export class RoomCalibration {
     this.session = session();
     this.joined = new Map();
     this.distanceM = Math.max(0, Math.min(50, Number(distanceM) || 0));
-    this.send({ kind: "call", session: this.session, name: (name || storedName() || "A phone").slice(0, 40) });
-    this.set({ phase: "calling", message: "Asking the room's devices to take part…", progress: 0 });
-    this.later(() => this.plan(), joinWindowMs);
+    const called = { kind: "call", session: this.session };
+    const given = String(name || storedName() || "").trim().slice(0, 40);
+    if (given) called.name = given;
+    this.send(called);
+    this.set({ phase: "calling", code: null, joinedCount: 0, message: "Asking the station for this calibration's code…", progress: null });
+    this.later(() => {
+      if (this.state.phase !== "calling") return;
+      this.cancel();
+      this.set({ phase: "done", code: null, message: "No one started the measuring, so the calibration ended. Calibrate again when the devices are ready." });
+    }, CALL_MS);
   }
 
+  /** "Start measuring": the devices that joined get their slots. */
   plan() {
     if (this.state.phase !== "calling") return;
     const devices = [...this.joined.entries()].map(([device, name]) => ({ device, name }));
     if (!devices.length) {
-      this.meter.close();
-      return this.set({ phase: "done", message: "No device answered. Open this station on the other devices, then calibrate again." });
+      return this.set({ message: "No device has joined yet: type the code on the other devices first." });
     }
     const t0 = Math.round(this.serverNow() + LEAD_MS);
     const slots = [{ device: this.device, at: t0 }, ...devices.map((d, i) => ({ device: d.device, at: t0 + (i + 1) * SLOT_MS }))];
     this.planned = { t0, slots, devices, end: t0 + slots.length * SLOT_MS };
+    this.meter.begin();
     this.send({ kind: "plan", session: this.session, slots });
     const own = this.chirpTimes(t0);
     this.player.playChirps(chirp(this.player.ctx.sampleRate), own, this.planned.end);
-    this.set({ phase: "measuring", message: `Measuring ${devices.length} device${devices.length === 1 ? "" : "s"}: keep the room quiet for ${Math.ceil((this.planned.end - this.serverNow()) / 1000)} s.`, progress: 0 });
+    this.set({ phase: "measuring", code: null, message: `Measuring ${devices.length} device${devices.length === 1 ? "" : "s"}: keep the room quiet for ${Math.ceil((this.planned.end - this.serverNow()) / 1000)} s.`, progress: 0 });
     this.tick();
   }
 
@@ -216,8 +227,24 @@ export class RoomCalibration {
     if (!signal || typeof signal !== "object") return;
     switch (signal.kind) {
       case "call":
-        if (this.state.phase === "calling" || this.state.phase === "measuring") return; // this device is the meter
-        // The first caller of a session keeps it: another can't take it over.
+        if (signal.session === this.session && ["calling", "measuring", "analysing"].includes(this.state.phase)) {
+          // This meter's own call, back from the station with its code.
+          if (signal.code && this.state.phase === "calling") {
+            this.set({ code: signal.code, message: "On each other device, open this station and take part with this code. Your own signed-in devices are asked already." });
+          }
+          return;
+        }
+        if (signal.code && signal.code === this.pendingCode) {
+          // Let in with the code: whose call this is, and from which connection its plan comes.
+          this.pendingCode = null;
+          this.callers.set(signal.session, signal.sender);
+          this.joinedSession = signal.session;
+          this.joinedSender = signal.sender;
+          this.waitForPlan(signal.session);
+          return this.set({ phase: "waiting", call: null, message: `Taking part: ${signal.from || "The measuring phone"} will play this device's chirp when it starts measuring.` });
+        }
+        // Asked as one of the caller's own devices. The first caller of a
+        // session keeps it: another can't take it over.
         if (this.callers.has(signal.session)) return;
         this.callers.set(signal.session, signal.sender);
         if (this.callers.size > 16) this.callers.delete(this.callers.keys().next().value);
@@ -226,7 +253,7 @@ export class RoomCalibration {
       case "join":
         if (this.state.phase === "calling" && signal.session === this.session && signal.device && this.joined.size < 12) {
           this.joined.set(signal.device, signal.name || signal.from || "A device");
-          this.set({ message: `${this.joined.size} device${this.joined.size === 1 ? "" : "s"} taking part…` });
+          this.set({ joinedCount: this.joined.size, message: `${this.joined.size} device${this.joined.size === 1 ? "" : "s"} taking part. Start measuring when all are in.` });
         }
         break;
       case "plan":
@@ -257,26 +284,57 @@ export class RoomCalibration {
     const call = this.state.call;
     if (!call) return;
     if (!this.supported) return this.set({ call: null, message: "This device plays in basic mode: room calibration needs Web Audio." });
+    const clean = this.keepName(name);
+    this.player.ensureContext();
+    this.joinedSession = call.session;
+    this.joinedSender = call.sender;
+    this.send({ kind: "join", session: call.session, device: this.device, name: clean || "A device" });
+    this.set({ phase: "waiting", call: null, message: `Taking part: ${call.from}'s phone will play this device's chirp when it starts measuring.` });
+    this.waitForPlan(call.session);
+  }
+
+  /**
+   * Takes part in the calibration whose phone shows `code` (six digits;
+   * spaces are fine): the station lets this device in and says whose call
+   * it is (`receive`), or refuses (`refused`).
+   */
+  joinWithCode(code, name) {
+    if (!this.supported) return this.set({ message: "This device plays in basic mode: room calibration needs Web Audio." });
+    const digits = String(code || "").replace(/\s+/g, "");
+    if (!/^[0-9]{6}$/.test(digits)) return this.set({ message: "A calibration's code is six digits: it shows on the measuring phone." });
+    const clean = this.keepName(name);
+    this.player.ensureContext();
+    this.pendingCode = digits;
+    this.send({ kind: "join", session: "by-code", code: digits, device: this.device, name: clean || "A device" });
+    this.set({ phase: "joining", call: null, message: "Joining the calibration…" });
+  }
+
+  /** The station refused a signal (a wrong code, a call that ended). */
+  refused(error) {
+    if (this.state.phase !== "joining") return;
+    this.pendingCode = null;
+    this.set({ phase: "idle", message: (error && error.message) || "The station refused that code." });
+  }
+
+  keepName(name) {
     const clean = String(name || "").trim().slice(0, 40);
     try {
       if (clean) localStorage.setItem(NAME_KEY, clean);
     } catch {
       // The name is only a convenience.
     }
-    this.player.ensureContext();
-    this.joinedSession = call.session;
-    this.joinedSender = call.sender;
-    this.send({ kind: "join", session: call.session, device: this.device, name: clean || "A device" });
-    this.set({ phase: "waiting", call: null, message: `Taking part: ${call.from}'s phone will ask for this device's chirp in a moment.` });
-    // A meter that never sends its plan (it left): stop waiting. Only for
-    // this call: a later calibration has timers of its own.
-    const session = call.session;
+    return clean;
+  }
+
+  /** A meter that never sends its plan (it left): stop waiting. Only for
+   * this call: a later calibration has timers of its own. */
+  waitForPlan(session) {
     this.later(() => {
       if (this.state.phase === "waiting" && this.joinedSession === session) {
         this.joinedSession = null;
         this.set({ phase: "idle", message: "The measuring phone never started: your correction stays as it was." });
       }
-    }, JOIN_WINDOW_MS + 10000);
+    }, CALL_MS + 10000);
   }
 
   dismissCall() {
@@ -301,7 +359,7 @@ export class RoomCalibration {
 
   takeResult(signal) {
     const results = (signal.results || []).slice(0, 12);
-    // Everyone (the DJ's booth too) sees the room's figures.
+    // Every device that took part sees the room's figures.
     const shown = results.map((r) => ({ ...r, name: r.device === this.device ? "This device" : r.name || "A device" }));
     this.set({ results: shown, resultsFrom: signal.from || "" });
     const mine = results.find((r) => r.device === this.device);

@@ -14,7 +14,12 @@ export class MeterError extends Error {
 /** Most a capture may hold (s): a calibration of twelve devices is ~30 s. */
 const MAX_SECONDS = 60;
 
-/** Opens the microphone → {stop() → {samples, startFrame, rate, gaps}}. */
+/**
+ * Opens the microphone → {begin(), stop() → {samples, startFrame, rate, gaps}, close()}.
+ * Nothing is kept until begin(): the meter opens it when it calls the room
+ * (so a refused microphone says so at once) and records only once it
+ * measures, however long the devices took to join.
+ */
 export async function openMeter(ctx) {
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
     throw new MeterError("no-microphone", "This browser offers no microphone here (it needs https, or localhost).");
@@ -39,11 +44,12 @@ export async function openMeter(ctx) {
   }
   const source = ctx.createMediaStreamSource(stream);
   const node = new AudioWorkletNode(ctx, "room-recorder", { numberOfInputs: 1, numberOfOutputs: 0, channelCount: 1 });
-  const blocks = [];
+  let blocks = [];
   let total = 0;
+  let recording = false;
   const limit = MAX_SECONDS * ctx.sampleRate;
   node.port.onmessage = ({ data }) => {
-    if (total >= limit) return;
+    if (!recording || total >= limit) return;
     blocks.push(data);
     total += data.samples.length;
   };
@@ -57,6 +63,12 @@ export async function openMeter(ctx) {
   };
   return {
     close,
+    /** Starts keeping what the microphone hears. */
+    begin() {
+      blocks = [];
+      total = 0;
+      recording = true;
+    },
     /** Ends the capture: the samples laid out by frame, gaps as silence. */
     stop() {
       node.port.postMessage("stop");
