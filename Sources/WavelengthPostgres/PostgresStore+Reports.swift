@@ -121,6 +121,16 @@ extension PostgresStore: BlockRepository {
                 try $0.value("blocked_id", as: String.self)
             })
     }
+
+    public func blockedEitherWay(_ personID: String) async throws -> Set<String> {
+        Set(
+            try await query(
+                """
+                SELECT blocked_id AS other FROM person_block WHERE blocker_id = \(personID)
+                UNION SELECT blocker_id AS other FROM person_block WHERE blocked_id = \(personID)
+                """
+            ).all { try $0.value("other", as: String.self) })
+    }
 }
 
 enum ReportRows {

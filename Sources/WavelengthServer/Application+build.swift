@@ -131,7 +131,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     ).addRoutes(to: router)
     PeopleController(
         people: storage, access: storage, directory: services.directory, gate: gate,
-        clock: services.clock, operators: storage
+        clock: services.clock, operators: storage, blocks: storage
     ).addRoutes(to: router)
     StationsController(directory: services.directory, stations: storage, catalog: services.catalog, gate: gate)
         .addRoutes(to: router)
@@ -216,7 +216,9 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         clock: services.clock, removal: StationRemoval(directory: services.directory, access: storage, clock: services.clock, sources: services.liveSources),
         deletion: deletion
     ).addRoutes(to: router)
-    BlocksController(people: storage, blocks: storage, clock: services.clock).addRoutes(to: router)
+    BlocksController(
+        people: storage, blocks: storage, follows: storage, directory: services.directory, clock: services.clock
+    ).addRoutes(to: router)
     PasswordResetController(
         auth: services.auth, people: storage, resets: storage, clock: services.clock,
         publicURL: services.configuration.publicURL
@@ -228,7 +230,7 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
     LiveController(
         directory: services.directory, gate: gate, clock: services.clock,
         pingInterval: services.configuration.pingInterval, sockets: services.liveSockets,
-        slots: services.liveSocketSlots
+        slots: services.liveSocketSlots, blocks: storage
     ).addRoutes(to: router)
     return router
 }
@@ -336,6 +338,7 @@ public struct ServerServices: Sendable {
             logger: logger, schedule: storage)
         context.nearby = nearby?.registry
         context.access = storage
+        context.blocks = storage
         let announcer = storage.renewalInterval == nil ? nil : TimelineAnnouncer(signals: storage, logger: logger)
         context.timelineSaved = announcer
         // Quiet stations' old messages go now; busy ones' as they chat.

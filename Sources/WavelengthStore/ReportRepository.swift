@@ -122,4 +122,14 @@ public protocol BlockRepository: Sendable {
     /// Newest first.
     func blocked(by blockerID: String) async throws -> [PersonRecord]
     func blockedIDs(by blockerID: String) async throws -> Set<String>
+    /// Everyone a block stands between this person and, either way: whom
+    /// they block and who blocks them.
+    func blockedEitherWay(_ personID: String) async throws -> Set<String>
+}
+
+extension BlockRepository {
+    /// Whether either of the two blocks the other.
+    public func blockStands(between one: String, and other: String) async throws -> Bool {
+        try await blockedEitherWay(one).contains(other)
+    }
 }

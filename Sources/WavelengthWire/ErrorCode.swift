@@ -13,6 +13,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case busy = "busy"
     case calibrationRefused = "calibration_refused"
     case banned = "banned"
+    case blocked = "blocked"
     case cannotFollowSelf = "cannot_follow_self"
     case cannotMute = "cannot_mute"
     case chatNotAllowed = "chat_not_allowed"
@@ -170,6 +171,7 @@ extension ErrorCode {
             case .ballotClosed: .ballotClosed
             case .notACandidate: .notACandidate
             case .volumeVotingOff: .volumeVotingOff
+            case .blocked: .blocked
             }
     }
 

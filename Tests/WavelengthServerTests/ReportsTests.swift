@@ -211,6 +211,78 @@ struct ReportsTests {
             #expect(try await client.send("/api/blocks", .get, as: ana).decode([PersonView].self).isEmpty)
         }
     }
+
+    /// A block only hid rows in the blocker's web app: the server still
+    /// delivered the blocked person's chat and took their follows and
+    /// requests. Now a block stands both ways on the server: neither's chat
+    /// reaches the other (history too), follows end and can't be made,
+    /// requests and votes don't reach the other's station; reports still
+    /// reach moderators. Lifted, all of it passes again.
+    @Test func aBlockStandsBetweenTwoPeopleOnTheServer() async throws {
+        let server = try await TestServer.make()
+        try await server.application().test(.live) { client in
+            let ana = try await client.signUp(name: "Ana"), bo = try await client.signUp(name: "Bo")
+            let cy = try await client.signUp(name: "Cy")
+            #expect(try await client.send("/api/people/\(ana.id)/follow", .put, as: bo).status == .ok)
+            let (anaSocket, _) = try await ChatTests.join(client, ana.stationID, as: ana)
+            let (boSocket, _) = try await ChatTests.join(client, ana.stationID, as: bo)
+            let (cySocket, _) = try await ChatTests.join(client, ana.stationID, as: cy)
+            defer { [anaSocket, boSocket, cySocket].forEach { $0.close() } }
+            let fromBo: @Sendable (ServerMessage) -> Bool = { if case .chat(let m, _) = $0 { m.person.id == bo.id } else { false } }
+            let fromAna: @Sendable (ServerMessage) -> Bool = { if case .chat(let m, _) = $0 { m.person.id == ana.id } else { false } }
+            _ = try await ChatTests.say(boSocket, "before", id: "b1")
+            _ = try await anaSocket.next(where: fromBo)
+
+            #expect(try await client.send("/api/blocks/\(bo.id)", .put, as: ana).status == .noContent)
+            // Ana's chat comes again, without Bo's words.
+            let room = try await anaSocket.next { if case .chatRoom = $0 { true } else { false } }
+            guard case .chatRoom(let view) = room else { return }
+            #expect(!view.messages.contains { $0.person.id == bo.id })
+
+            // Bo's message reaches Cy, not Ana; Ana's reaches Cy, not Bo. (Each
+            // side then speaks: anything the station sent it before comes first.)
+            _ = try await ChatTests.say(boSocket, "after", id: "b2")
+            _ = try await cySocket.next(where: fromBo)
+            _ = try await ChatTests.say(anaSocket, "for friends", id: "a1")
+            #expect(!(await anaSocket.hasPending(where: fromBo)))
+            _ = try await cySocket.next(where: fromAna)
+            _ = try await ChatTests.say(boSocket, "anyone?", id: "b3")
+            #expect(!(await boSocket.hasPending(where: fromAna)))
+
+            // Follows: ended, and refused either way.
+            let profile = try await client.send("/api/people/\(ana.id)", .get, as: bo).decode(ProfileView.self)
+            #expect(!profile.youFollow)
+            for (who, whom) in [(bo, ana), (ana, bo)] {
+                let refused = try await client.send("/api/people/\(whom.id)/follow", .put, as: who)
+                #expect(refused.status == .forbidden && refused.errorCode == "blocked")
+            }
+
+            // Requests and votes on Ana's party don't come from Bo, over HTTP or the socket.
+            _ = try await client.send("/api/stations/\(ana.stationID)/party", .patch, as: ana, body: PartySettingsPatch(mode: .requests))
+            let timeline = try await client.timeline(ana.stationID)
+            let heard = Set((timeline.current.map { [$0] } ?? []).map(\.track.id) + timeline.upNext.map(\.track.id))
+            let library = try await client.execute(uri: "/api/library/tracks?limit=50", method: .get).decode([TrackSummary].self)
+            let track = try #require(library.first { !heard.contains($0.id) })
+            let asked = try await client.send(
+                "/api/stations/\(ana.stationID)/commands", .post, as: bo, body: CommandRequest(id: "bo-r1", command: .request(trackID: track.id)))
+            #expect(asked.status == .forbidden && asked.errorCode == "blocked", "\(String(buffer: asked.body))")
+            try boSocket.send(.command(CommandRequest(id: "bo-r2", command: .request(trackID: track.id))))
+            let refusal = try await boSocket.next { if case .error("bo-r2", _, _) = $0 { true } else { false } }
+            if case .error(_, let code, _) = refusal { #expect(code == "blocked") }
+            let cyAsked = try await client.send(
+                "/api/stations/\(ana.stationID)/commands", .post, as: cy, body: CommandRequest(id: "cy-r1", command: .request(trackID: track.id)))
+            #expect(cyAsked.status == .ok, "\(String(buffer: cyAsked.body))")
+            // A block shields no one from moderation: Bo's report of Ana is taken.
+            #expect(try await client.send("/api/reports", .post, as: bo, body: Self.report(.person, ana.id)).status == .created)
+
+            // Lifted: Bo's words reach Ana again, and he may follow.
+            #expect(try await client.send("/api/blocks/\(bo.id)", .delete, as: ana).status == .noContent)
+            _ = try await anaSocket.next { if case .chatRoom = $0 { true } else { false } }
+            _ = try await ChatTests.say(boSocket, "friends again?", id: "b4")
+            _ = try await anaSocket.next(where: fromBo)
+            #expect(try await client.send("/api/people/\(ana.id)/follow", .put, as: bo).status == .ok)
+        }
+    }
 }
 
 /// A report acknowledged before a `kill -9` is in the queue after the restart.

@@ -106,6 +106,12 @@ struct ReportContractTests {
             #expect(try await db.blockedIDs(by: "u2").isEmpty)
             try await db.unblock("u1", "u3")
             #expect(try await db.blockedIDs(by: "u1") == ["u2"])
+            // Either way: whom one blocks and who blocks them.
+            try await db.block("u4", "u1", at: 5, limit: 2)
+            #expect(try await db.blockedEitherWay("u1") == ["u2", "u4"])
+            #expect(try await db.blockedEitherWay("u2") == ["u1"])
+            #expect(try await db.blockStands(between: "u4", and: "u1"))
+            #expect(try await !db.blockStands(between: "u2", and: "u3"))
         }
     }
 }

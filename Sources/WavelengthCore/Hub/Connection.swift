@@ -31,6 +31,9 @@ public struct Seat: Sendable, Equatable {
     /// a signed-out seat's weight (in the count, its reactions, its room
     /// signals) is limited per address, not per socket.
     public var address: String?
+    /// The people a block stands between this seat's person and, either
+    /// way: their chat doesn't reach this seat, nor this seat's theirs.
+    public var apart: Set<String> = []
 
     public init(
         personID: String?, name: String, role: StationRole, audience: ListenerKind? = .app, hosting: HostingWindow? = nil,
@@ -50,6 +53,12 @@ public struct Seat: Sendable, Equatable {
     /// (the server's own seats) its connection.
     public func limitKey(on connection: ConnectionID) -> String {
         personID.map { "p:\($0)" } ?? address.map { "a:\($0)" } ?? "c:\(connection.description)"
+    }
+
+    /// Whether a block stands between this seat and `other`'s person.
+    public func isApart(from other: Seat) -> Bool {
+        guard let mine = personID, let theirs = other.personID else { return false }
+        return apart.contains(theirs) || other.apart.contains(mine)
     }
 
     /// A guest: a person with a name and no account (no handle).

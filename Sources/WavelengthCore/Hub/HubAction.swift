@@ -8,6 +8,8 @@ public enum HubAction: Sendable, Equatable {
     case send(ConnectionID, HubNotice)
     /// A message to every connection, but one.
     case broadcast(HubNotice, except: ConnectionID?)
+    /// To everyone but `skipped` (a block stands between them and the sender).
+    case broadcastSkipping(HubNotice, skipped: Set<ConnectionID>)
     /// A full snapshot (station, timeline window, listeners) to one
     /// connection; `reply` when it answers something the client sent.
     case sendSnapshot(ConnectionID, reply: Bool)

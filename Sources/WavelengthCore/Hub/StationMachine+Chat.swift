@@ -65,9 +65,13 @@ extension StationMachine {
             throw .chat(error)
         }
         chat = room
+        // A block stands between the author and these: neither hears the other.
+        let apart = Set(connections.filter { $0.id != id && $0.seat.isApart(from: seat) }.map(\.id))
         return [
             .saveChat(.post(message, purgeBefore: now - settings.chatRetentionMillis)),
-            .broadcast(.chat(message, ref: nil), except: id),
+            apart.isEmpty
+                ? .broadcast(.chat(message, ref: nil), except: id)
+                : .broadcastSkipping(.chat(message, ref: nil), skipped: apart.union([id])),
             .send(id, .chat(message, ref: ref)),
         ]
     }
@@ -131,6 +135,20 @@ extension StationMachine {
             .map { .sendChatRoom($0.id) }
     }
 
+    /// A block was made or lifted between two people: their seats here stop
+    /// (or start) passing each other's chat, and each gets the chat again
+    /// as they may see it now.
+    public mutating func blockChanged(between one: String, and other: String, stands: Bool) -> [HubAction] {
+        var actions: [HubAction] = []
+        for index in connections.indices {
+            guard let person = connections[index].seat.personID, person == one || person == other else { continue }
+            let them = person == one ? other : one
+            if stands { connections[index].seat.apart.insert(them) } else { connections[index].seat.apart.remove(them) }
+            actions.append(.sendChatRoom(connections[index].id))
+        }
+        return actions
+    }
+
     /// A reaction to the song that plays. Anyone listening may react,
     /// within a limit per person (signed out: per address); reactions go
     /// out in bursts.
@@ -180,7 +198,7 @@ extension StationMachine {
         }
         return ChatRoomNotice(
             enabled: party.settings.chat, guestsMayPost: party.settings.guestChat, slowModeSeconds: chat.slowModeSeconds,
-            messages: party.settings.chat ? chat.recent : [],
+            messages: party.settings.chat ? chat.recent.filter { !seat.apart.contains($0.personID) } : [],
             mutedUntil: seat.personID.flatMap { chat.mutedUntil($0, at: now) },
             muted: seat.role >= .codj ? chat.activeMutes(at: now) : nil, reactions: song, people: peopleHere())
     }
@@ -189,7 +207,7 @@ extension StationMachine {
     /// its own, no moderator's list), so one encoded copy serves it.
     public func seesCommonChatRoom(_ id: ConnectionID, at now: EpochMillis) -> Bool {
         guard let seat = seat(of: id) else { return false }
-        return seat.role < .codj && seat.personID.map { chat.mutedUntil($0, at: now) == nil } ?? true
+        return seat.role < .codj && seat.apart.isEmpty && seat.personID.map { chat.mutedUntil($0, at: now) == nil } ?? true
     }
 }
 

@@ -43,6 +43,9 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     case notACandidate
     /// The host hasn't let the room vote the level.
     case volumeVotingOff
+    /// A block stands between the person and the station's owner: their
+    /// requests and votes don't reach the owner's party.
+    case blocked
 
     public var description: String {
         switch self {
@@ -71,6 +74,7 @@ public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
         case .ballotClosed: "That vote has closed: the winner is being lined up."
         case .notACandidate: "That song isn't on this ballot."
         case .volumeVotingOff: "The host hasn't turned on volume voting here."
+        case .blocked: "Your requests and votes can't reach this station's host."
         }
     }
 }

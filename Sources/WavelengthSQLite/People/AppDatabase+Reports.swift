@@ -99,4 +99,16 @@ extension AppDatabase: BlockRepository {
             Set(try String.fetchAll(db, sql: "SELECT blockedID FROM personBlock WHERE blockerID = ?", arguments: [blockerID]))
         }
     }
+
+    public func blockedEitherWay(_ personID: String) async throws -> Set<String> {
+        try await writer.read { db in
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT blockedID FROM personBlock WHERE blockerID = ?
+                        UNION SELECT blockerID FROM personBlock WHERE blockedID = ?
+                        """, arguments: [personID, personID]))
+        }
+    }
 }

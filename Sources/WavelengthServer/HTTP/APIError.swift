@@ -91,7 +91,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         let status: HTTPResponse.Status =
             switch error {
             case .unknownRequest, .notVetoed: .notFound
-            case .notYours, .needsName: .forbidden
+            case .notYours, .needsName, .blocked: .forbidden
             case .invalidSettings: .badRequest
             case .tooFast: .tooManyRequests
             case .notRequestsMode, .notAvailable, .noPlaylist, .alreadyScheduled, .closed, .tooManyPending, .tooLong,

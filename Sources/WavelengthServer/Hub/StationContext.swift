@@ -22,6 +22,9 @@ struct StationContext: Sendable {
     /// Who is who on the station, for what the hub must know of people who
     /// aren't connected (a mute's target); nil in hub tests that don't.
     var access: (any StationAccessRepository)? = nil
+    /// Blocks: a party's requests and votes don't come from someone a block
+    /// stands between and the owner.
+    var blocks: (any BlockRepository)? = nil
     /// The server's Prometheus figures.
     var metrics = ServerMetrics()
     /// The stations' shows, for the programming of the show on the air

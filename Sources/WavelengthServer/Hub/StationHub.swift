@@ -242,6 +242,7 @@ actor StationHub {
             let appliedBefore =
                 hub.machine.ledger.revision(for: request.id) == nil
                 ? try await hub.context.repository.appliedRevision(stationID: hub.id, commandID: request.id) : nil
+            try await hub.refuseBlocked(request.command, from: origin)
             var track: PoolTrack?
             if let trackID = request.command.trackID {
                 track = try await hub.context.catalog.poolTrack(trackID)
@@ -352,6 +353,11 @@ actor StationHub {
                 try machine.roomSignal(signal, from: connection, at: hub.context.clock.now(), using: &rng)
             }
         }
+    }
+
+    /// A block between two people was made or lifted: their seats here follow.
+    func blockChanged(between one: String, and other: String, stands: Bool) async {
+        await inTurn { hub in await hub.perform(hub.machine.blockChanged(between: one, and: other, stands: stands)) }
     }
 
     /// A reaction to the song playing; saves nothing, so it runs in place.
@@ -744,6 +750,11 @@ actor StationHub {
                 send(notice.message(serverTime: now), to: connection)
             case .broadcast(let notice, let except):
                 broadcast(notice.message(serverTime: now), except: except)
+            case .broadcastSkipping(let notice, let skipped):
+                guard !queues.isEmpty, let text = try? Self.encode(notice.message(serverTime: now)) else { continue }
+                for (connection, queue) in queues where !skipped.contains(connection) && !queue.offer(.text(text)) {
+                    close(connection, reason: "a broadcast")
+                }
             case .sendSnapshot(let connection, let reply):
                 guard let queue = queues[connection] else { continue }
                 do {
@@ -946,5 +957,28 @@ actor StationHub {
         encoder.outputFormatting = .withoutEscapingSlashes
         if let known { encoder.userInfo[KnownTracks.key] = known }
         return EncodedMessage(json: try encoder.encode(message))
+    }
+}
+
+extension StationHub {
+    /// A party's requests, votes and thumbs don't come from someone a block
+    /// stands between and the station's owner (either blocked the other).
+    fileprivate func refuseBlocked(_ command: StationCommand, from origin: StationMachine.Origin) async throws {
+        switch command {
+        case .request, .vote, .voteSkip, .thumb, .ballotVote, .volumeVote: break
+        default: return
+        }
+        let person: String? =
+            switch origin {
+            case .connection(let id): machine.seat(of: id)?.personID
+            case .request(_, let personID, _): personID
+            }
+        guard let person, let owner = record.ownerID, person != owner, let blocks = context.blocks else { return }
+        if case .connection(let id) = origin, let seat = machine.seat(of: id) {
+            // The seat already knows, from when it connected or a block since.
+            if seat.apart.contains(owner) { throw HubError.request(.blocked) }
+            return
+        }
+        if try await blocks.blockStands(between: person, and: owner) { throw HubError.request(.blocked) }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import NIOWebSocket
 import WavelengthCore
+import WavelengthStore
 import WavelengthWire
 
 /// A station's WebSocket: a snapshot on connect, every change as it happens,
@@ -18,6 +19,8 @@ struct LiveController {
     let sockets: LiveSockets
     /// How many live sockets each address and person may hold.
     let slots: LiveSocketSlots
+    /// Whom a block stands between a listener and: their chat doesn't pass.
+    var blocks: (any BlockRepository)? = nil
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/stations/{id}/live", use: live)
@@ -150,9 +153,10 @@ struct LiveController {
             // read (a failed upgrade reaches a browser as a bare 400).
             let (role, hosting) = try await gate.seat(caller, on: await hub.record)
             _ = try await directory.ensureCode(hub)
-            let seat = Seat(
+            var seat = Seat(
                 personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role, hosting: hosting,
                 handle: caller.person?.handle, device: caller.personID == nil ? device : nil, address: context.remoteAddress)
+            if let person = caller.personID, let blocks { seat.apart = try await blocks.blockedEitherWay(person) }
             let connection = ConnectionIDs.next()
             // A full station says so; the hub never counted the listener.
             try await hub.connect(connection, queue: outbox, since: since, seat: seat)

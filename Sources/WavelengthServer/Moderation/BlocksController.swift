@@ -3,13 +3,17 @@ import WavelengthCore
 import WavelengthStore
 import WavelengthWire
 
-/// A person's blocks: whom they no longer see in chats and among clips.
-/// Each listener's app hides what the people they block write and send
-/// (a station's broadcast is made once for everyone), and the server
-/// leaves them out of what it answers that person alone (the clips list).
+/// A person's blocks. A block stands both ways, as Mastodon's does: the
+/// server passes neither person's chat to the other (history too), ends
+/// their follows of each other and refuses new ones, and takes no requests,
+/// votes or thumbs from either on the other's stations; the blocker's clips
+/// list leaves the other out. Reports still reach moderators: a block
+/// shields no one from moderation.
 struct BlocksController {
     let people: any PeopleRepository
     let blocks: any BlockRepository
+    let follows: any PeopleRepository
+    let directory: StationDirectory
     let clock: any ServerClock
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -33,12 +37,18 @@ struct BlocksController {
         } catch StorageError.blockLimit(let limit) {
             throw APIError(.tooManyRequests, code: .blockLimit, "You block \(limit) people already: unblock someone first.")
         }
+        try await follows.unfollow(me.id, id)
+        try await follows.unfollow(id, me.id)
+        await directory.blockChanged(between: me.id, and: id, stands: true)
         return Response(status: .noContent)
     }
 
     @Sendable func unblock(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try Self.someone(context)
-        try await blocks.unblock(me.id, try Validation.personID(try context.id("person")))
+        let id = try Validation.personID(try context.id("person"))
+        try await blocks.unblock(me.id, id)
+        // The other may block this person still.
+        await directory.blockChanged(between: me.id, and: id, stands: try await blocks.blockStands(between: me.id, and: id))
         return Response(status: .noContent)
     }
 

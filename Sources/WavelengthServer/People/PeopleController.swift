@@ -13,6 +13,8 @@ struct PeopleController {
 
     /// Stations an administrator hid stay off the following sections too.
     var operators: (any OperatorRepository)? = nil
+    /// No follow where a block stands, either way.
+    var blocks: (any BlockRepository)? = nil
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/people", use: search)
@@ -49,6 +51,9 @@ struct PeopleController {
         let person = try await user(context)
         guard person.id != me.id else {
             throw APIError(.conflict, code: .cannotFollowSelf, "You can't follow yourself.")
+        }
+        if let blocks, try await blocks.blockStands(between: me.id, and: person.id) {
+            throw APIError(.forbidden, code: .blocked, "You can't follow this person.")
         }
         try await people.follow(me.id, person.id, at: clock.now())
         return try await profile(of: person, for: context.caller)

@@ -388,6 +388,13 @@ actor StationDirectory {
     /// An administrator suspended the person: the stations they own go off
     /// the air (everyone is told, and the gate turns listeners away while
     /// the suspension lasts), and their connections elsewhere close.
+    /// A block was made or lifted: the stations running here pass chat
+    /// between the two as it now says. (Another node's stations learn it
+    /// as each of the two connects again.)
+    func blockChanged(between one: String, and other: String, stands: Bool) async {
+        for hub in hubs.values { await hub.blockChanged(between: one, and: other, stands: stands) }
+    }
+
     func personSuspended(_ personID: String) async {
         for (id, hub) in hubs {
             if await hub.record.ownerID == personID {

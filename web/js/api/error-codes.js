@@ -16,6 +16,7 @@ export const ErrorCode = Object.freeze({
   busy: "busy",
   calibrationRefused: "calibration_refused",
   banned: "banned",
+  blocked: "blocked",
   cannotFollowSelf: "cannot_follow_self",
   cannotMute: "cannot_mute",
   chatNotAllowed: "chat_not_allowed",

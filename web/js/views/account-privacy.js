@@ -57,6 +57,7 @@ export function blocksCard(alive) {
     "section",
     { class: "card account-card blocks-card", "aria-labelledby": "blocks-heading" },
     h("h2", { class: "section-title", id: "blocks-heading" }, "People you block"),
+    h("p", { class: "muted blocks-about" }, "A block works both ways: neither of you gets the other's chat, follows, requests or votes, and their clips don't reach you. Reports still go to the moderators."),
     line,
     list,
   );

@@ -316,7 +316,7 @@ function addMenu(panel, li, message, ctx) {
     onBlock: async (m) => {
       try {
         await setBlocked(m.person.id, true);
-        toast(`You blocked ${m.person.name}: you won't see their messages or clips. Unblock them from your account.`);
+        toast(`You blocked ${m.person.name}: neither of you gets the other's messages, follows or requests now. Unblock them from your account.`);
       } catch (error) {
         toast(error.message || "Couldn't block them: try again.", { kind: "error" });
       }
