@@ -373,6 +373,13 @@ enum PostgresMigrations {
                     track_id TEXT PRIMARY KEY REFERENCES track ON DELETE CASCADE, title TEXT, artist TEXT, album TEXT)
                 """,
             ]),
+        Migration(
+            version: 18, name: "what a co-DJ was before the grant",
+            statements: [
+                // 'listener', 'none' (revoking removes the row), NULL when not a co-DJ.
+                "ALTER TABLE station_member ADD COLUMN before_codj TEXT",
+                "UPDATE station_member SET before_codj = 'listener' WHERE role = 'codj'",
+            ]),
     ]
 
     /// This build's schema version.

@@ -28,17 +28,27 @@ extension PostgresStore: StationAccessRepository {
     public func setMemberRole(stationID: StationID, personID: String, role: StationRole, at: EpochMillis) async throws {
         try await query(
             """
-            INSERT INTO station_member (station_id, person_id, role, joined_at)
-            VALUES (\(stationID), \(personID), \(role.rawValue), \(at))
-            ON CONFLICT (station_id, person_id) DO UPDATE SET role = EXCLUDED.role
+            INSERT INTO station_member (station_id, person_id, role, joined_at, before_codj)
+            VALUES (\(stationID), \(personID), \(role.rawValue), \(at), CASE WHEN \(role.rawValue) = 'codj' THEN 'none' END)
+            ON CONFLICT (station_id, person_id) DO UPDATE SET
+                before_codj = CASE WHEN EXCLUDED.role <> 'codj' THEN NULL
+                    WHEN station_member.role = 'codj' THEN station_member.before_codj ELSE station_member.role END,
+                role = EXCLUDED.role
             """)
     }
 
     public func revokeCoDJ(stationID: StationID, personID: String) async throws {
+        // One statement, so it is one transaction: a stranger's row goes,
+        // a member goes back to listening.
         try await query(
             """
-            UPDATE station_member SET role = \(StationRole.listener.rawValue)
+            WITH gone AS (
+                DELETE FROM station_member
+                WHERE station_id = \(stationID) AND person_id = \(personID) AND role = 'codj' AND before_codj = 'none'
+                RETURNING person_id)
+            UPDATE station_member SET role = \(StationRole.listener.rawValue), before_codj = NULL
             WHERE station_id = \(stationID) AND person_id = \(personID) AND role = \(StationRole.codj.rawValue)
+              AND NOT EXISTS (SELECT 1 FROM gone)
             """)
     }
 

@@ -437,6 +437,13 @@ extension AppDatabase {
                 t.column("album", .text)
             }
         }
+        migrator.registerMigration("v27: what a co-DJ was before the grant") { db in
+            // 'listener' (a member), 'none' (a stranger: revoking removes the
+            // row), NULL when not a co-DJ. Co-DJs made before this was kept
+            // go back to listening, as revoking did then.
+            try db.alter(table: "stationMember") { t in t.add(column: "beforeCoDJ", .text) }
+            try db.execute(sql: "UPDATE stationMember SET beforeCoDJ = 'listener' WHERE role = 'codj'")
+        }
         return migrator
     }
 }

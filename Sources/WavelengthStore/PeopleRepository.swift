@@ -50,8 +50,9 @@ public protocol StationAccessRepository: Sendable {
     /// Adds a listener membership; an existing co-DJ stays a co-DJ.
     func join(stationID: StationID, personID: String, at: EpochMillis) async throws
     func setMemberRole(stationID: StationID, personID: String, role: StationRole, at: EpochMillis) async throws
-    /// A co-DJ goes back to listening; anyone who isn't a co-DJ (a
-    /// stranger above all) is left as they are, never made a member.
+    /// A co-DJ goes back to what they were before the grant: a listening
+    /// member, or no member at all; anyone who isn't a co-DJ (a stranger
+    /// above all) is left as they are, never made a member.
     func revokeCoDJ(stationID: StationID, personID: String) async throws
     func leave(stationID: StationID, personID: String) async throws
     /// Drops every listener membership (co-DJs stay), when the owner ends the session.

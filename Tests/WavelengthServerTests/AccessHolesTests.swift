@@ -23,13 +23,30 @@ struct AccessHolesTests {
             #expect(try revoked.decode([MemberView].self).allSatisfy { $0.person.id != stranger.id })
             #expect(try await client.send("/api/stations/\(party.station.id)", .get, as: stranger).status == .forbidden)
 
-            // A real co-DJ, revoked, goes back to listening.
+            // A co-DJ the host named who had never joined: revoked, they are
+            // no member again, and the stream link they took as co-DJ opens
+            // nothing (it was a listening member's, and kept working, before).
             let codj = try await client.signUp()
             _ = try await client.send("/api/stations/\(party.station.id)/codjs/\(codj.id)", .put, as: party.host)
+            let link = try await client.send("/api/stations/\(party.station.id)/stream-link", .post, as: codj).decode(StreamLink.self)
+            let token = try #require(link.token)
+            #expect(try await client.execute(uri: "/stream/\(party.station.id).m3u?token=\(token)", method: .get).status == .ok)
             let back = try await client.send(
                 "/api/stations/\(party.station.id)/codjs/\(codj.id)", .delete, as: party.host
             ).decode([MemberView].self)
-            #expect(back.first { $0.person.id == codj.id }?.role == .listener)
+            #expect(!back.contains { $0.person.id == codj.id })
+            #expect(try await client.send("/api/stations/\(party.station.id)", .get, as: codj).status == .forbidden)
+            #expect(try await client.execute(uri: "/stream/\(party.station.id).m3u?token=\(token)", method: .get).status == .forbidden)
+
+            // A member who joined with the code, made co-DJ and revoked, listens again.
+            let member = try await client.signUp()
+            let joined = try await PrivateStationTests.join(client, member, frequency: party.code.frequency, code: party.code.accessCode)
+            #expect(joined.status == .ok)
+            _ = try await client.send("/api/stations/\(party.station.id)/codjs/\(member.id)", .put, as: party.host)
+            let listening = try await client.send(
+                "/api/stations/\(party.station.id)/codjs/\(member.id)", .delete, as: party.host
+            ).decode([MemberView].self)
+            #expect(listening.first { $0.person.id == member.id }?.role == .listener)
         }
     }
 

@@ -176,9 +176,19 @@ struct PeopleContractTests {
 
             try await db.dropListeners(stationID: "st")
             #expect(try await db.memberships(stationID: "st").map(\.person.id) == ["bad", "dj"])
+            // "dj" was no member before the grant: revoked, no member again.
             try await db.revokeCoDJ(stationID: "st", personID: "dj")
-            #expect(try await db.access(stationID: "st", personID: "dj", ownerID: nil).memberRole == .listener)
+            #expect(try await db.access(stationID: "st", personID: "dj", ownerID: nil).memberRole == nil)
             #expect(try await db.stations(coDJ: "dj").isEmpty)
+            // A listening member granted (twice) and revoked listens again.
+            try await db.join(stationID: "st", personID: "l1", at: 6)
+            try await db.setMemberRole(stationID: "st", personID: "l1", role: .codj, at: 7)
+            try await db.setMemberRole(stationID: "st", personID: "l1", role: .codj, at: 8)
+            try await db.revokeCoDJ(stationID: "st", personID: "l1")
+            #expect(try await db.access(stationID: "st", personID: "l1", ownerID: nil).memberRole == .listener)
+            try await db.revokeCoDJ(stationID: "st", personID: "l1")
+            #expect(try await db.access(stationID: "st", personID: "l1", ownerID: nil).memberRole == .listener)
+            try await db.leave(stationID: "st", personID: "l1")
             try await db.leave(stationID: "st", personID: "dj")
             try await db.unban(stationID: "st", personID: "bad")
             #expect(try await db.memberships(stationID: "st").isEmpty)

@@ -34,17 +34,26 @@ extension AppDatabase: StationAccessRepository {
     public func setMemberRole(stationID: StationID, personID: String, role: StationRole, at: EpochMillis) async throws {
         try await writer.write { db in
             try db.execute(
+                // A grant keeps what they were before it (none, for a stranger),
+                // so revoking gives that back; a later role leaves nothing behind.
                 sql: """
-                    INSERT INTO stationMember (stationID, personID, role, joinedAt) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (stationID, personID) DO UPDATE SET role = excluded.role
-                    """, arguments: [stationID, personID, role.rawValue, at])
+                    INSERT INTO stationMember (stationID, personID, role, joinedAt, beforeCoDJ)
+                    VALUES (?, ?, ?, ?, CASE WHEN ? = 'codj' THEN 'none' END)
+                    ON CONFLICT (stationID, personID) DO UPDATE SET
+                        beforeCoDJ = CASE WHEN excluded.role != 'codj' THEN NULL
+                            WHEN stationMember.role = 'codj' THEN stationMember.beforeCoDJ ELSE stationMember.role END,
+                        role = excluded.role
+                    """, arguments: [stationID, personID, role.rawValue, at, role.rawValue])
         }
     }
 
     public func revokeCoDJ(stationID: StationID, personID: String) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE stationMember SET role = ? WHERE stationID = ? AND personID = ? AND role = ?",
+                sql: "DELETE FROM stationMember WHERE stationID = ? AND personID = ? AND role = 'codj' AND beforeCoDJ = 'none'",
+                arguments: [stationID, personID])
+            try db.execute(
+                sql: "UPDATE stationMember SET role = ?, beforeCoDJ = NULL WHERE stationID = ? AND personID = ? AND role = ?",
                 arguments: [StationRole.listener.rawValue, stationID, personID, StationRole.codj.rawValue])
         }
     }
