@@ -59,6 +59,16 @@ struct AdminTests {
                     "/api/admin/people/\(subject.id)/suspend", .post, as: admin, body: AdminActionRequest(reason: reason))
                 #expect(refused.status == .badRequest)
             }
+            // A reason with a line break, a bidi override and a terminal escape
+            // is kept as typed, and the log shows and exports it inert.
+            let hostile = "spam\nALSO: \u{202E}nimda\u{1B}[31m red 👨‍👩‍👧"
+            _ = try await client.send(
+                "/api/admin/people/\(subject.id)/suspend", .post, as: admin, body: AdminActionRequest(reason: hostile))
+            let shown = try #require(try await client.send("/api/admin/audit", .get, as: admin).decode([AuditEntryView].self).first)
+            #expect(shown.reason == "spam⟨U+000A⟩ALSO: ⟨U+202E⟩nimda⟨U+001B⟩[31m red 👨‍👩‍👧")
+            let stored = try #require(try await server.storage.auditLog(before: nil, limit: 1).first)
+            #expect(stored.reason == hostile)
+            _ = try await client.send("/api/admin/people/\(subject.id)/unsuspend", .post, as: admin, body: AdminActionRequest(reason: "x"))
             #expect(try await client.send("/api/admin/people/nobody/suspend", .post, as: admin, body: AdminActionRequest(reason: "x")).status == .notFound)
             #expect(try await client.send("/api/admin/people/\(admin.id)/suspend", .post, as: admin, body: AdminActionRequest(reason: "x")).status == .conflict)
             let found = try await client.send("/api/admin/people?q=\(subject.person.handle!)", .get, as: admin).decode([AdminPersonView].self)

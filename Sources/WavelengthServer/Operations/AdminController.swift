@@ -194,9 +194,11 @@ struct AdminController {
         }
         return try await operators.auditLog(before: before, limit: limit).compactMap { entry in
             entry.id.map {
+                // Kept as typed; shown and exported inert (`InertText`).
                 AuditEntryView(
-                    id: $0, at: entry.at, actorID: entry.actorID, actorName: entry.actorName, action: entry.action,
-                    subjectKind: entry.subjectKind, subjectID: entry.subjectID, subjectName: entry.subjectName, reason: entry.reason)
+                    id: $0, at: entry.at, actorID: entry.actorID, actorName: InertText.shown(entry.actorName),
+                    action: entry.action, subjectKind: entry.subjectKind, subjectID: entry.subjectID,
+                    subjectName: InertText.shown(entry.subjectName), reason: InertText.shown(entry.reason))
             }
         }
     }
