@@ -61,13 +61,23 @@ struct ShutdownTests {
             gone.reset()
             try await watcher.listeners(1)
 
-            // A flood still connected, its answers unread: the stop ends it.
+            // A flood still connected, its answers unread: the stop ends it,
+            // and every listener that reads hears the server going away
+            // (1001), not a dropped connection (1006 or nothing before, in 3
+            // of 6 stops under a flood).
+            let readers = (0..<4).map { _ in LiveClient(port: server.port, path: path) }
+            for reader in readers { _ = try await reader.snapshot() }
             let stuck = try FloodSocket(port: server.port, path: path, token: key)
-            try await watcher.listeners(2)
+            try await watcher.listeners(6)
             #expect(stuck.flood(command, limit: 30_000) > 64)
             // Returns once the server is gone.
             await server.stop()
             stuck.reset()
+            for reader in readers + [watcher] {
+                await reader.closed()
+                let reason = await reader.closeReason()
+                #expect(reason?.hasPrefix("goingAway") == true, "\(reason ?? "nothing")")
+            }
         }
         #expect(exit == .exited(0))
     }

@@ -125,6 +125,13 @@ final class LiveSocketHandler: ChannelDuplexHandler {
         guard !closing else { return }
         closing = true
         context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code, reason: reason, context: context)), promise: nil)
+        // Read on (and drop) until the client's close frame: a socket closed
+        // with unread input is reset, and a reset can lose the close frame.
+        paused = false
+        if readWaiting {
+            readWaiting = false
+            context.read()
+        }
         context.eventLoop.assumeIsolated().scheduleTask(in: closeTimeout) {
             context.close(promise: nil)
         }
