@@ -11,6 +11,7 @@ enum EmbeddedNames {
     static let renamedTables = ["streamToken": "link_token"]
     static let renamedColumns = [
         "start": "start_at", "offset": "start_offset", "musicBrainzRecordingID": "musicbrainz_recording_id",
+        "beforeCoDJ": "before_codj",
     ]
 
     static func table(_ name: String) -> String { renamedTables[name] ?? snake(name) }
