@@ -132,14 +132,24 @@ struct TracksController {
     /// it elsewhere.
     private func track(_ request: Request, _ context: AppRequestContext) async throws -> TrackRecord {
         let id = try context.id("id")
+        // Checked on every request, as any parameter is: a station id or 400.
+        let station = try request.stringQuery("station", maxLength: WireLimits.maxIDLength)
+        if let station, station.isEmpty || !station.utf8.allSatisfy(Self.isIDByte) {
+            throw APIError.badRequest("station must be a station's id.")
+        }
         let missing = APIError.notFound("No track with id \(id).")
         guard let track = try await tracks.track(id: id) else { throw missing }
         if track.isVisible(to: context.caller.personID) || context.caller.isAdministrator { return track }
-        guard let stationID = try request.stringQuery("station", maxLength: WireLimits.maxIDLength),
+        guard let stationID = station,
             onAir.contains(track.id, on: stationID), let record = try await stations.station(id: stationID),
             (try? await gate.requireListener(context.caller, on: record)) != nil,
             track.uploaderID == record.ownerID
         else { throw missing }
         return track
+    }
+
+    /// What station ids are made of.
+    private static func isIDByte(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95
     }
 }
