@@ -155,6 +155,7 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             resources: [.copy("openapi.json")],
             swiftSettings: strict
@@ -247,7 +248,7 @@ let package = Package(
         .testTarget(
             name: "WavelengthServerTests",
             dependencies: [
-                "WavelengthServer", "WavelengthSQLite", "WavelengthPostgres", "WavelengthQR", "WavelengthTestSupport",
+                "WavelengthServer", "WavelengthClient", "WavelengthSQLite", "WavelengthPostgres", "WavelengthQR", "WavelengthTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -285,8 +285,8 @@ enum PostgresMigrations {
         Migration(
             version: 11, name: "listeners on each node",
             statements: [
-                // Each node's listeners of each station (`ListenerPresence`),
-                // standing until `expires_at` unless reported again.
+                // Each node's listeners of each station, standing until
+                // `expires_at` unless reported again (dropped in 19).
                 """
                 CREATE TABLE station_presence (
                     station_id TEXT NOT NULL, node_id TEXT NOT NULL, listeners INTEGER NOT NULL,
@@ -379,6 +379,13 @@ enum PostgresMigrations {
                 // 'listener', 'none' (revoking removes the row), NULL when not a co-DJ.
                 "ALTER TABLE station_member ADD COLUMN before_codj TEXT",
                 "UPDATE station_member SET before_codj = 'listener' WHERE role = 'codj'",
+            ]),
+        Migration(
+            version: 19, name: "relayed listeners seated by the station's node",
+            statements: [
+                // Nodes no longer report their listeners: the node running a
+                // station seats every listener, through its feeds.
+                "DROP TABLE station_presence"
             ]),
     ]
 

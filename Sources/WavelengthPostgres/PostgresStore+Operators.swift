@@ -101,7 +101,6 @@ extension PostgresStore: OperatorRepository {
                 "DELETE FROM station WHERE id = \(id) RETURNING id", logger: logger
             ).first { _ in true } != nil
             guard found else { return false }
-            try await connection.query("DELETE FROM station_presence WHERE station_id = \(id)", logger: logger)
             try await Self.insert(audit, connection, logger: logger)
             return true
         }
@@ -148,7 +147,6 @@ extension PostgresStore: OperatorRepository {
             // Every table of a station references it ON DELETE CASCADE, and
             // every table of a person references them so (a station's owner
             // is only set to NULL: its stations go first).
-            try await connection.query("DELETE FROM station_presence WHERE station_id = ANY(\(stations))", logger: logger)
             try await connection.query("DELETE FROM station WHERE owner_id = \(id)", logger: logger)
             try await connection.query("DELETE FROM server_invite WHERE created_by = \(id)", logger: logger)
             try await connection.query("DELETE FROM person WHERE id = \(id)", logger: logger)

@@ -10,9 +10,3 @@ extension AppDatabase: ClusterSignals {
     public func pruneSignals(olderThan seconds: Double) async throws {}
     public func listenForSignals(_ heard: @escaping @Sendable (SignalWakeUp) -> Void) async {}
 }
-
-/// One node: every listener is on it, and nobody else reports.
-extension AppDatabase: ListenerPresence {
-    public func reportPresence(_ listeners: [StationID: Int], for seconds: Double) async throws {}
-    public func presence(of stations: Set<StationID>) async throws -> [StationID: [String: Int]] { [:] }
-}

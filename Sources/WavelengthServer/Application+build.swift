@@ -86,12 +86,12 @@ private func clusterServices(_ services: ServerServices) -> [any Service] {
     guard let every = services.storage.renewalInterval else { return [] }
     return [
         LeaseKeeper(
-            directory: services.directory, leases: services.storage, presence: services.storage, every: every, metrics: services.streams.metrics,
+            directory: services.directory, leases: services.storage, every: every, metrics: services.streams.metrics,
             logger: services.logger),
         SignalFollower(
             signals: services.storage, directory: services.directory, node: services.storage.signalsNodeID,
             pollWhileListening: services.configuration.signalPollWhileListening, logger: services.logger),
-    ] + (services.timelineAnnouncer.map { [$0] } ?? [])
+    ]
 }
 
 /// The routes, for `buildApplication` and for router-level tests.
@@ -227,10 +227,15 @@ public func buildRouter(_ services: ServerServices) throws -> Router<AppRequestC
         directory: services.directory, liveSources: services.liveSources, store: storage, figures: services.processFigures,
         folders: services.folderSizes, warnings: services.warnings, startedAt: services.startedAt
     ).addRoutes(to: router)
+    let seating = ListenerSeating(directory: services.directory, gate: gate, blocks: storage)
     LiveController(
-        directory: services.directory, gate: gate, clock: services.clock,
+        directory: services.directory, seating: seating, clock: services.clock,
         pingInterval: services.configuration.pingInterval, sockets: services.liveSockets,
-        slots: services.liveSocketSlots, blocks: storage
+        slots: services.liveSocketSlots
+    ).addRoutes(to: router)
+    FeedController(
+        seating: seating, proof: services.nodeProof, clock: services.clock,
+        pingInterval: services.configuration.pingInterval, sockets: services.liveSockets
     ).addRoutes(to: router)
     return router
 }
@@ -276,7 +281,8 @@ public struct ServerServices: Sendable {
     let liveSources: LiveSources
     let liveSourceServer: LiveSourceServer?
     /// Tells other nodes of timelines saved here (a cluster only).
-    var timelineAnnouncer: TimelineAnnouncer?
+    /// With several nodes: what opens this node's station feeds to the others.
+    var nodeProof: NodeProof?
     /// Keeps the library in step while the server runs (nil with no
     /// library, or with several nodes), and its queue of rescans.
     var libraryWatcher: LibraryWatcher?
@@ -339,14 +345,16 @@ public struct ServerServices: Sendable {
         context.nearby = nearby?.registry
         context.access = storage
         context.blocks = storage
-        let announcer = storage.renewalInterval == nil ? nil : TimelineAnnouncer(signals: storage, logger: logger)
-        context.timelineSaved = announcer
+        // With several nodes: how this one proves itself to the others when
+        // it relays a station one of them runs (`StationFeed`).
+        let nodeProof = storage.renewalInterval == nil ? nil : NodeProof(secret: signingKeys.csrf)
         // Quiet stations' old messages go now; busy ones' as they chat.
         let purged = try await storage.purgeChat(before: clock.now() - configuration.chatRetention.milliseconds)
         if purged > 0 { logger.info("Chat: \(purged) messages older than the retention were deleted") }
         let directory = StationDirectory(
             context: context, access: storage, leases: storage, signals: storage, band: configuration.frequencyBand,
-            stationsPerAccount: configuration.stationsPerAccount)
+            stationsPerAccount: configuration.stationsPerAccount,
+            feedSetup: nodeProof.map { StationFeed.Setup(node: storage.signalsNodeID, proof: $0, clock: clock) })
         let liveSources = LiveSources(
             directory: directory, keys: storage, schedule: storage, access: storage, attempts: attempts, clock: clock,
             stallTimeout: configuration.streamStallTimeout, grace: configuration.liveGracePeriod,
@@ -383,7 +391,7 @@ public struct ServerServices: Sendable {
                     host: configuration.host, port: $0, idleTimeout: configuration.sourceIdleTimeout, sources: liveSources,
                     logger: logger)
             })
-        services.timelineAnnouncer = announcer
+        services.nodeProof = nodeProof
         if !roots.isEmpty, configuration.libraryWatch || configuration.fullRescanEvery != nil {
             if storage.renewalInterval != nil {
                 // Every node would rescan the same folders at once, and

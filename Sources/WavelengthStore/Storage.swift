@@ -7,5 +7,5 @@ import WavelengthCore
 public typealias Storage = StationRepository & StationAccessRepository & PeopleRepository & LinkTokenRepository
     & StreamKeyRepository & ScheduleRepository & TrackRepository & AnalysisRepository & LibraryIndex
     & LikesRepository & ClipRepository & AttemptRepository & StorageHealth & StationLeases & ClusterSignals
-    & ListenerPresence & OperatorRepository & RegistrationRepository & PasswordResetRepository
+    & OperatorRepository & RegistrationRepository & PasswordResetRepository
     & ReportRepository & BlockRepository & PersonalDataRepository & UploadRepository & TagOverrideRepository

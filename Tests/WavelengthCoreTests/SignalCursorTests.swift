@@ -43,18 +43,4 @@ struct SignalCursorTests {
         #expect(cursor.read([Self.signal(1, .enteredLobby, "lobby1")]) == [])
         #expect(cursor.position == 1)
     }
-
-    /// A relay reads a station saved ten times in a batch once, after the
-    /// station's last save; a settings change and a save of one station are
-    /// two actions (one reloads the record, one the timeline).
-    @Test func timelineSavesAreReadOncePerBatch() {
-        var cursor = SignalCursor(node: "a", position: 0)
-        var batch = (1...10).map { Self.signal(Int64($0), .timelineChanged, "s1") }
-        batch.append(Self.signal(11, .timelineChanged, "s2"))
-        batch.append(Self.signal(12, .stationChanged, "s1"))
-        batch.append(Self.signal(13, .timelineChanged, "s1"))
-        batch.append(Self.signal(14, .timelineChanged, "s3", from: "a"))
-        #expect(cursor.read(batch) == [.followTimeline("s2"), .reloadStation("s1"), .followTimeline("s1")])
-        #expect(cursor.position == 14)
-    }
 }

@@ -53,6 +53,17 @@ struct ClusterTests {
         }
     }
 
+    /// Where each node says it is reached (its --node-address): here, the
+    /// port its test server listens on.
+    static func reachable(_ postgres: PostgresServer, _ ports: [String: Int]) async throws {
+        let rows = ports.sorted { $0.key < $1.key }.map { "('\($0.key)', 'http://127.0.0.1:\($0.value)')" }
+        try await postgres.sql(
+            """
+            INSERT INTO node (id, address) VALUES \(rows.joined(separator: ", "))
+            ON CONFLICT (id) DO UPDATE SET address = EXCLUDED.address
+            """)
+    }
+
     @Test func aStationRunsOnOneNodeAndMovesAtAGracefulStop() async throws {
         try await Self.withTwoNodes { _, _, nodes in
             let (nodeA, nodeB) = nodes

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 import WavelengthCore
@@ -7,19 +8,21 @@ import WavelengthWire
 @testable import WavelengthServer
 
 /// A listener of a station another node runs is served where it landed:
-/// that node relays the station (`StationRelay`), from the same stored
-/// timeline, each change reaching it through the cluster's signals. It
-/// listens only; whoever may control the station is sent to its node.
+/// that node opens the station's feed from the node running it
+/// (`StationFeed`), whose hub seats the listener as one of its own. So a
+/// relayed listener hears and does everything one on the owner's node does:
+/// chat, commands, the party; the owner too.
 @Suite("A station relayed by another node", .enabled(if: TestStore.current == .postgres), .timeLimit(.minutes(5)))
 struct RelayTests {
     @Test func aListenerOnAnotherNodeHearsTheSameTimelineAndEveryChange() async throws {
         // Longer leases than the default 3 s: the station moves only when the
         // test makes it, and renewals (every 3 s, each reading who relays
         // what) still come often enough for a test.
-        try await ClusterTests.withTwoNodes(leaseSeconds: 9) { _, _, nodes in
+        try await ClusterTests.withTwoNodes(leaseSeconds: 9) { postgres, _, nodes in
             let (nodeA, nodeB) = nodes
             try await nodeA.application().test(.live) { a in
                 try await nodeB.application().test(.live) { b in
+                    try await ClusterTests.reachable(postgres, ["a": a.port!, "b": b.port!])
                     let owner = try await a.signUp()
                     let path = "/api/stations/\(owner.stationID)/live"
                     let dj = LiveClient(port: a.port!, path: path, token: owner.token)
@@ -55,18 +58,32 @@ struct RelayTests {
                     // Its audio is named for the station, so a balancer sends a conversion to A.
                     #expect(skippedOnB.upNext.first?.track.audioURL.hasSuffix("?station=\(owner.stationID)") == true)
 
-                    // A relay only listens: chat and commands are refused with
-                    // a reason, and the owner is sent to the node running it.
-                    try listener.send(.chat(id: "hello", text: "hi"))
-                    let refused = try await listener.error()
-                    #expect(refused.id == "hello")
-                    #expect(refused.code == ErrorCode.serviceUnavailable.rawValue)
-                    #expect(refused.message == LiveStation.relayedOnly)
+                    // Only B, which holds the cluster's keys, opens the feed:
+                    // a client can't, even on a cluster (it would choose who
+                    // its listeners are).
+                    let forged = try await a.execute(
+                        uri: "/cluster/stations/\(owner.stationID)/feed", method: .get,
+                        headers: [.wavelengthNode: "b", .wavelengthNodeProof: String(repeating: "0", count: 64)])
+                    #expect(forged.status == .forbidden)
+
+                    // Chat and commands pass through B to the station's hub,
+                    // and the owner drives the station from B.
                     try listener.send(.ping(nonce: "n"))
                     _ = try await listener.next(where: { $0.type == "pong" })
                     let ownerOnB = LiveClient(port: b.port!, path: path, token: owner.token)
                     defer { ownerOnB.close() }
-                    #expect(try await ownerOnB.error().code == ErrorCode.serviceUnavailable.rawValue)
+                    _ = try await ownerOnB.snapshot()
+                    #expect(try await ownerOnB.access() == .owner)
+                    try ownerOnB.send(.command(CommandRequest(id: "pause-on-b", command: .pause)))
+                    let pausedFromB = try await ownerOnB.ack("pause-on-b")
+                    #expect(try await listener.update(atLeast: pausedFromB.revision).pausedAt != nil)
+                    #expect(try await dj.update(atLeast: pausedFromB.revision).pausedAt != nil)
+                    try ownerOnB.send(.chat(id: "hello", text: "hello from B"))
+                    for client in [dj, listener, ownerOnB] {
+                        _ = try await client.next(where: {
+                            if case .chat(let message, _) = $0 { message.text == "hello from B" } else { false }
+                        })
+                    }
 
                     // A ban on A reaches B: the relay's listeners are seated
                     // again at the station's new rules.
@@ -82,30 +99,39 @@ struct RelayTests {
                     defer { again.close() }
                     #expect(try await again.error().code == ErrorCode.banned.rawValue)
 
-                    // A party is heard on its own node (its requests and votes
-                    // come from the hub): B's listener is sent there.
+                    // A party goes on for B's listeners: they hear it, and
+                    // a guest on B requests a song.
                     let party = try await a.send(
                         "/api/stations/\(owner.stationID)/party", .patch, as: owner, body: PartySettingsPatch(mode: .requests))
                     #expect(party.status == .ok)
-                    await listener.closed()
-                    let guestAtParty = LiveClient(port: b.port!, path: path)
+                    let guestAtParty = LiveClient(port: b.port!, path: path, token: try await b.guest("Pia").token)
                     defer { guestAtParty.close() }
-                    #expect(try await guestAtParty.error().code == ErrorCode.serviceUnavailable.rawValue)
+                    _ = try await guestAtParty.snapshot()
+                    _ = try await guestAtParty.next(where: { if case .party = $0 { true } else { false } })
+                    let track = try #require(skippedOnA.upNext.first?.track.id)
+                    try guestAtParty.send(.command(CommandRequest(id: "ask", command: .request(trackID: track))))
+                    _ = try await guestAtParty.ack("ask")
+                    for client in [dj, listener] {
+                        _ = try await client.next(where: {
+                            if case .party(let view) = $0 { view.requests.contains { $0.track.id == track } } else { false }
+                        })
+                    }
                 }
             }
         }
     }
 
     /// The node running the station keeps it on the air while only other
-    /// nodes' listeners hear it, and everyone sees the cluster's count:
-    /// each node reports its listeners at every lease renewal.
+    /// nodes' listeners hear it, and everyone sees the cluster's count: the
+    /// hub seats every listener, wherever they landed.
     @Test func relayedListenersKeepTheStationOnTheAirAndAreCounted() async throws {
         // Leases that outlast a loaded machine's stalls (the default 3 s may
         // lapse, and the station move, with its listeners, mid-test).
-        try await ClusterTests.withTwoNodes(leaseSeconds: 6) { _, _, nodes in
+        try await ClusterTests.withTwoNodes(leaseSeconds: 6) { postgres, _, nodes in
             let (nodeA, nodeB) = nodes
             try await nodeA.application().test(.live) { a in
                 try await nodeB.application().test(.live) { b in
+                    try await ClusterTests.reachable(postgres, ["a": a.port!, "b": b.port!])
                     let owner = try await a.signUp()
                     let station = owner.stationID
                     let path = "/api/stations/\(station)/live"
@@ -127,7 +153,6 @@ struct RelayTests {
                     try await onB.listeners(1)
                     let hub = try #require(try await nodeA.services.directory.hub(id: station))
                     #expect(await hub.isOnAir)
-                    #expect(await hub.relaySeats.count == 1)
                     #expect(await hub.audience.listeners == 1)
                     #expect(await nodeA.services.directory.activeStations().contains(station))
                     let skip = try await a.send(
@@ -145,16 +170,13 @@ struct RelayTests {
                         if !quiet { try await Task.sleep(for: .milliseconds(50)) }
                     }
                     #expect(quiet, "the station stayed on the air with nobody listening")
-                    #expect(await hub.relaySeats.isEmpty)
                 }
             }
         }
     }
 
-    /// The updates at one revision, as the owner's listener and the relay's
-    /// got them: the relay reads the station as stored, so it may skip
-    /// revisions the owner's listener saw one by one (the robot DJ adds a
-    /// track right after a skip), never the other way round.
+    /// The updates at one revision, as the owner's listener and the relayed
+    /// one got them.
     static func sameRevision(_ owner: LiveClient, _ relayed: LiveClient, atLeast revision: Int64) async throws
         -> (TimelineWindow, TimelineWindow)
     {

@@ -88,32 +88,4 @@ struct ClusterSignalTests {
             #expect(left == 0)
         }
     }
-
-    /// Each node's listeners, as it last reported them: read by the other
-    /// nodes only, a new report replacing the last, and a report that isn't
-    /// renewed lapsing by itself (a node that died stops counting).
-    @Test func presenceIsEachNodesLastReportUntilItLapses() async throws {
-        try await StationLeaseTests.withNodes(["a", "b", "c"]) { nodes in
-            let (a, b, c) = (nodes[0], nodes[1], nodes[2])
-            try await b.reportPresence(["s1": 5, "s2": 2, "quiet": 0], for: 60)
-            try await c.reportPresence(["s1": 3], for: 60)
-            #expect(try await a.presence(of: ["s1", "s2", "s3"]) == ["s1": ["b": 5, "c": 3], "s2": ["b": 2]])
-            // A node doesn't read its own report.
-            #expect(try await b.presence(of: ["s1", "s2"]) == ["s1": ["c": 3]])
-            // A new report replaces the last: s2 is no longer listened to on B.
-            try await b.reportPresence(["s1": 4], for: 60)
-            #expect(try await a.presence(of: ["s1", "s2"]) == ["s1": ["b": 4, "c": 3]])
-            try await b.reportPresence([:], for: 60)
-            #expect(try await a.presence(of: ["s1", "s2"]) == ["s1": ["c": 3]])
-            // C stops reporting: its report lapses on PostgreSQL's clock.
-            try await c.reportPresence(["s1": 3], for: 0.2)
-            var left: [StationID: [String: Int]] = ["s1": [:]]
-            for _ in 0..<200 where !left.isEmpty {
-                left = try await a.presence(of: ["s1"])
-                if !left.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(left.isEmpty)
-            #expect(try await a.presence(of: []).isEmpty)
-        }
-    }
 }

@@ -9,9 +9,6 @@ public struct ClusterSignal: Sendable, Equatable {
         /// `personID` joined the lobby `stationID`: they leave any other
         /// lobby, on whichever node it runs (seed 004: one lobby at a time).
         case enteredLobby = "lobby"
-        /// The node running `stationID` saved its timeline: nodes relaying
-        /// it to their listeners read it again (see `StationRelay`).
-        case timelineChanged = "timeline"
     }
 
     /// Its place in the cluster's one order (0 until it is published).

@@ -2,8 +2,7 @@
 /// it to do. A pure value: the follower reads batches from the store (on a
 /// NOTIFY wake-up, or at the poll) and performs what `read` answers.
 ///
-/// Coalescing: a batch that changes one station ten times reloads it once
-/// (and a relay reads a timeline saved ten times once),
+/// Coalescing: a batch that changes one station ten times reloads it once,
 /// and a person who hopped through three lobbies leaves all but the last.
 public struct SignalCursor: Sendable, Equatable {
     /// The last signal read: the next read starts after it.
@@ -14,8 +13,6 @@ public struct SignalCursor: Sendable, Equatable {
         case reloadStation(StationID)
         /// `personID` is in `stationID` now, and in no other lobby.
         case enteredLobby(personID: String, stationID: StationID)
-        /// The station's timeline was saved by the node running it.
-        case followTimeline(StationID)
     }
 
     public init(node: String, position: Int64) {
@@ -36,8 +33,6 @@ public struct SignalCursor: Sendable, Equatable {
             switch signal.kind {
             case .stationChanged:
                 latest[.reloadStation(signal.stationID)] = signal.sequence
-            case .timelineChanged:
-                latest[.followTimeline(signal.stationID)] = signal.sequence
             case .enteredLobby:
                 guard let person = signal.personID else { continue }
                 lobbyOf[person] = (signal.stationID, signal.sequence)

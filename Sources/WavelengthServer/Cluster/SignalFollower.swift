@@ -94,12 +94,6 @@ struct SignalFollower: Service {
             }
         case .enteredLobby(let personID, let stationID):
             await directory.enteredLobbyElsewhere(personID: personID, stationID: stationID)
-        case .followTimeline(let id):
-            do {
-                try await directory.followTimeline(id)
-            } catch {
-                logger.warning("Could not read station \(id)'s timeline to relay it: \(error)")
-            }
         }
     }
 }

@@ -33,6 +33,11 @@ struct EncodedMessage: Sendable, ExpressibleByStringLiteral {
         rest = ByteBuffer(bytes: json.dropFirst())
     }
 
+    /// `rest`: a JSON object's bytes after its `{` (another node's message).
+    init(rest: ByteBuffer) {
+        self.rest = rest
+    }
+
     init(stringLiteral json: String) {
         self.init(json)
     }

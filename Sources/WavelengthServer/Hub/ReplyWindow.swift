@@ -32,6 +32,12 @@ final class ReplyWindow: Sendable {
         }
     }
 
+    /// Counts an answer queued by whoever can't wait for the writer (a
+    /// relaying node, whose reader is the station's node: see `StationFeed`).
+    func counted() {
+        state.withLock { $0.outstanding += 1 }
+    }
+
     /// Called by the writer for each answer it wrote.
     func written() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in

@@ -30,9 +30,6 @@ struct StationContext: Sendable {
     /// The stations' shows, for the programming of the show on the air
     /// (none in hub tests that don't need it).
     var schedule: (any ScheduleRepository)? = nil
-    /// Where a cluster's hub says it saved its timeline, for other nodes'
-    /// relays; nil on one node.
-    var timelineSaved: TimelineAnnouncer? = nil
 }
 
 /// A random number generator of any kind, so the hub can hold the system's

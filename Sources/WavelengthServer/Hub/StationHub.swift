@@ -45,10 +45,6 @@ actor StationHub {
     private var announcedListening: Bool?
     /// What every connection holds of the timeline's tracks (for compact updates).
     private var sharedTracks = SharedTracks()
-    /// Other nodes relaying this station: each one's seat (which keeps the
-    /// station awake, counting nobody) and how many listeners it reported.
-    var relaySeats: [String: ConnectionID] = [:]
-    var relayedListeners: [String: Int] = [:]
     /// The chat as most connections see it, encoded once per change of the
     /// room (a crowd joining gets the same 50 messages).
     private var commonChatRoom: (version: Int, roster: Int, entryID: EntryID?, text: EncodedMessage)?
@@ -72,8 +68,9 @@ actor StationHub {
     var listenerCount: Int { machine.listenerCount }
     /// Someone listens (in the app or to the stream): the station's lease is renewed.
     var isListenedTo: Bool { machine.isListenedTo }
-    /// Whether a connection to this node is seated (not only other nodes' relays).
-    var seatsOwnConnections: Bool { machine.connections.count > relaySeats.count }
+    /// Whether a connection is seated (this node's own, or another node's
+    /// relayed listener: their departures are saved here too).
+    var seatsConnections: Bool { !machine.connections.isEmpty }
     /// Everyone listening now, by kind: the station's one count.
     var audience: Audience.Counts { machine.audience.counts }
     var audienceNow: Audience { machine.audience }
@@ -717,8 +714,6 @@ actor StationHub {
             switch action {
             case .save(let save):
                 try await context.repository.saveStation(save)
-                // Other nodes relaying the station read it again (none: nobody to tell).
-                if !relaySeats.isEmpty { context.timelineSaved?.saved(id) }
             case .saveChat(let change): try await context.repository.saveChat(stationID: id, change)
             default: continue
             }

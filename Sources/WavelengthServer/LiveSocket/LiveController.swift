@@ -10,7 +10,7 @@ import WavelengthWire
 /// and DJ commands with ids that make resending safe.
 struct LiveController {
     let directory: StationDirectory
-    let gate: StationGate
+    let seating: ListenerSeating
     let clock: any ServerClock
     /// How long a silent client waits for a ping, and then for its answer;
     /// also how long a closing client has to answer our close frame.
@@ -19,8 +19,6 @@ struct LiveController {
     let sockets: LiveSockets
     /// How many live sockets each address and person may hold.
     let slots: LiveSocketSlots
-    /// Whom a block stands between a listener and: their chat doesn't pass.
-    var blocks: (any BlockRepository)? = nil
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/stations/{id}/live", use: live)
@@ -90,14 +88,12 @@ struct LiveController {
                 withExtendedLifetime(slot) {}
                 outbox.close()
                 replies.close()
-                if let session = inbox.end() {
-                    Task { await session.station.disconnect(session.connection) }
-                }
+                if let session = inbox.end() { Task { await session.ended() } }
             },
         ])
         sockets.add(channel)
         Task {
-            switch await admit(request: request, context: context, outbox: outbox) {
+            switch await admit(request: request, context: context, outbox: outbox, replies: replies) {
             case .refused(let code, let message):
                 inbox.end()
                 if let text = try? StationHub.encode(.error(id: nil, code: code.rawValue, message: message)) {
@@ -123,8 +119,12 @@ struct LiveController {
         case refused(ErrorCode, String)
     }
 
-    /// Checks the version and the caller's access, then seats the listener.
-    private func admit(request: Request, context: AppRequestContext, outbox: ListenerOutbox) async -> Admission {
+    /// Checks the version and the caller's access, then seats the listener:
+    /// on the station's hub when it runs here, else on the feed from the
+    /// node running it (`StationFeed`), which seats them there.
+    private func admit(request: Request, context: AppRequestContext, outbox: ListenerOutbox, replies: ReplyWindow) async
+        -> Admission
+    {
         let query = request.uri.queryParameters
         let version = query.get("v").map { Int($0) ?? -1 } ?? LiveProtocol.version
         guard LiveProtocol.supported.contains(version) else {
@@ -132,71 +132,43 @@ struct LiveController {
                 .unsupportedVersion,
                 "This server speaks protocol versions \(LiveProtocol.supported.lowerBound) to \(LiveProtocol.supported.upperBound); update the client.")
         }
-        let since = query.get("since").flatMap { Int64($0) }
         // `?listener=`: the device key a signed-out listener's players share
         // (checked before the upgrade).
-        let device = query.get("listener").flatMap(DeviceKey.init)
-        let caller = context.caller
+        let listener = ListenerSeating.Listener(
+            caller: context.caller, device: query.get("listener").flatMap(DeviceKey.init), address: context.remoteAddress,
+            since: query.get("since").flatMap { Int64($0) })
         do {
             let id = try context.id("id")
-            let hub: StationHub
-            switch try await directory.liveStation(id: id) {
-            case nil:
-                return .refused(.notFound, "No station with id \(id).")
-            case .relay(let relay):
-                return try await relayed(
-                    caller, on: relay, since: since, outbox: outbox, device: device, address: context.remoteAddress)
-            case .hub(let running):
-                hub = running
+            // Twice at most: a feed that ended as the listener joined it is
+            // asked for again (the station may run here now, or a new feed
+            // opens).
+            for _ in 0..<2 {
+                switch try await directory.liveStation(id: id) {
+                case nil:
+                    return .refused(.notFound, "No station with id \(id).")
+                case .hub(let hub):
+                    let connection = ConnectionIDs.next()
+                    try await seating.seat(listener, on: hub, as: connection, queue: outbox)
+                    return .admitted(.hub(hub), connection)
+                case .feed(let feed):
+                    let connection = ConnectionIDs.next()
+                    let join = FeedUp.Join(
+                        listener: connection.value, person: listener.caller.person,
+                        administrator: listener.caller.isAdministrator, device: listener.device?.value,
+                        address: listener.address, since: listener.since, compactUpdates: outbox.compactUpdates)
+                    switch await feed.join(connection, outbox: outbox, window: replies, as: join) {
+                    case .admitted: return .admitted(.feed(feed), connection)
+                    case .refused(let code, let message): return .refused(code, message)
+                    case .gone: continue
+                    }
+                }
             }
-            // Refused after the upgrade, with an error message the client can
-            // read (a failed upgrade reaches a browser as a bare 400).
-            let (role, hosting) = try await gate.seat(caller, on: await hub.record)
-            _ = try await directory.ensureCode(hub)
-            var seat = Seat(
-                personID: caller.personID, name: caller.person?.displayName ?? "A listener", role: role, hosting: hosting,
-                handle: caller.person?.handle, device: caller.personID == nil ? device : nil, address: context.remoteAddress)
-            if let person = caller.personID, let blocks { seat.apart = try await blocks.blockedEitherWay(person) }
-            let connection = ConnectionIDs.next()
-            // A full station says so; the hub never counted the listener.
-            try await hub.connect(connection, queue: outbox, since: since, seat: seat)
-            if let person = seat.personID, await hub.record.mode == .lobby {
-                await directory.enteredLobby(personID: person, name: seat.name, stationID: id)
-            }
-            return .admitted(.hub(hub), connection)
-        } catch let error as APIError {
-            return .refused(error.code, error.message)
-        } catch let error as HubError {
-            let refusal = APIError(error)
-            return .refused(refusal.code, refusal.message)
-        } catch {
-            context.logger.error("Could not seat a listener: \(error)")
-            return .refused(.internal, "The station could not be joined.")
-        }
-    }
-
-    /// A listener of a station another node runs, seated on this node's
-    /// relay of it. A relay only listens, so whoever may control the station
-    /// (its owner, a co-DJ) is sent to the node running it, and so is
-    /// everyone in a party or a lobby (its requests, votes and room come
-    /// from the hub) and on a station with a listener limit (the hub
-    /// enforces it).
-    private func relayed(
-        _ caller: Caller, on relay: StationRelay, since: Int64?, outbox: ListenerOutbox, device: DeviceKey?, address: String
-    ) async throws -> Admission
-    {
-        let record = await relay.record
-        let (role, _) = try await gate.seat(caller, on: record)
-        guard role < .codj, record.mode == .dj, record.maxListeners == nil else {
-            let moved = APIError.elsewhere("This station is on the air from another server of this site right now")
+            let moved = APIError.elsewhere("This station is moving between servers of this site")
             return .refused(moved.code, moved.message)
+        } catch {
+            let (code, message) = ListenerSeating.refusal(error, logger: context.logger)
+            return .refused(code, message)
         }
-        let connection = ConnectionIDs.next()
-        // Counted as the station's own node counts a seat.
-        let identity = caller.personID.map(ListenerIdentity.person)
-            ?? device.map { .device($0, address: address) } ?? .connection(connection, address: address)
-        try await relay.connect(connection, queue: outbox, since: since, identity: identity)
-        return .admitted(.relay(relay), connection)
     }
 
     static let badDeviceKey = "A listener key is 8 to 64 letters, digits, - and _."

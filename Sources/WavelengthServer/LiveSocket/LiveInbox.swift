@@ -19,7 +19,7 @@ final class LiveInbox: Sendable {
 
     private struct State {
         var waiting: [(Message, receivedAt: Double)] = []  // at most `readAhead` or so
-        var session: LiveSession?
+        var session: (any LiveMessageHandler)?
         var handling = false
         var paused = false
         /// Refused or gone: messages are dropped.
@@ -50,7 +50,7 @@ final class LiveInbox: Sendable {
 
     /// The listener was admitted: its messages are handled from now on.
     /// False when the connection already ended (the caller lets it go).
-    func admit(_ session: LiveSession) -> Bool {
+    func admit(_ session: any LiveMessageHandler) -> Bool {
         let start = state.withLock { state -> Bool? in
             guard !state.ended else { return nil }
             state.session = session
@@ -66,7 +66,7 @@ final class LiveInbox: Sendable {
     /// No more messages are handled (a refused client, a closed connection).
     /// Answers the admitted session, if there was one, for the caller to end.
     @discardableResult
-    func end() -> LiveSession? {
+    func end() -> (any LiveMessageHandler)? {
         state.withLock { state in
             state.ended = true
             state.waiting.removeAll()
@@ -83,8 +83,8 @@ final class LiveInbox: Sendable {
         }
     }
 
-    private func next() -> (Message, Double, LiveSession)? {
-        let (next, resume) = state.withLock { state -> ((Message, Double, LiveSession)?, Bool) in
+    private func next() -> (Message, Double, any LiveMessageHandler)? {
+        let (next, resume) = state.withLock { state -> ((Message, Double, any LiveMessageHandler)?, Bool) in
             var resume = false
             if state.paused, state.waiting.count < Self.readAhead / 2 {
                 state.paused = false
@@ -100,4 +100,12 @@ final class LiveInbox: Sendable {
         if resume { channel.pipeline.fireUserInboundEventTriggered(LiveSocketEvent.resumeReading) }
         return next
     }
+}
+
+/// What handles a live connection's messages once it is admitted: a
+/// listener's `LiveSession`, or a relaying node's `FeedLink`.
+protocol LiveMessageHandler: Sendable {
+    func handle(_ message: LiveInbox.Message, receivedAt: Double) async
+    /// The connection closed: let go of what it held.
+    func ended() async
 }

@@ -6,12 +6,21 @@ import WavelengthWire
 /// Handles what one client sends: commands, pings and resync requests.
 /// Answers go into the client's own queue, behind any broadcast already there,
 /// so an ack always follows the update its command caused.
-struct LiveSession: Sendable {
+///
+/// On a node relaying the station (`StationFeed`) pings are answered here
+/// and the rest is passed on to the node running it, whose own session for
+/// the listener handles it as this one would (its queue is then a
+/// `FeedQueue`, and its window nil: the relaying node counts the answers).
+struct LiveSession: LiveMessageHandler {
     let station: LiveStation
     let connection: ConnectionID
-    let queue: ListenerOutbox
+    let queue: any ListenerQueue
     let clock: any ServerClock
-    let window: ReplyWindow
+    let window: ReplyWindow?
+
+    func ended() async {
+        await station.disconnect(connection)
+    }
 
     func handle(_ message: LiveInbox.Message, receivedAt: Double) async {
         let text: String
@@ -36,7 +45,11 @@ struct LiveSession: Sendable {
             await reply(.error(id: nil, code: LiveController.code(for: error).rawValue, message: LiveController.describe(error)))
             return
         }
-        guard let hub = station.hub else { return await handleRelayed(decoded, receivedAt: receivedAt) }
+        let hub: StationHub
+        switch station {
+        case .hub(let running): hub = running
+        case .feed(let feed): return await passOn(decoded, text: text, to: feed, receivedAt: receivedAt)
+        }
         switch decoded {
         case .chat(let ref, let text):
             let ref = ref.map { String($0.prefix(WireLimits.maxCommandIDLength)) }
@@ -104,36 +117,38 @@ struct LiveSession: Sendable {
         return (.internal, "\(what) could not be saved.")
     }
 
-    /// On a relay: pings and resyncs are answered here, the rest refused.
-    private func handleRelayed(_ message: ClientMessage, receivedAt: Double) async {
-        let id: String?
-        switch message {
-        case .ping(let nonce): return await pong(nonce, receivedAt: receivedAt)
-        case .resync: return await resync()
-        case .chat(let ref, _), .react(let ref, _, _), .moderate(let ref, _): id = ref
-        case .command(let request): id = request.id
-        case .room: id = nil
+    /// On a relaying node: a ping is answered here (this node's clock is
+    /// the one its listeners follow), the rest goes to the station's node.
+    private func passOn(_ message: ClientMessage, text: String, to feed: StationFeed, receivedAt: Double) async {
+        if case .ping(let nonce) = message { return await pong(nonce, receivedAt: receivedAt) }
+        guard await feed.say(connection, text: text, receivedAt: receivedAt) else {
+            let id: String?
+            switch message {
+            case .chat(let ref, _), .react(let ref, _, _), .moderate(let ref, _): id = ref
+            case .command(let request): id = request.id
+            case .room, .ping, .resync: id = nil
+            }
+            return await reply(
+                .error(
+                    id: id.map { String($0.prefix(WireLimits.maxCommandIDLength)) },
+                    code: ErrorCode.serviceUnavailable.rawValue, message: StationFeed.unreachable))
         }
-        await reply(
-            .error(
-                id: id.map { String($0.prefix(WireLimits.maxCommandIDLength)) }, code: ErrorCode.serviceUnavailable.rawValue,
-                message: LiveStation.relayedOnly))
     }
 
     /// Clock sync: answered by this node, whose clock its listeners follow.
     private func pong(_ nonce: String?, receivedAt: Double) async {
         _ = queue.offer(.pong(nonce: nonce.map { String($0.prefix(64)) }, received: receivedAt))
-        await window.queued()
+        await window?.queued()
     }
 
     private func resync() async {
         await station.resync(connection)
-        await window.queued()
+        await window?.queued()
     }
 
     private func reply(_ message: ServerMessage) async {
         guard let text = try? StationHub.encode(message) else { return }
         _ = queue.offer(.reply(text))
-        await window.queued()
+        await window?.queued()
     }
 }

@@ -2,33 +2,21 @@ import WavelengthCore
 import WavelengthWire
 
 /// What a live connection is seated on: the station's hub, on the node that
-/// runs it, or a relay of it on another node of a cluster (listening only).
+/// runs it, or the feed from that node on another node of a cluster.
 enum LiveStation: Sendable {
     case hub(StationHub)
-    case relay(StationRelay)
+    case feed(StationFeed)
 
     func disconnect(_ connection: ConnectionID) async {
         switch self {
         case .hub(let hub): await hub.disconnect(connection)
-        case .relay(let relay): await relay.disconnect(connection)
+        case .feed(let feed): await feed.leave(connection)
         }
     }
 
+    /// A fresh snapshot. (A relayed listener's resync is passed on, as
+    /// everything it sends but pings.)
     func resync(_ connection: ConnectionID) async {
-        switch self {
-        case .hub(let hub): await hub.resync(connection)
-        case .relay(let relay): await relay.resync(connection)
-        }
+        if case .hub(let hub) = self { await hub.resync(connection) }
     }
-
-    /// The hub, for what only the node running the station does (chat,
-    /// reactions, commands); nil on a relay.
-    var hub: StationHub? {
-        if case .hub(let hub) = self { return hub }
-        return nil
-    }
-
-    /// What a relayed listener is told when it sends more than pings.
-    static let relayedOnly =
-        "This server relays the station for listening; it runs on another server of this site. Reconnect to chat, react or send commands."
 }

@@ -9,7 +9,6 @@ import WavelengthStore
 struct LeaseKeeper: Service {
     let directory: StationDirectory
     let leases: any StationLeases
-    let presence: any ListenerPresence
     let every: Duration
     let metrics: ServerMetrics
     let logger: Logger
@@ -36,38 +35,14 @@ struct LeaseKeeper: Service {
     /// lease's length (its saves stay fenced by the epoch meanwhile).
     private func waitForDepartures() async {
         let deadline = ContinuousClock.now + every * 3
-        while await directory.seatsOwnConnections(), ContinuousClock.now < deadline {
+        while await directory.seatsConnections(), ContinuousClock.now < deadline {
             guard (try? await Task.sleep(for: .milliseconds(20))) != nil else { return }
         }
-    }
-
-    /// Presence is read and reported every this many renewals: who relays
-    /// what changes seldom, and a relay reads its station meanwhile.
-    static let presenceEvery = 3
-
-    /// How long a node's report of its listeners stands: a node that died
-    /// stops counting after this (one that lives reports again sooner).
-    private var presenceSeconds: Double {
-        max(10, 3 * Double(Self.presenceEvery) * Double(every.milliseconds) / 1000)
-    }
-
-    /// Reads the other nodes' listeners and reports this node's; answers the
-    /// report. An empty report after an empty one changes nothing stored,
-    /// and isn't sent (most nodes relay nothing).
-    private func readPresence(after last: [StationID: Int]?) async throws -> [StationID: Int] {
-        let others = try await presence.presence(of: await directory.presenceWatched())
-        let report = await directory.presenceRead(others)
-        if !(report.isEmpty && last?.isEmpty == true) {
-            try await presence.reportPresence(report, for: presenceSeconds)
-        }
-        return report
     }
 
     private func renewWhileRunning() async throws {
         var failing = false
         var lastSlowSaid = ContinuousClock.now - every * 10
-        var round = 0
-        var reported: [StationID: Int]?
         // At a fixed rate, not a pause after each renewal: a renewal slowed
         // by a loaded machine doesn't push the next one back too.
         var next = ContinuousClock.now
@@ -76,16 +51,12 @@ struct LeaseKeeper: Service {
             try await Task.sleep(until: next, clock: .continuous)
             do {
                 let started = ContinuousClock.now
-                // Listeners on other nodes first: a station they hear through
-                // a relay is seated, so it counts as listened to here.
-                if round % Self.presenceEvery == 0 { reported = try await readPresence(after: reported) }
-                round += 1
                 let active = await directory.activeStations()
                 let asked = ContinuousClock.now
                 let lost = try await leases.renewLeases(active: active)
                 let stored = ContinuousClock.now
                 await directory.renewed(active: active, lost: lost)
-                await directory.checkRelays()
+                await directory.closeIdleFeeds()
                 let took = ContinuousClock.now - started
                 metrics.leaseRenewal.record(took)
                 // Late renewals are how leases lapse under a running node:

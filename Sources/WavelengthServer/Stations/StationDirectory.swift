@@ -9,8 +9,12 @@ actor StationDirectory {
     private let context: StationContext
     private let access: any StationAccessRepository
     private var hubs: [StationID: StationHub] = [:]
-    /// Stations other nodes run, relayed to listeners here (see `StationRelay`).
-    private var relays: [StationID: StationRelay] = [:]
+    /// Stations other nodes run, fed to listeners here (see `StationFeed`).
+    private var feeds: [StationID: StationFeed] = [:]
+    /// How this node opens a feed; nil on one node (or without a
+    /// `--node-address` to be reached at), where a station another node
+    /// runs is refused instead (503, try again).
+    private let feedSetup: StationFeed.Setup?
     /// The stations whose lease this node holds (all it runs, on one node).
     private var held: Set<StationID> = []
     /// When each held station was last claimed (see `joiningTime`).
@@ -29,9 +33,11 @@ actor StationDirectory {
 
     init(
         context: StationContext, access: any StationAccessRepository, leases: any StationLeases,
-        signals: any ClusterSignals, band: FrequencyBand = .fm, stationsPerAccount: Int = 10
+        signals: any ClusterSignals, band: FrequencyBand = .fm, stationsPerAccount: Int = 10,
+        feedSetup: StationFeed.Setup? = nil
     ) {
         self.context = context
+        self.feedSetup = feedSetup
         self.leases = leases
         self.signals = signals
         self.access = access
@@ -67,8 +73,8 @@ actor StationDirectory {
         case .held(_, let stale):
             held.insert(id)
             claimedAt[id] = .now
-            // It runs here now: a relay's listeners reconnect to its hub.
-            if let relay = relays.removeValue(forKey: id) { await relay.retire() }
+            // It runs here now: a feed's listeners reconnect to its hub.
+            feeds.removeValue(forKey: id)?.retire()
             if let hub = hubs[id] {
                 guard stale else { return hub }
                 hubs[id] = nil
@@ -92,83 +98,39 @@ actor StationDirectory {
 
     /// What a live connection to the station is seated on: its hub when it
     /// runs here (or nowhere yet: it starts here); when another node of the
-    /// cluster runs it, a relay of it, which listeners here share.
+    /// cluster runs it, the feed from that node, which listeners here share.
     func liveStation(id: StationID) async throws -> LiveStation? {
         do {
             guard let hub = try await hub(id: id) else { return nil }
             return .hub(hub)
-        } catch is StationElsewhere {
-            if let relay = relays[id] { return .relay(relay) }
-            guard let loaded = try await context.repository.loadStation(id: id) else { return nil }
-            // Another listener may have made it while storage answered.
-            if let relay = relays[id] { return .relay(relay) }
-            let relay = StationRelay(loaded: loaded, context: context)
-            relays[id] = relay
-            return .relay(relay)
-        }
-    }
-
-    /// The node running `id` saved its timeline: a relay of it here reads
-    /// the station again and sends its listeners the update.
-    func followTimeline(_ id: StationID, signalled: Bool = true) async throws {
-        guard let relay = relays[id], let loaded = try await context.repository.loadStation(id: id) else { return }
-        await relay.follow(loaded, signalled: signalled)
-    }
-
-    /// At each lease renewal: a relay nobody listens to any more is let go,
-    /// a relayed station no node runs any more (it went quiet there) is
-    /// claimed here, its relay's listeners reconnecting to the hub, and a
-    /// relay no signal reached yet reads its station (see `signalled`).
-    func checkRelays() async {
-        for (id, relay) in relays {
-            guard await relay.listenerCount > 0 else {
-                if relays[id] === relay { relays[id] = nil }
-                continue
+        } catch let elsewhere as StationElsewhere {
+            if let feed = feeds[id], feed.node == elsewhere.node { return .feed(feed) }
+            guard let feedSetup, !elsewhere.node.address.isEmpty else {
+                throw APIError.elsewhere("This station is on the air from another server of this site right now")
             }
-            do {
-                _ = try await hub(id: id)
-            } catch is StationElsewhere {
-                if !(await relay.signalled) { try? await followTimeline(id, signalled: false) }
-                continue
-            } catch {
-                context.logger.warning("Could not check who runs relayed station \(id): \(error)")
+            // A feed from the node that ran it before is over.
+            feeds.removeValue(forKey: id)?.retire()
+            let feed = StationFeed(id: id, node: elsewhere.node, logger: context.logger)
+            feeds[id] = feed
+            feed.open(feedSetup) { [weak self] in
+                Task { await self?.feedEnded(feed) }
             }
+            return .feed(feed)
         }
     }
 
-    /// The stations whose listeners on other nodes this node wants to know
-    /// of: those it runs, and those it relays.
-    func presenceWatched() -> Set<StationID> {
-        held.union(relays.keys)
+    private func feedEnded(_ feed: StationFeed) {
+        if feeds[feed.id] === feed { feeds[feed.id] = nil }
     }
 
-    /// Other nodes' listeners, as they reported them (`ListenerPresence`):
-    /// hubs here seat the nodes relaying them and count their listeners,
-    /// and relays here show the cluster's total. Answers what this node
-    /// reports in turn: its relays' listeners, and the listeners here of
-    /// stations it runs that other nodes relay (their total counts them).
-    func presenceRead(_ others: [StationID: [String: Int]]) async -> [StationID: Int] {
-        var report: [StationID: Int] = [:]
-        for (id, relay) in relays {
-            let count = await relay.listenerCount
-            if count > 0 { report[id] = count }
-            await relay.listeningElsewhere(others[id]?.values.reduce(0, +) ?? 0)
-        }
-        for (id, hub) in hubs where held.contains(id) {
-            let relayed = others[id] ?? [:]
-            let seated = await hub.relaySeats
-            guard !relayed.isEmpty || !seated.isEmpty else { continue }
-            await hub.relayedAudience(relayed)
-            if !relayed.isEmpty { report[id] = await hub.localListeners }
-        }
-        return report
+    /// At each lease renewal: a feed nobody here listens to any more closes.
+    func closeIdleFeeds() {
+        for (id, feed) in feeds where feed.closeIfIdle() { feeds[id] = nil }
     }
 
-    /// How many listeners each relay here has (for tests and figures).
-    func relayedListeners() async -> [StationID: Int] {
-        var counts: [StationID: Int] = [:]
-        for (id, relay) in relays { counts[id] = await relay.listenerCount }
-        return counts
+    /// How many listeners each feed here has (for tests and figures).
+    func relayedListeners() -> [StationID: Int] {
+        feeds.mapValues(\.listenerCount)
     }
 
     /// Files left the library: every station running here takes their
@@ -240,12 +202,11 @@ actor StationDirectory {
         }
     }
 
-    /// Whether a station running here still seats a connection of this
-    /// node's own (another node's relay seat doesn't count): at a stop,
+    /// Whether a station running here still seats a connection: at a stop,
     /// the lease keeper waits for their departures to be saved.
-    func seatsOwnConnections() async -> Bool {
+    func seatsConnections() async -> Bool {
         for (id, hub) in hubs where held.contains(id) {
-            if await hub.seatsOwnConnections { return true }
+            if await hub.seatsConnections { return true }
         }
         return false
     }
@@ -422,8 +383,8 @@ actor StationDirectory {
     }
 
     /// A station an administrator deletes: its session ends (listeners are
-    /// told) and it stops here before its rows go; other nodes' relays of
-    /// it are told to read it again, and find it gone.
+    /// told, other nodes' feeds of it close theirs) and it stops here
+    /// before its rows go.
     func stopForDeletion(_ id: StationID) async {
         held.remove(id)
         claimedAt[id] = nil
@@ -431,22 +392,21 @@ actor StationDirectory {
             await hub.end()
             await hub.retire(reason: "an administrator deleted it", deleted: true)
         }
-        if let relay = relays.removeValue(forKey: id) { await relay.retire() }
+        feeds.removeValue(forKey: id)?.retire()
         await accessChanged(id)
     }
 
     /// Who may listen to a station this node runs changed (a ban, a kick,
-    /// its access, the session's end): other nodes' relays of it seat their
-    /// listeners again, through the gate, at the owner's new rules.
+    /// its access, the session's end): other nodes holding its record read
+    /// it again.
     func accessChanged(_ id: StationID) async {
         await publish(ClusterSignal(kind: .stationChanged, stationID: id, node: ""))
     }
 
     /// Reloads a station's record after storage changed it (settings, claim,
-    /// release). A relay of it closes its listeners instead: they reconnect
-    /// and are seated again at the station's rules as they are now.
+    /// release). (A feed of it has nothing to read: the node running it
+    /// seats its listeners at the station's rules.)
     func reload(_ id: StationID) async throws {
-        if let relay = relays.removeValue(forKey: id) { await relay.retire() }
         guard let hub = hubs[id], let fresh = try await context.repository.station(id: id) else { return }
         await hub.applySettings(of: fresh)
     }
