@@ -15,9 +15,13 @@ extension PSQLError: StorageFault {
         case .server:
             guard let state = sqlState else { return false }
             // 08 connection, 53 resources (disk full, memory), 57 operator
-            // intervention (shutdown, starting up), 58 system error, and
-            // 25006: a standby that takes no writes (mid-failover).
-            return ["08", "53", "57", "58"].contains(String(state.prefix(2))) || state == "25006"
+            // intervention (shutdown, starting up), 58 system error,
+            // 25006: a standby that takes no writes (mid-failover), and the
+            // bounds on waiting (`PostgresStore.Waits`): 55P03, a lock held
+            // too long (by a frozen node, say), and 25P03, this session's
+            // own transaction ended for idling (it was the frozen one).
+            return ["08", "53", "57", "58"].contains(String(state.prefix(2)))
+                || ["25006", "55P03", "25P03"].contains(state)
         default:
             return false
         }

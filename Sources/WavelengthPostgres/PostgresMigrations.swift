@@ -397,7 +397,7 @@ enum PostgresMigrations {
 
     /// Applies what's missing, inside the caller's transaction.
     static func apply(on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+        try await connection.advisoryLock(lockKey, logger: logger)
         try await connection.query(
             """
             CREATE TABLE IF NOT EXISTS schema_migration (

@@ -143,7 +143,7 @@ extension PostgresStore: StationAccessRepository {
     ) async throws -> FrequencyAssignment {
         let draw = frequencyDraw
         return try await transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.frequencyLock))", logger: logger)
+            try await connection.advisoryLock(Self.frequencyLock, logger: logger)
             guard
                 try await connection.query("SELECT 1 AS here FROM station WHERE id = \(stationID)", logger: logger)
                     .first({ _ in true }) != nil

@@ -24,7 +24,7 @@ extension PostgresStore: ClusterSignals {
         else { return }
         let node = node?.id ?? signal.node
         try await transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.signalLockKey))", logger: logger)
+            try await connection.advisoryLock(Self.signalLockKey, logger: logger)
             let sequence = try await connection.query(
                 """
                 INSERT INTO cluster_signal (kind, station_id, person_id, node_id)

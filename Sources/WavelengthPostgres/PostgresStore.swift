@@ -29,18 +29,55 @@ public struct PostgresStore: Sendable {
     }
     let leases = LeaseBook()
 
+    /// How long PostgreSQL lets a session wait, set on every connection: a
+    /// node that freezes (SIGSTOP, a VM paused) in the middle of a
+    /// transaction holds its locks until PostgreSQL ends that transaction,
+    /// and meanwhile every other node waiting on one of them gives up
+    /// instead of stalling (its renewals and saves are answered as an
+    /// outage: 503, try again). Without these one frozen node held the
+    /// others' lease renewals for 31 s.
+    public struct Waits: Sendable {
+        /// The longest wait for a lock (`lock_timeout`).
+        public var lock: Duration = .seconds(5)
+        /// How long a transaction may sit idle before PostgreSQL ends it
+        /// (`idle_in_transaction_session_timeout`). Longer than any pause
+        /// of a loaded but running node between two statements.
+        public var idleInTransaction: Duration = .seconds(30)
+
+        public init(lock: Duration = .seconds(5), idleInTransaction: Duration = .seconds(30)) {
+            self.lock = lock
+            self.idleInTransaction = idleInTransaction
+        }
+
+        var startupParameters: [(String, String)] {
+            [
+                ("application_name", "wavelength"),
+                ("lock_timeout", Self.setting(lock)),
+                ("idle_in_transaction_session_timeout", Self.setting(idleInTransaction)),
+            ]
+        }
+
+        /// A duration as PostgreSQL takes it: whole milliseconds, at least one
+        /// (0 would mean no limit).
+        private static func setting(_ duration: Duration) -> String {
+            let (seconds, attoseconds) = duration.components
+            return "\(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))ms"
+        }
+    }
+
     /// `maximumConnections` is a node's share of a PostgreSQL: each node's
     /// limit keeps the cluster within the server's max_connections (100 by default).
     /// `idleTimeout` is how long an unused connection stays open.
     public init(
         address: PostgresAddress, logger: Logger, node: NodeIdentity? = nil, maximumConnections: Int = 16,
-        idleTimeout: Duration = .seconds(60)
+        idleTimeout: Duration = .seconds(60), waits: Waits = Waits()
     ) {
         self.node = node
         self.address = address
         var configuration = address.configuration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectionIdleTimeout = idleTimeout
+        configuration.options.additionalStartupParameters = waits.startupParameters
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
     }
@@ -133,4 +170,15 @@ final class SharedSettings: Sendable {
     let leaseSeconds = Mutex<Double>(3)
     /// When a renewal last said this node is here (`node.seen_at`).
     let seenWrittenAt = Mutex<ContinuousClock.Instant?>(nil)
+}
+
+extension PostgresConnection {
+    /// Takes a transaction-scoped advisory lock, waiting at most
+    /// `lock_timeout` (`PostgresStore.Waits`). Its row is read here: postgres-nio
+    /// hands a SELECT's error over with its rows, so a wait that ran out
+    /// unread went unnoticed until the next statement failed with
+    /// "current transaction is aborted".
+    func advisoryLock(_ key: Int64, logger: Logger) async throws {
+        _ = try await query("SELECT pg_advisory_xact_lock(\(key))", logger: logger).collect()
+    }
 }

@@ -57,7 +57,10 @@ struct StationLeaseTests {
     @Test func oneNodeRunsAStationAndALapsedNodeCannotWrite() async throws {
         try await Self.withNodes(["a", "b"]) { nodes in
             let (a, b) = (nodes[0], nodes[1])
-            #expect(try await a.claimLease(stationID: "s1") == .held(epoch: 1, stale: false))
+            guard case .held = try await a.claimLease(stationID: "s1") else {
+                Issue.record("A could not claim the station")
+                return
+            }
             #expect(try await a.claimLease(stationID: "s1") == .held(epoch: 1, stale: false))  // kept, not renewed
             #expect(try await b.claimLease(stationID: "s1") == .elsewhere(NodeIdentity(id: "a", address: "http://a:8080")))
             try await Self.save(a, revision: 5)
@@ -119,7 +122,10 @@ struct StationLeaseTests {
         try await Self.withNodes(["a"]) { nodes in
             let a = nodes[0]
             a.leaseSeconds = 0  // lapsed the moment it is taken or saved
-            #expect(try await a.claimLease(stationID: "s1") == .held(epoch: 1, stale: false))
+            guard case .held = try await a.claimLease(stationID: "s1") else {
+                Issue.record("A could not claim the station")
+                return
+            }
             for round in 1...60 {
                 async let claim = a.claimLease(stationID: "s1")
                 async let saved: Void = Self.save(a, revision: Int64(round))
@@ -145,6 +151,76 @@ struct StationLeaseTests {
                 return try await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
             }
             #expect(winners.count == 1)
+        }
+    }
+}
+
+/// A node that freezes in the middle of a transaction (SIGSTOP, a paused VM)
+/// holds its locks: the other nodes wait at most `Waits.lock` for one, then
+/// are told to try again, instead of stalling behind it; and PostgreSQL ends
+/// the frozen transaction once it has idled `Waits.idleInTransaction`.
+/// (The frozen task itself is left to the pool's end: a task cancelled on a
+/// connection PostgreSQL closed under it is postgres-nio's to unwind.)
+@Suite("A node frozen mid-transaction", .enabled(if: PostgresServer.installed != nil, Comment(rawValue: PostgresServer.missing)), .timeLimit(.minutes(3)))
+struct FrozenNodeTests {
+    @Test func holdsNobodyUp() async throws {
+        try await PostgresServer.with { server in
+            let waits = PostgresStore.Waits(lock: .seconds(1), idleInTransaction: .seconds(2))
+            let nodes = try ["a", "b"].map { name in
+                var logger = Logger(label: "test.node.\(name)")
+                logger.logLevel = .critical
+                let store = PostgresStore(
+                    address: try server.address, logger: logger, node: NodeIdentity(id: name, address: "http://\(name)"),
+                    waits: waits)
+                // Far longer than any bound here: the bounds, not the deadline, end the waits.
+                store.deadline = .seconds(120)
+                return store
+            }
+            let pools = nodes.map { node in Task { await node.run() } }
+            defer { for pool in pools { pool.cancel() } }
+            let (a, b) = (nodes[0], nodes[1])
+            try await a.migrate()
+            _ = try await a.insertStation(
+                StationRecord(id: "s1", name: "One", owner: "me", frequency: nil, quietSince: nil, createdAt: 1),
+                now: 1, band: FrequencyBand(tiers: [["101.1"]]), ownerLimit: nil)
+            guard case .held = try await a.claimLease(stationID: "s1") else {
+                Issue.record("A could not claim the station")
+                return
+            }
+
+            // A freezes holding the signals' lock and its station's lease row.
+            let (held, holding) = AsyncStream.makeStream(of: Void.self)
+            let frozen = Task {
+                try await a.transaction { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresStore.signalLockKey))", logger: a.logger)
+                    try await connection.query("SELECT 1 FROM station_lease WHERE station_id = 's1' FOR UPDATE", logger: a.logger)
+                    holding.yield()
+                    try await Task.sleep(for: .seconds(3600))
+                }
+            }
+            defer { frozen.cancel() }
+            var waiting = held.makeAsyncIterator()
+            _ = await waiting.next()
+
+            // B is told to try again rather than kept waiting: an outage.
+            do {
+                try await b.publish(ClusterSignal(kind: .stationChanged, stationID: "s1", node: "b"))
+                Issue.record("B published under A's lock")
+            } catch {
+                #expect((error as? any StorageFault)?.isOutage == true, "\(String(reflecting: error))")
+            }
+            // PostgreSQL ends A's frozen transaction: B publishes, and the
+            // station stays A's (its lease is current).
+            var published = false
+            for _ in 0..<100 where !published {
+                published = (try? await b.publish(ClusterSignal(kind: .stationChanged, stationID: "s1", node: "b"))) != nil
+            }
+            #expect(published)
+            if case .elsewhere(let node) = try await b.claimLease(stationID: "s1") {
+                #expect(node.id == "a")
+            } else {
+                Issue.record("B took a station whose lease A holds")
+            }
         }
     }
 }
