@@ -27,13 +27,16 @@ struct HealthTests {
             _ = try await Self.chattr("-i", files)
             #expect(refused.status == .serviceUnavailable)
             #expect(refused.errorCode == "service_unavailable")
+            // The process still serves: the balancer keeps it.
+            #expect(try await client.execute(uri: "/health/live", method: .get).status == .ok)
         }
     }
 
-    /// PostgreSQL stops under a running node: `/health` fails (a balancer
-    /// sends no one there) and a command is answered 503 with `Retry-After`,
-    /// not a hang; PostgreSQL returns, and the node serves again with
-    /// everything it had acknowledged.
+    /// PostgreSQL stops under a running node: `/health` fails (monitoring
+    /// says so) while `/health/live`, which the balancer checks, holds, so
+    /// what needs no database goes on (the API's document, an open socket);
+    /// a command is answered 503 with `Retry-After`, not a hang; PostgreSQL
+    /// returns, and the node serves again with everything it had acknowledged.
     @Test(.enabled(if: TestStore.current == .postgres)) func aLostDatabaseFailsHealthAndCommandsUntilItReturns() async throws {
         try await PostgresServer.with { postgres in
             var logger = Logger(label: "test")
@@ -53,10 +56,17 @@ struct HealthTests {
                     "/api/stations/\(owner.stationID)/commands", .post, as: owner,
                     body: CommandRequest(id: "before", command: .append(trackID: song.id)))
                 let acked = try queued.decode(CommandAck.self)
+                let listener = LiveClient(port: client.port!, path: "/api/stations/\(owner.stationID)/live")
+                defer { listener.close() }
+                _ = try await listener.snapshot()
                 store.deadline = .seconds(5)
                 try await postgres.stop()
                 let sick = try await client.execute(uri: "/health", method: .get)
                 #expect(sick.status == .serviceUnavailable)
+                #expect(try await client.execute(uri: "/health/live", method: .get).status == .ok)
+                #expect(try await client.execute(uri: "/openapi.json", method: .get).status == .ok)
+                try listener.send(.ping(nonce: "blip"))
+                _ = try await listener.next(where: { $0.type == "pong" })
                 let refused = try await client.send(
                     "/api/stations/\(owner.stationID)/commands", .post, as: owner,
                     body: CommandRequest(id: "during", command: .append(trackID: song.id)))

@@ -4,8 +4,16 @@ import Logging
 import WavelengthStore
 
 /// `GET /health` answers 200 once the server is ready and its storage takes
-/// writes (503 when it doesn't, or while the server drains at a stop), and
-/// `GET /openapi.json` describes the HTTP API.
+/// writes (503 when it doesn't, or while the server drains at a stop);
+/// `GET /health/live` answers 200 while the process serves at all, without
+/// asking storage (503 only while it drains); `GET /openapi.json` describes
+/// the HTTP API.
+///
+/// Why two: a balancer that checked `/health` took every node out during a
+/// 20 s database blip, and answered 503 to everything, the web app and the
+/// streams included. It checks `/health/live` (deploy/haproxy.cfg): the app,
+/// the streams and open sockets go on, and writes answer 503 with
+/// `Retry-After` until storage returns. `/health` is for monitoring.
 struct HealthController {
     let tracks: any TrackRepository
     let storage: any StorageHealth
@@ -19,16 +27,30 @@ struct HealthController {
         var tracks: Int
     }
 
+    struct Liveness: ResponseEncodable {
+        var status: String
+    }
+
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/health", use: health)
+        router.get("/health/live", use: live)
         router.get("/openapi.json", use: openAPI)
     }
 
-    @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Health {
+    @Sendable func live(_ request: Request, context: AppRequestContext) async throws -> Liveness {
+        try refuseWhileDraining()
+        return Liveness(status: "ok")
+    }
+
+    private func refuseWhileDraining() throws {
         guard !drain.isDraining else {
             throw APIError(
                 .serviceUnavailable, code: .serviceUnavailable, "This node is stopping; its stations move to another node.")
         }
+    }
+
+    @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Health {
+        try refuseWhileDraining()
         // Reads alone would say "ok" while every save fails (read-only or
         // full storage): a health check writes.
         do {
