@@ -104,6 +104,10 @@ final class FeedLink: LiveMessageHandler {
         } catch {
             let (code, message) = ListenerSeating.refusal(error, logger: logger)
             refuse(join.listener, code, message)
+            // The station runs on another node now: nobody on this feed can
+            // be served here, so it closes, after the refusal, and the
+            // relaying node asks again who runs it.
+            if error is StationElsewhere { channel.eventLoop.execute { self.channel.close(promise: nil) } }
         }
     }
 

@@ -148,6 +148,14 @@ final class StationFeed: Sendable {
         try? await outbound.write(.text(frame))
     }
 
+    /// Whether the feed is connecting or connected.
+    var isUp: Bool {
+        state.withLock { state in
+            if case .closed = state.phase { return false }
+            return true
+        }
+    }
+
     /// How many listeners here hear the station through this feed.
     var listenerCount: Int { state.withLock { $0.listeners.count } }
 

@@ -100,6 +100,11 @@ actor StationDirectory {
     /// runs here (or nowhere yet: it starts here); when another node of the
     /// cluster runs it, the feed from that node, which listeners here share.
     func liveStation(id: StationID) async throws -> LiveStation? {
+        // A feed that is up serves without asking storage who runs the
+        // station: a crowd joining through this node would otherwise contend
+        // on the station's lease row, one claim each. (When the station
+        // moves, its old node closes the feed, and the next join asks.)
+        if let feed = feeds[id], feed.isUp { return .feed(feed) }
         do {
             guard let hub = try await hub(id: id) else { return nil }
             return .hub(hub)
