@@ -35,16 +35,18 @@ public struct PostgresStore: Sendable {
     /// and meanwhile every other node waiting on one of them gives up
     /// instead of stalling (its renewals and saves are answered as an
     /// outage: 503, try again). Without these one frozen node held the
-    /// others' lease renewals for 31 s.
+    /// others' lease renewals for 31 s, and could hold them for good.
     public struct Waits: Sendable {
-        /// The longest wait for a lock (`lock_timeout`).
-        public var lock: Duration = .seconds(5)
+        /// The longest wait for a lock (`lock_timeout`): longer than nodes
+        /// taking turns on a loaded machine wait (5 s refused publishes
+        /// while two test suites shared two cores).
+        public var lock: Duration = .seconds(15)
         /// How long a transaction may sit idle before PostgreSQL ends it
         /// (`idle_in_transaction_session_timeout`). Longer than any pause
         /// of a loaded but running node between two statements.
-        public var idleInTransaction: Duration = .seconds(30)
+        public var idleInTransaction: Duration = .seconds(60)
 
-        public init(lock: Duration = .seconds(5), idleInTransaction: Duration = .seconds(30)) {
+        public init(lock: Duration = .seconds(15), idleInTransaction: Duration = .seconds(60)) {
             self.lock = lock
             self.idleInTransaction = idleInTransaction
         }

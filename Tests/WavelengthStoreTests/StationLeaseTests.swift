@@ -165,7 +165,10 @@ struct StationLeaseTests {
 struct FrozenNodeTests {
     @Test func holdsNobodyUp() async throws {
         try await PostgresServer.with { server in
-            let waits = PostgresStore.Waits(lock: .seconds(1), idleInTransaction: .seconds(2))
+            // A minute's idling: A is sure to hold its lock when B asks, on
+            // a loaded machine too. (PostgreSQL ending it is PostgreSQL's
+            // to do; that each connection asks for it is checked below.)
+            let waits = PostgresStore.Waits(lock: .seconds(1), idleInTransaction: .seconds(60))
             let nodes = try ["a", "b"].map { name in
                 var logger = Logger(label: "test.node.\(name)")
                 logger.logLevel = .critical
@@ -209,8 +212,15 @@ struct FrozenNodeTests {
             } catch {
                 #expect((error as? any StorageFault)?.isOutage == true, "\(String(reflecting: error))")
             }
-            // PostgreSQL ends A's frozen transaction: B publishes, and the
-            // station stays A's (its lease is current).
+            // Every connection carries both bounds.
+            let settings = try await b.query(
+                "SELECT current_setting('lock_timeout') AS lock, current_setting('idle_in_transaction_session_timeout') AS idle"
+            ).first { (try $0.value("lock", as: String.self), try $0.value("idle", as: String.self)) }
+            #expect(settings?.0 == "1s" && settings?.1 == "1min", "\(String(describing: settings))")
+            // PostgreSQL ends A's frozen transaction (as its idling bound
+            // would): B publishes, and the station stays A's.
+            try await b.query(
+                "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE state = 'idle in transaction'")
             var published = false
             for _ in 0..<100 where !published {
                 published = (try? await b.publish(ClusterSignal(kind: .stationChanged, stationID: "s1", node: "b"))) != nil
